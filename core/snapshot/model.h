@@ -1,0 +1,181 @@
+// The in-memory model of a PyTorch CUDA memory snapshot (torch.cuda.memory._snapshot()).
+// Strings, frames and stacks are interned so that a multi-GB dump with shared frame
+// dicts costs a few bytes per event. Everything here is plain data; see snapshot_reader.h
+// for how it is built and timeline/ for the memory_viz replay.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace snapscope {
+
+using StringId = uint32_t;  // 0 is always the empty string
+using FrameId = uint32_t;
+using StackId = uint32_t;  // 0 is always the empty stack
+inline constexpr uint32_t kNoIndex = std::numeric_limits<uint32_t>::max();
+inline constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
+
+// Interns strings: equal strings get equal ids. Storage is one arena, so ids stay valid.
+class StringTable {
+ public:
+  StringTable();
+  StringId intern(std::string_view text);
+  std::string_view view(StringId id) const;
+  size_t size() const { return views_.size(); }
+
+ private:
+  std::deque<std::string> storage_;  // deque: element addresses stay stable for the views below
+  std::vector<std::string_view> views_;
+  std::unordered_map<std::string_view, StringId> index_;
+};
+
+struct Frame {
+  StringId name = 0;
+  StringId filename = 0;
+  int64_t line = 0;
+  // Optional FX graph annotations (torch.compile); 0 when absent.
+  StringId fx_node_op = 0;
+  StringId fx_node_name = 0;
+  StringId fx_node_target = 0;
+  StringId fx_original_trace = 0;
+  bool operator==(const Frame&) const = default;
+};
+
+class FrameTable {
+ public:
+  FrameId intern(const Frame& frame);
+  const Frame& get(FrameId id) const { return frames_[id]; }
+  size_t size() const { return frames_.size(); }
+
+ private:
+  struct Hash {
+    size_t operator()(const Frame& f) const;
+  };
+  std::vector<Frame> frames_;
+  std::unordered_map<Frame, FrameId, Hash> index_;
+};
+
+// Stacks are frame-id sequences, innermost frame first (the order torch records them).
+class StackTable {
+ public:
+  StackTable();  // creates the empty stack as id 0
+  StackId intern(std::span<const FrameId> frames);
+  std::span<const FrameId> frames(StackId id) const;
+  size_t size() const { return starts_.size() - 1; }
+
+ private:
+  std::vector<FrameId> data_;
+  std::vector<uint64_t> starts_;  // size()+1 entries
+  std::unordered_multimap<uint64_t, StackId> index_;  // content hash -> candidates
+};
+
+enum class Action : uint8_t {
+  Alloc,
+  FreeRequested,
+  FreeCompleted,
+  SegmentAlloc,
+  SegmentFree,
+  SegmentMap,
+  SegmentUnmap,
+  Snapshot,
+  Oom,
+  Unknown,  // kept, with its name in TraceEvent::unknown_action
+};
+std::string_view action_name(Action action);
+Action parse_action(std::string_view name);  // Unknown for anything else
+
+struct TraceEvent {
+  uint64_t addr = 0;  // for oom: device_free (bytes free on the device)
+  uint64_t size = 0;
+  uint64_t stream = 0;
+  int64_t time_us = kNoTime;  // kNoTime when the snapshot was recorded without timestamps
+  StackId stack = 0;
+  StringId compile_context = 0;
+  StringId user_metadata = 0;  // strings kept as is; dicts rendered as "key: value" lines
+  StringId unknown_action = 0;  // the raw action string when action == Unknown
+  uint32_t extra = kNoIndex;  // index into Snapshot::event_extras, rarely used fields
+  Action action = Action::Unknown;
+  bool has_frames = false;  // false when the event had no 'frames' key at all
+};
+
+// Fields that few events carry, kept out of TraceEvent to keep it small.
+struct EventExtra {
+  bool has_pool_id = false;
+  int64_t pool_id[2] = {0, 0};
+  StringId forward_frames = 0;  // forward-pass stack, joined
+};
+
+enum class BlockState : uint8_t {
+  ActiveAllocated,
+  ActivePending,  // active_pending_free: freed but waiting on another stream
+  Inactive,
+  Unknown,
+};
+std::string_view block_state_name(BlockState state);
+
+struct Block {
+  uint64_t address = 0;  // computed as memory_viz does: segment address + sizes of earlier blocks
+  uint64_t size = 0;
+  uint64_t requested_size = 0;  // after memory_viz's legacy fallbacks (history[0].real_size, size)
+  StackId stack = 0;            // frames, or history[0].frames for legacy dumps
+  BlockState state = BlockState::Unknown;
+  StringId raw_state = 0;
+  uint32_t segment = 0;  // index into Snapshot::segments
+};
+
+struct Segment {
+  int64_t device = 0;
+  uint64_t address = 0;
+  uint64_t total_size = 0;
+  uint64_t allocated_size = 0;
+  uint64_t active_size = 0;
+  uint64_t requested_size = 0;
+  uint64_t stream = 0;
+  StringId segment_type = 0;
+  int64_t pool_id[2] = {0, 0};
+  bool is_expandable = false;
+  StackId stack = 0;
+  uint32_t first_block = 0;  // blocks [first_block, first_block + block_count) in Snapshot::blocks
+  uint32_t block_count = 0;
+};
+
+struct Annotation {
+  StringId stage = 0;  // "START" / "END"
+  StringId name = 0;
+  int64_t device = 0;
+  int64_t time_us = kNoTime;
+};
+
+struct DeviceTrace {
+  std::vector<TraceEvent> events;  // in recorded order; index = "event index" everywhere
+};
+
+struct Snapshot {
+  std::string source_path;
+  uint64_t source_bytes = 0;
+
+  StringTable strings;
+  FrameTable frames;
+  StackTable stacks;
+
+  std::vector<DeviceTrace> device_traces;  // index = device
+  std::vector<EventExtra> event_extras;
+  std::vector<Segment> segments;  // in file order
+  std::vector<Block> blocks;
+  std::vector<Annotation> annotations;
+  nlohmann::json allocator_settings;  // null when absent
+  std::vector<std::string> top_level_keys;
+
+  // Devices memory_viz offers: a non-empty trace or at least one segment on it.
+  std::vector<int> devices() const;
+};
+
+}  // namespace snapscope

@@ -1,0 +1,33 @@
+// Reads a snapshot pickle (optionally gzip-compressed) into the model, streaming,
+// without ever executing anything from the file.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include "core/snapshot/model.h"
+
+namespace snapscope {
+
+// Any problem with an input file. what() is one line: "<file>: <what is wrong>".
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ReadProgress {
+  uint64_t bytes_read = 0;   // compressed bytes consumed so far
+  uint64_t bytes_total = 0;  // file size
+};
+
+struct ReadOptions {
+  int only_device = -1;  // >= 0: keep only this device's trace (others are skipped, not stored)
+  std::function<void(const ReadProgress&)> on_progress;  // called every few MB
+};
+
+// Throws InputError for unreadable, malformed, unsafe or non-snapshot input.
+Snapshot read_snapshot(const std::string& path, const ReadOptions& options = {});
+
+}  // namespace snapscope

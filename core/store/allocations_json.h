@@ -1,0 +1,32 @@
+// allocations.json: per device, everything the viewer needs to lay out and pick allocations
+// (the replay inputs of both timelines) without touching SQLite. Format: docs/FORMAT.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/timeline/replay_input.h"
+
+namespace snapscope {
+
+inline constexpr int kAllocationsJsonVersion = 1;
+
+struct DeviceLayout {
+  int device = 0;
+  ReplayInput blocks;    // TimelineKind::Blocks
+  ReplayInput segments;  // TimelineKind::Segments
+};
+
+struct AllocationsFile {
+  int format_version = kAllocationsJsonVersion;
+  std::string source_file;     // the pickle it was converted from
+  uint64_t source_bytes = 0;
+  std::vector<DeviceLayout> devices;
+};
+
+AllocationsFile make_allocations_file(const Snapshot& snapshot, int only_device = -1);
+void write_allocations_json(const AllocationsFile& file, const std::string& path);
+// SAX-parsed; throws InputError ("<path>: <reason>") on malformed or wrong-version files.
+AllocationsFile read_allocations_json(const std::string& path);
+
+}  // namespace snapscope
