@@ -12,17 +12,6 @@ double min_step(double lo, double hi, int max_ticks) {
   return std::max((hi - lo) / std::max(1, max_ticks), 1e-12);
 }
 
-std::string grouped_integer(double value) {
-  const auto magnitude = static_cast<unsigned long long>(std::llround(std::fabs(value)));
-  std::string digits = std::to_string(magnitude);
-  std::string text;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
-    text += digits[i];
-  }
-  return (value < -0.5 ? "-" : "") + text;
-}
-
 }  // namespace
 
 double nice_decimal_step(double lo, double hi, int max_ticks) {
@@ -50,7 +39,8 @@ std::vector<Tick> index_ticks(double lo, double hi, int max_ticks) {
   // Event indices are integers: never subdivide below one.
   const double step = std::max(1.0, nice_decimal_step(lo, hi, max_ticks));
   std::vector<Tick> ticks;
-  for (double value : tick_values(lo, hi, step)) ticks.push_back({value, grouped_integer(value)});
+  for (double value : tick_values(lo, hi, step))
+    ticks.push_back({value, format_grouped(static_cast<uint64_t>(std::llround(std::max(0.0, value))))});
   return ticks;
 }
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace snapscope {
 namespace {
@@ -16,6 +17,11 @@ std::string trimmed_fixed(double value, int decimals) {
     while (text.back() == '0') text.pop_back();
     if (text.back() == '.') text.pop_back();
   }
+  return text;
+}
+
+std::string with_sign(bool negative, std::string text) {
+  if (negative) text.insert(text.begin(), '-');
   return text;
 }
 
@@ -35,18 +41,23 @@ std::string format_bytes(double bytes, int decimals) {
     magnitude /= 1024.0;
     ++unit;
   }
-  return (negative ? "-" : "") + trimmed_fixed(magnitude, unit == 0 ? 0 : decimals) + " " + kUnits[unit];
+  std::string text = trimmed_fixed(magnitude, unit == 0 ? 0 : decimals);
+  text += ' ';
+  text += kUnits[unit];
+  return with_sign(negative, std::move(text));
 }
 
-std::string format_bytes_exact(uint64_t bytes) {
-  std::string digits = std::to_string(bytes);
+std::string format_grouped(uint64_t value) {
+  const std::string digits = std::to_string(value);
   std::string grouped;
   for (size_t i = 0; i < digits.size(); ++i) {
     if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
     grouped += digits[i];
   }
-  return grouped + " B";
+  return grouped;
 }
+
+std::string format_bytes_exact(uint64_t bytes) { return format_grouped(bytes) + " B"; }
 
 std::string format_address(uint64_t address) {
   char buffer[32];
@@ -68,7 +79,7 @@ std::string format_duration_us(double microseconds) {
     const auto total_seconds = static_cast<uint64_t>(us / 1e6);
     text = std::to_string(total_seconds / 60) + " min " + std::to_string(total_seconds % 60) + " s";
   }
-  return (negative ? "-" : "") + text;
+  return with_sign(negative, std::move(text));
 }
 
 }  // namespace snapscope

@@ -8,6 +8,8 @@ namespace snapscope {
 
 // Binary units with up to `decimals` fractional digits, trailing zeros dropped: "1.5 MiB", "512 B".
 std::string format_bytes(double bytes, int decimals = 2);
+// An integer with thousands separators: "1,572,864".
+std::string format_grouped(uint64_t value);
 // Exact byte count with thousands separators: "1,572,864 B".
 std::string format_bytes_exact(uint64_t bytes);
 // "0x7f3a00000000".
