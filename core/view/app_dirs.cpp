@@ -1,0 +1,79 @@
+#include "core/view/app_dirs.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include "core/snapshot/snapshot_reader.h"
+
+namespace snapscope {
+namespace {
+
+std::filesystem::path xdg_dir(const char* variable, const char* home_fallback) {
+  const char* value = std::getenv(variable);
+  if (value != nullptr && value[0] == '/') return std::filesystem::path(value) / "snapscope";
+  const char* home = std::getenv("HOME");
+  const std::filesystem::path base = (home != nullptr && home[0] != '\0') ? home : "/tmp";
+  return base / home_fallback / "snapscope";
+}
+
+constexpr uint64_t kMul = 0x9e3779b97f4a7c15ull;
+
+uint64_t mix(uint64_t h) {
+  h ^= h >> 31;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 29;
+  return h;
+}
+
+}  // namespace
+
+std::filesystem::path cache_root() { return xdg_dir("XDG_CACHE_HOME", ".cache"); }
+std::filesystem::path config_root() { return xdg_dir("XDG_CONFIG_HOME", ".config"); }
+
+uint64_t content_hash(const void* data, size_t size, uint64_t seed) {
+  // Four independent lanes over 8-byte words keep the multiplier pipeline busy (GB/s), which
+  // matters because every open of a multi-GB pickle hashes it.
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  uint64_t lanes[4] = {seed ^ 1, seed ^ 2, seed ^ 3, seed ^ 4};
+  size_t i = 0;
+  for (; i + 32 <= size; i += 32) {
+    for (int lane = 0; lane < 4; ++lane) {
+      uint64_t word;
+      std::memcpy(&word, bytes + i + 8 * lane, 8);
+      lanes[lane] = (lanes[lane] ^ word) * kMul;
+      lanes[lane] ^= lanes[lane] >> 32;
+    }
+  }
+  uint64_t h = mix(lanes[0]) ^ mix(lanes[1] + 1) ^ mix(lanes[2] + 2) ^ mix(lanes[3] + 3);
+  for (; i < size; ++i) h = (h ^ bytes[i]) * kMul;
+  return mix(h ^ size);
+}
+
+std::string file_content_key(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string() + ": cannot open for reading");
+  std::vector<char> buffer(8 << 20);  // chunks are chained: each one's hash seeds the next
+  uint64_t h = 0;
+  uint64_t total = 0;
+  while (in) {
+    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const auto got = static_cast<size_t>(in.gcount());
+    if (got == 0) break;
+    h = content_hash(buffer.data(), got, h);
+    total += got;
+  }
+  if (in.bad()) throw InputError(file.string() + ": read error");
+  char text[64];
+  std::snprintf(text, sizeof text, "%016llx-%llu", static_cast<unsigned long long>(h),
+                static_cast<unsigned long long>(total));
+  return text;
+}
+
+std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle) {
+  return cache_root() / file_content_key(pickle);
+}
+
+}  // namespace snapscope

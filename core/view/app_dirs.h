@@ -1,0 +1,24 @@
+// Where the viewer keeps its files, following the XDG base directory spec, and the
+// content-hash key that lets a converted pickle be reused whatever its name or location.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace snapscope {
+
+// $XDG_CACHE_HOME/snapscope, else $HOME/.cache/snapscope (relative XDG values are ignored, per spec).
+std::filesystem::path cache_root();
+// $XDG_CONFIG_HOME/snapscope, else $HOME/.config/snapscope.
+std::filesystem::path config_root();
+
+// 64-bit content hash of a whole file, as 16 hex digits followed by "-<size>". Throws InputError.
+std::string file_content_key(const std::filesystem::path& file);
+// Hash of a byte buffer; the function file_content_key applies to the file's contents.
+uint64_t content_hash(const void* data, size_t size, uint64_t seed);
+
+// cache_root() / file_content_key(file): where a pickle's conversion lives.
+std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle);
+
+}  // namespace snapscope

@@ -1,0 +1,60 @@
+#include "core/view/app_options.h"
+
+#include <stdexcept>
+
+namespace snapscope {
+
+const char* app_usage() {
+  return "usage: snapscope [PATH] [options]\n"
+         "  PATH                 a snapshot .pickle / .pickle.gz (converted once, cached) or a converted\n"
+         "                       directory\n"
+         "  --screenshot FILE    render one frame to FILE (PNG) and exit\n"
+         "  --view X0:X1[,Y0:Y1] initial view: timesteps, and bytes (K/M/G suffixes allowed)\n"
+         "  --size WxH           window / framebuffer size (default 1600x900)\n"
+         "  --device N           device to show first\n"
+         "  --segments           start on the Active Cached Segment Timeline\n"
+         "  --script FILE        run the commands in FILE (see core/view/script.h) and exit\n"
+         "  --bench              replay a fixed pan/zoom path and print frame statistics\n"
+         "  -h, --help           this text\n";
+}
+
+AppOptions parse_app_options(std::span<const std::string_view> arguments) {
+  AppOptions options;
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const std::string_view argument = arguments[i];
+    auto value = [&]() -> std::string_view {
+      if (i + 1 >= arguments.size()) throw std::invalid_argument(std::string(argument) + " needs a value");
+      return arguments[++i];
+    };
+    if (argument == "-h" || argument == "--help") {
+      options.help = true;
+    } else if (argument == "--screenshot") {
+      options.screenshot = std::string(value());
+    } else if (argument == "--script") {
+      options.script = std::string(value());
+    } else if (argument == "--view") {
+      options.view = parse_view_spec(value());
+    } else if (argument == "--size") {
+      options.size = parse_window_size(value());
+    } else if (argument == "--device") {
+      const std::string text(value());
+      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 6) {
+        throw std::invalid_argument("bad device '" + text + "'");
+      }
+      options.device = std::stoi(text);
+    } else if (argument == "--segments") {
+      options.segments = true;
+    } else if (argument == "--bench") {
+      options.bench = true;
+    } else if (argument.starts_with("-") && argument.size() > 1) {
+      throw std::invalid_argument("unknown option " + std::string(argument));
+    } else if (options.path.empty()) {
+      options.path = std::string(argument);
+    } else {
+      throw std::invalid_argument("more than one input path given");
+    }
+  }
+  return options;
+}
+
+}  // namespace snapscope

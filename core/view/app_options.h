@@ -1,0 +1,33 @@
+// The snapscope command line.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/view/script.h"
+
+namespace snapscope {
+
+struct AppOptions {
+  std::string path;  // .pickle, .pickle.gz or converted directory; empty: start with no file
+  std::optional<std::string> screenshot;  // render once, write this PNG, exit
+  std::optional<std::string> script;      // run these commands, exit
+  std::optional<ViewSpec> view;
+  WindowSize size{1600, 900};
+  int device = -1;  // -1: the first device with data
+  bool segments = false;
+  bool bench = false;
+  bool help = false;
+
+  // Headless modes never wait for user input and exit when done.
+  bool headless() const { return screenshot.has_value() || script.has_value() || bench; }
+};
+
+// argv without the program name. Throws std::invalid_argument for unknown or malformed options.
+AppOptions parse_app_options(std::span<const std::string_view> arguments);
+
+const char* app_usage();
+
+}  // namespace snapscope

@@ -1,0 +1,20 @@
+// Human-readable text for the numbers the viewer shows: sizes, addresses, durations.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace snapscope {
+
+// Binary units with up to `decimals` fractional digits, trailing zeros dropped: "1.5 MiB", "512 B".
+std::string format_bytes(double bytes, int decimals = 2);
+// An integer with thousands separators: "1,572,864".
+std::string format_grouped(uint64_t value);
+// Exact byte count with thousands separators: "1,572,864 B".
+std::string format_bytes_exact(uint64_t bytes);
+// "0x7f3a00000000".
+std::string format_address(uint64_t address);
+// A duration in microseconds in the largest fitting unit: "850 us", "12.5 ms", "3.2 s", "2 min 5 s".
+std::string format_duration_us(double microseconds);
+
+}  // namespace snapscope

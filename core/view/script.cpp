@@ -1,0 +1,203 @@
+#include "core/view/script.h"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+namespace snapscope {
+namespace {
+
+std::string_view trim(std::string_view text) {
+  const auto begin = text.find_first_not_of(" \t\r");
+  if (begin == std::string_view::npos) return {};
+  const auto end = text.find_last_not_of(" \t\r");
+  return text.substr(begin, end - begin + 1);
+}
+
+double parse_number(std::string_view text, std::string_view what) {
+  text = trim(text);
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) {
+    throw std::invalid_argument("bad " + std::string(what) + " '" + std::string(text) + "'");
+  }
+  return value;
+}
+
+int parse_int(std::string_view text, std::string_view what) {
+  const double value = parse_number(text, what);
+  if (value != std::floor(value) || std::fabs(value) > 1e9) {
+    throw std::invalid_argument("bad " + std::string(what) + " '" + std::string(text) + "'");
+  }
+  return static_cast<int>(value);
+}
+
+// "A:B" -> {A, B}, each parsed by `parse`.
+template <typename Parse>
+std::pair<double, double> parse_range(std::string_view text, Parse parse) {
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos) {
+    throw std::invalid_argument("range '" + std::string(text) + "' needs the form LOW:HIGH");
+  }
+  const double lo = parse(text.substr(0, colon));
+  const double hi = parse(text.substr(colon + 1));
+  if (!(lo < hi)) throw std::invalid_argument("range '" + std::string(text) + "' is empty");
+  return {lo, hi};
+}
+
+std::vector<std::string_view> split_words(std::string_view line) {
+  std::vector<std::string_view> words;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    if (j > i) words.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return words;
+}
+
+void expect_arguments(const std::vector<std::string_view>& words, size_t count) {
+  if (words.size() != count + 1) {
+    throw std::invalid_argument("'" + std::string(words[0]) + "' takes " + std::to_string(count) +
+                                " argument(s)");
+  }
+}
+
+bool parse_choice(std::string_view word, std::string_view off, std::string_view on) {
+  if (word == off) return false;
+  if (word == on) return true;
+  throw std::invalid_argument("expected '" + std::string(off) + "' or '" + std::string(on) + "', got '" +
+                              std::string(word) + "'");
+}
+
+}  // namespace
+
+double parse_byte_count(std::string_view text) {
+  text = trim(text);
+  static constexpr std::pair<std::string_view, double> kSuffixes[] = {
+      {"TiB", 0x1p40}, {"GiB", 0x1p30}, {"MiB", 0x1p20}, {"KiB", 0x1p10}, {"T", 0x1p40},
+      {"G", 0x1p30},   {"M", 0x1p20},   {"K", 0x1p10},   {"B", 1}};
+  for (const auto& [suffix, scale] : kSuffixes) {
+    if (text.ends_with(suffix))
+      return parse_number(text.substr(0, text.size() - suffix.size()), "size") * scale;
+  }
+  return parse_number(text, "size");
+}
+
+uint64_t parse_address(std::string_view text) {
+  text = trim(text);
+  int base = 10;
+  if (text.starts_with("0x") || text.starts_with("0X")) {
+    text.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    throw std::invalid_argument("bad address '" + std::string(text) + "'");
+  }
+  return value;
+}
+
+ViewSpec parse_view_spec(std::string_view text) {
+  ViewSpec spec;
+  const auto comma = text.find(',');
+  std::tie(spec.x0, spec.x1) =
+      parse_range(text.substr(0, comma), [](std::string_view part) { return parse_number(part, "step"); });
+  if (comma != std::string_view::npos) {
+    const auto [lo, hi] = parse_range(text.substr(comma + 1), parse_byte_count);
+    spec.y0 = lo;
+    spec.y1 = hi;
+  }
+  return spec;
+}
+
+WindowSize parse_window_size(std::string_view text) {
+  const auto x = text.find('x');
+  if (x == std::string_view::npos) throw std::invalid_argument("size '" + std::string(text) + "' needs WxH");
+  WindowSize size{parse_int(text.substr(0, x), "width"), parse_int(text.substr(x + 1), "height")};
+  if (size.width < 64 || size.height < 64 || size.width > 16384 || size.height > 16384) {
+    throw std::invalid_argument("size '" + std::string(text) + "' out of range 64..16384");
+  }
+  return size;
+}
+
+ScriptCommand parse_script_line(std::string_view line) {
+  const auto words = split_words(line);
+  if (words.empty()) throw std::invalid_argument("empty command");
+  const std::string_view verb = words[0];
+  if (verb == "view") {
+    expect_arguments(words, 1);
+    return script::View{parse_view_spec(words[1])};
+  }
+  if (verb == "fit") {
+    expect_arguments(words, 0);
+    return script::Fit{};
+  }
+  if (verb == "device") {
+    expect_arguments(words, 1);
+    return script::Device{parse_int(words[1], "device")};
+  }
+  if (verb == "timeline") {
+    expect_arguments(words, 1);
+    return script::ShowSegments{parse_choice(words[1], "blocks", "segments")};
+  }
+  if (verb == "color") {
+    expect_arguments(words, 1);
+    return script::ColorBySite{parse_choice(words[1], "default", "site")};
+  }
+  if (verb == "xaxis") {
+    expect_arguments(words, 1);
+    return script::TimeAxis{parse_choice(words[1], "index", "time")};
+  }
+  if (verb == "click") {
+    expect_arguments(words, 2);
+    return script::Click{parse_number(words[1], "x"), parse_number(words[2], "y")};
+  }
+  if (verb == "select") {
+    expect_arguments(words, 1);
+    return script::Select{parse_address(words[1])};
+  }
+  if (verb == "wait") {
+    expect_arguments(words, 1);
+    const int milliseconds = parse_int(words[1], "milliseconds");
+    if (milliseconds < 0) throw std::invalid_argument("wait needs a non-negative time");
+    return script::Wait{milliseconds};
+  }
+  if (verb == "screenshot") {
+    expect_arguments(words, 1);
+    return script::Screenshot{std::string(words[1])};
+  }
+  if (verb == "print-selection") {
+    expect_arguments(words, 0);
+    return script::PrintSelection{};
+  }
+  throw std::invalid_argument("unknown command '" + std::string(verb) + "'");
+}
+
+std::vector<ScriptCommand> parse_script(std::string_view text, std::string_view name) {
+  std::vector<ScriptCommand> commands;
+  size_t line_number = 0;
+  while (!text.empty()) {
+    const auto newline = text.find('\n');
+    std::string_view line = text.substr(0, newline);
+    text = newline == std::string_view::npos ? std::string_view{} : text.substr(newline + 1);
+    ++line_number;
+    line = trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    try {
+      commands.push_back(parse_script_line(line));
+    } catch (const std::invalid_argument& error) {
+      throw std::invalid_argument(std::string(name) + ":" + std::to_string(line_number) + ": " +
+                                  error.what());
+    }
+  }
+  return commands;
+}
+
+}  // namespace snapscope

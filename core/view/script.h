@@ -1,0 +1,82 @@
+// The viewer's command language, shared by the command line (--view, --size) and --script files.
+// One command per line; '#' starts a comment. Commands:
+//   view X0:X1[,Y0:Y1]   visible steps (and bytes; suffixes K/M/G/T mean KiB/MiB/GiB/TiB)
+//   fit                  show everything
+//   device N             switch device
+//   timeline blocks|segments
+//   color default|site
+//   xaxis index|time
+//   click X Y            a left click at window pixel (X, Y)
+//   select ADDRESS       select the first allocation at this address (hex 0x... or decimal)
+//   wait MS              keep rendering for MS milliseconds
+//   screenshot FILE.png
+//   print-selection      the selection as one JSON line on stdout
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/view/view_transform.h"
+
+namespace snapscope {
+
+// A --view argument: x range, and optionally y range.
+struct ViewSpec {
+  double x0 = 0, x1 = 0;
+  std::optional<double> y0, y1;
+};
+
+struct WindowSize {
+  int width = 0, height = 0;
+};
+
+namespace script {
+struct View {
+  ViewSpec spec;
+};
+struct Fit {};
+struct Device {
+  int device = 0;
+};
+struct ShowSegments {
+  bool segments = false;
+};
+struct ColorBySite {
+  bool enabled = false;
+};
+struct TimeAxis {
+  bool time = false;
+};
+struct Click {
+  double x = 0, y = 0;
+};
+struct Select {
+  uint64_t address = 0;
+};
+struct Wait {
+  int milliseconds = 0;
+};
+struct Screenshot {
+  std::string path;
+};
+struct PrintSelection {};
+}  // namespace script
+
+using ScriptCommand = std::variant<script::View, script::Fit, script::Device, script::ShowSegments,
+                                   script::ColorBySite, script::TimeAxis, script::Click, script::Select,
+                                   script::Wait, script::Screenshot, script::PrintSelection>;
+
+// These throw std::invalid_argument with a message naming what is wrong.
+ViewSpec parse_view_spec(std::string_view text);
+WindowSize parse_window_size(std::string_view text);     // "WxH"
+double parse_byte_count(std::string_view text);          // "1536", "1.5G", "2MiB"
+uint64_t parse_address(std::string_view text);           // "0x7f00", "4096"
+ScriptCommand parse_script_line(std::string_view line);  // line must not be blank or a comment
+
+// A whole script; errors are "<name>:<line>: <message>" in std::invalid_argument.
+std::vector<ScriptCommand> parse_script(std::string_view text, std::string_view name);
+
+}  // namespace snapscope

@@ -1,0 +1,39 @@
+// Call-stack text for the inspector, following memory_viz: interpreter and dispatcher frames are
+// hidden by default, and runs of identical frames collapse into "<repeats N times>".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace snapscope {
+
+// One frame as the inspector shows it (resolved strings, not interned ids).
+struct FrameText {
+  std::string name;
+  std::string filename;
+  int64_t line = 0;
+  std::string fx_node_op, fx_node_name, fx_node_target, fx_original_trace;
+};
+
+// memory_viz's frame filter: true for frames it omits (unwinder, CPython eval loop, dispatcher).
+bool is_noise_frame(std::string_view name, std::string_view filename);
+
+// Consecutive equal lines: one stays, two stay, three or more become the line plus
+// "<repeats N times>" where N counts the dropped copies.
+std::vector<std::string> elide_repeats(std::span<const std::string> lines);
+
+// "filename:line:name", plus FX node lines when the frame carries them.
+std::string frame_line(const FrameText& frame);
+
+// The stack, innermost frame first, one frame per line, filtered unless show_all_frames.
+std::vector<std::string> stack_lines(std::span<const FrameText> frames, bool show_all_frames);
+
+// Index of the first frame that is user code (a Python file outside torch's own sources and not
+// noise), else the first non-noise frame, else frames.size(). Used to color by allocation site.
+size_t first_user_frame(std::span<const FrameText> frames);
+
+}  // namespace snapscope

@@ -1,0 +1,83 @@
+#include <doctest/doctest.h>
+
+#include <array>
+#include <stdexcept>
+
+#include "core/view/app_options.h"
+#include "core/view/script.h"
+
+using namespace snapscope;
+
+TEST_CASE("view specs with and without a byte range") {
+  const ViewSpec x_only = parse_view_spec("10:250.5");
+  CHECK(x_only.x0 == 10);
+  CHECK(x_only.x1 == 250.5);
+  CHECK_FALSE(x_only.y0.has_value());
+  const ViewSpec both = parse_view_spec("0:100,1K:1.5GiB");
+  CHECK(*both.y0 == 1024);
+  CHECK(*both.y1 == 1.5 * 1024 * 1024 * 1024);
+  CHECK_THROWS_AS(parse_view_spec("100:10"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_view_spec("abc"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_view_spec("0:1,5"), std::invalid_argument);
+}
+
+TEST_CASE("sizes and addresses") {
+  CHECK(parse_window_size("1920x1080").width == 1920);
+  CHECK(parse_window_size("1920x1080").height == 1080);
+  CHECK_THROWS_AS(parse_window_size("1920"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_window_size("10x10"), std::invalid_argument);
+  CHECK(parse_address("0x7f00") == 0x7f00);
+  CHECK(parse_address("4096") == 4096);
+  CHECK_THROWS_AS(parse_address("0xzz"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_address(""), std::invalid_argument);
+}
+
+TEST_CASE("script commands parse into their structs") {
+  const auto commands = parse_script(
+      "# comment\nview 0:10\n\nclick 100 200  # trailing\nselect 0x10\nwait 50\n"
+      "screenshot out.png\nprint-selection\ntimeline segments\ncolor site\nxaxis time\ndevice 1\nfit\n",
+      "s");
+  REQUIRE(commands.size() == 11);
+  CHECK(std::get<script::View>(commands[0]).spec.x1 == 10);
+  CHECK(std::get<script::Click>(commands[1]).y == 200);
+  CHECK(std::get<script::Select>(commands[2]).address == 16);
+  CHECK(std::get<script::Wait>(commands[3]).milliseconds == 50);
+  CHECK(std::get<script::Screenshot>(commands[4]).path == "out.png");
+  CHECK(std::holds_alternative<script::PrintSelection>(commands[5]));
+  CHECK(std::get<script::ShowSegments>(commands[6]).segments);
+  CHECK(std::get<script::ColorBySite>(commands[7]).enabled);
+  CHECK(std::get<script::TimeAxis>(commands[8]).time);
+  CHECK(std::get<script::Device>(commands[9]).device == 1);
+  CHECK(std::holds_alternative<script::Fit>(commands[10]));
+}
+
+TEST_CASE("script errors name the line") {
+  try {
+    parse_script("view 0:1\nfly away\n", "demo.txt");
+    FAIL("expected an error");
+  } catch (const std::invalid_argument& error) {
+    CHECK(std::string(error.what()) == "demo.txt:2: unknown command 'fly'");
+  }
+  CHECK_THROWS_AS(parse_script_line("click 1"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_script_line("wait -5"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_script_line("timeline both"), std::invalid_argument);
+}
+
+TEST_CASE("command line options") {
+  const std::array<std::string_view, 8> arguments = {"snap.pickle", "--screenshot", "a.png",   "--view",
+                                                     "0:50",        "--size",       "800x600", "--segments"};
+  const AppOptions options = parse_app_options(arguments);
+  CHECK(options.path == "snap.pickle");
+  CHECK(*options.screenshot == "a.png");
+  CHECK(options.view->x1 == 50);
+  CHECK(options.size.width == 800);
+  CHECK(options.segments);
+  CHECK(options.headless());
+  const std::array<std::string_view, 1> unknown = {"--fast"};
+  CHECK_THROWS_AS(parse_app_options(unknown), std::invalid_argument);
+  const std::array<std::string_view, 1> missing = {"--size"};
+  CHECK_THROWS_AS(parse_app_options(missing), std::invalid_argument);
+  const std::array<std::string_view, 2> two_paths = {"a", "b"};
+  CHECK_THROWS_AS(parse_app_options(two_paths), std::invalid_argument);
+  CHECK_FALSE(parse_app_options({}).headless());
+}
