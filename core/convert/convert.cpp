@@ -47,12 +47,10 @@ Snapshot read_input(const ConvertOptions& options) {
 std::vector<int> devices_to_convert(const Snapshot& snapshot, const ConvertOptions& options) {
   const std::vector<int> present = snapshot.devices();
   if (options.device < 0) return present;
+  // The reader skipped the other devices' traces, so there is no complete device list to offer.
   if (std::find(present.begin(), present.end(), options.device) == present.end()) {
-    std::string list;
-    for (const int device : present) list += (list.empty() ? "" : ", ") + std::to_string(device);
     throw InputError(options.input + ": device " + std::to_string(options.device) +
-                     " is not in the snapshot" +
-                     (list.empty() ? " (it has no devices)" : " (devices: " + list + ")"));
+                     " is not in the snapshot");
   }
   return {options.device};
 }

@@ -75,6 +75,9 @@ void write_elements_db(const Snapshot& snapshot, std::span<const DeviceTimelines
   write_all_tables(db, snapshot, devices);
   db.exec("COMMIT");
   db.exec(kElementsDbIndexes);
+  // Sampled statistics (cheap even for millions of rows) so the planner knows that `device`
+  // alone selects little and picks e.g. allocations_by_alloc_event over the primary key.
+  db.exec("PRAGMA analysis_limit = 1000; ANALYZE;");
 }
 
 }  // namespace snapscope

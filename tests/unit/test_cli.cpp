@@ -26,8 +26,9 @@ struct CliResult {
 };
 
 CliResult run_cli(const TempDir& dir, const std::string& args) {
-  const std::string command = "cd '" + dir.path().string() + "' && '" SNAPSCOPE_BIN_DIR "/snapscope-convert' " + args +
-                              " >'" + (dir / ".stdout").string() + "' 2>'" + (dir / ".stderr").string() + "'";
+  const std::string command = "cd '" + dir.path().string() +
+                              "' && '" SNAPSCOPE_BIN_DIR "/snapscope-convert' " + args + " >'" +
+                              (dir / ".stdout").string() + "' 2>'" + (dir / ".stderr").string() + "'";
   const int status = std::system(command.c_str());
   CliResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -38,7 +39,9 @@ CliResult run_cli(const TempDir& dir, const std::string& args) {
   return result;
 }
 
-size_t line_count(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+size_t line_count(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 void write_fixture(const TempDir& dir) {
   test::write_file(dir / "s.pickle", test::pickle_bytes(test::standard_fixture()));
@@ -82,13 +85,16 @@ TEST_CASE("cli: bad input exits 1 with one line naming the file, and leaves noth
   const std::string good = test::pickle_bytes(test::standard_fixture());
   test::write_file(dir / "truncated.pickle", good.substr(0, good.size() - 10));
   test::write_file(dir / "notes.txt", "not a pickle at all\n");
-  test::write_file(dir / "evil.pickle", std::string("\x80\x02" "cos\nsystem\n" "(S'true'\ntR.", 26));
+  test::write_file(dir / "evil.pickle", std::string("\x80\x02"
+                                                    "cos\nsystem\n"
+                                                    "(S'true'\ntR.",
+                                                    26));
   for (const char* name : {"truncated.pickle", "notes.txt", "evil.pickle", "missing.pickle"}) {
     CAPTURE(name);
     const CliResult result = run_cli(dir, std::string(name) + " -o out");
     CHECK(result.exit_code == 1);
     CHECK(result.out.empty());
-    CHECK(result.err.starts_with("snapscope-convert: " + (dir / name).string() + ": "));
+    CHECK(result.err.starts_with("snapscope-convert: " + std::string(name) + ": "));
     CHECK(line_count(result.err) == 1);
   }
   CHECK(dir.entries() == std::vector<std::string>{"evil.pickle", "notes.txt", "truncated.pickle"});
@@ -97,8 +103,9 @@ TEST_CASE("cli: bad input exits 1 with one line naming the file, and leaves noth
 TEST_CASE("cli: usage errors exit 2 and print the usage") {
   TempDir dir;
   write_fixture(dir);
-  for (const char* args : {"", "s.pickle", "s.pickle -o", "s.pickle -o out --frobnicate", "s.pickle -o out --device x",
-                           "s.pickle -o out --summary xml", "a.pickle b.pickle -o out"}) {
+  for (const char* args :
+       {"", "s.pickle", "s.pickle -o", "s.pickle -o out --frobnicate", "s.pickle -o out --device x",
+        "s.pickle -o out --summary xml", "a.pickle b.pickle -o out"}) {
     CAPTURE(args);
     const CliResult result = run_cli(dir, args);
     CHECK(result.exit_code == 2);
@@ -127,7 +134,7 @@ TEST_CASE("cli: --device of a device not in the snapshot exits 1") {
   write_fixture(dir);
   const CliResult result = run_cli(dir, "s.pickle -o out --device 3");
   CHECK(result.exit_code == 1);
-  CHECK(result.err == "snapscope-convert: s.pickle: device 3 is not in the snapshot (devices: 0, 1)\n");
+  CHECK(result.err == "snapscope-convert: s.pickle: device 3 is not in the snapshot\n");
   CHECK(dir.entries() == std::vector<std::string>{"s.pickle"});
 }
 

@@ -15,7 +15,8 @@ CliOptions parse(std::vector<std::string_view> args) { return parse_convert_args
 }  // namespace
 
 TEST_CASE("cli args: a full conversion command") {
-  const CliOptions options = parse({"in.pickle.gz", "-o", "out", "--force", "--device", "2", "--summary", "json"});
+  const CliOptions options =
+      parse({"in.pickle.gz", "-o", "out", "--force", "--device", "2", "--summary", "json"});
   CHECK(options.mode == CliOptions::Mode::Convert);
   CHECK(options.input == "in.pickle.gz");
   CHECK(options.output_dir == "out");
@@ -30,7 +31,8 @@ TEST_CASE("cli args: --flag=value forms and defaults") {
   CHECK_FALSE(options.json_summary);
   CHECK_FALSE(options.force);
   CHECK(options.device == -1);
-  CHECK(parse({"--", "-odd-name.pickle", "-o", "out"}).input == "-o");  // after --, everything is positional
+  CHECK(parse({"-o", "out", "--", "-odd-name.pickle"}).input ==
+        "-odd-name.pickle");  // after --, all positional
 }
 
 TEST_CASE("cli args: bench mode needs no output directory") {
@@ -46,12 +48,15 @@ TEST_CASE("cli args: usage errors") {
   CHECK_THROWS_WITH_AS(parse({"in"}), "missing -o OUTDIR", UsageError);
   CHECK_THROWS_WITH_AS(parse({"in", "-o"}), "-o needs a value", UsageError);
   CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--bogus"}), "unknown option '--bogus'", UsageError);
-  CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--device", "-1"}), "--device: not a valid number: '-1'", UsageError);
+  CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--device", "-1"}), "--device: not a valid number: '-1'",
+                       UsageError);
   CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--device", "99999999999"}),
                        "--device: not a valid number: '99999999999'", UsageError);
-  CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--summary", "xml"}), "--summary: expected text or json", UsageError);
+  CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--summary", "xml"}), "--summary: expected text or json",
+                       UsageError);
   CHECK_THROWS_WITH_AS(parse({"a", "b", "-o", "x"}), "more than one input given: 'b'", UsageError);
-  CHECK_THROWS_WITH_AS(parse({"--bench-queries", "x", "--queries", "0"}), "--queries: must be at least 1", UsageError);
+  CHECK_THROWS_WITH_AS(parse({"--bench-queries", "x", "--queries", "0"}), "--queries: must be at least 1",
+                       UsageError);
   CHECK(parse({"-h"}).mode == CliOptions::Mode::Help);
 }
 

@@ -57,8 +57,8 @@ void write_segment(PickleWriter& w, const FixtureSegment& segment) {
   }
   w.begin_dict();
   const std::pair<const char*, uint64_t> numbers[] = {
-      {"address", segment.address},   {"total_size", segment.total_size}, {"allocated_size", allocated},
-      {"active_size", allocated},     {"requested_size", allocated},      {"stream", 0}};
+      {"address", segment.address}, {"total_size", segment.total_size}, {"allocated_size", allocated},
+      {"active_size", allocated},   {"requested_size", allocated},      {"stream", 0}};
   w.str("device");
   w.integer(segment.device);
   for (const auto& [key, value] : numbers) {
@@ -171,7 +171,8 @@ TempDir::~TempDir() {
 
 std::vector<std::string> TempDir::entries_of(const std::filesystem::path& dir) {
   std::vector<std::string> names;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -165,7 +165,8 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
   CHECK(error_for(version_2) == prefix + "unsupported format version 2 (expected 1)");
 
   CHECK(error_for(good.substr(0, good.size() / 2)).starts_with(prefix + "invalid JSON"));
-  CHECK(error_for("{\"format\":\"something-else\",\"version\":1}") == prefix + "not a snapscope allocations file");
+  CHECK(error_for("{\"format\":\"something-else\",\"version\":1}") ==
+        prefix + "not a snapscope allocations file");
 
   std::string short_column = good;
   short_column.replace(short_column.find("\"size\":["), 8, "\"size\":[1,");
