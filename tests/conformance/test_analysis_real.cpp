@@ -73,6 +73,13 @@ std::map<std::string, uint64_t> bottom_up_by_label(const CallTree& tree, const S
   return bytes;
 }
 
+void check_user_locations(const Timeline& timeline, size_t state, LocationIndex& locations) {
+  const std::vector<LiveElement> live = live_elements(timeline, state);
+  uint64_t sum = 0;
+  for (const MomentRow& row : build_moment_table(live, locations, state).rows) sum += row.bytes;
+  CHECK(sum == timeline.total_at_state(state));
+}
+
 void check_state(const Snapshot& snapshot, const Timeline& timeline, size_t state, LocationIndex& locations) {
   const SnapshotStackSource source(snapshot);
   const uint64_t live_bytes = timeline.total_at_state(state);
@@ -115,13 +122,15 @@ TEST_SUITE("conformance") {
         CAPTURE(pickle.filename().string());
         const Timeline timeline = block_timeline(snapshot, device.at("device").get<int>());
         const SnapshotStackSource source(snapshot);
-        LocationIndex locations(source);
+        LocationIndex locations(source, LocationRule::FirstShownFrame);
+        LocationIndex user_locations(source, LocationRule::FirstUserFrame);
         const size_t peak = peak_state(timeline);
         CHECK(timeline.total_at_state(peak) == device.at("timeline").at("peak").get<uint64_t>());
         const size_t last = timeline.action_count();
         for (size_t state : {size_t{0}, peak, last / 3, 2 * last / 3, last}) {
           CAPTURE(state);
           check_state(snapshot, timeline, state, locations);
+          check_user_locations(timeline, state, user_locations);
         }
       }
     }
