@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
+#include "core/convert/convert.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
 #include "core/view/app_dirs.h"
-#include "core/view/snapshot_conversion.h"
 
 namespace snapscope {
 namespace fs = std::filesystem;
@@ -26,6 +26,8 @@ const DeviceDocument* Document::find_device(int device) const {
   return it == devices.end() ? nullptr : &*it;
 }
 
+fs::path Document::elements_db() const { return directory / kElementsDbName; }
+
 bool is_snapshot_pickle(const fs::path& path) {
   const std::string name = path.filename().string();
   return name.ends_with(".pickle") || name.ends_with(".pickle.gz") || name.ends_with(".pkl") ||
@@ -39,10 +41,22 @@ fs::path converted_directory_for(const std::string& path, LoadProgress& progress
   if (!fs::exists(path)) throw InputError(path + ": no such file or directory");
   progress.stage = LoadProgress::Hashing;
   const fs::path cache = conversion_cache_dir(path);
-  if (!fs::exists(cache / "allocations.json")) {
+  if (!fs::exists(cache / kAllocationsJsonName)) {
     progress.stage = LoadProgress::Converting;
     progress.fraction = 0;
-    convert_snapshot_into(path, cache, [&](float fraction) { progress.fraction = fraction; });
+    ConvertOptions options;
+    options.input = path;
+    options.output_dir = cache.string();
+    options.on_progress = [&](const ConvertProgress& step) {
+      // Reading dominates; deriving and writing share the last tenth.
+      if (step.stage == ConvertStage::Reading && step.bytes_total > 0) {
+        progress.fraction = 0.9f * static_cast<float>(step.bytes_read) / static_cast<float>(step.bytes_total);
+      } else if (step.stage != ConvertStage::Reading) {
+        progress.fraction = step.stage == ConvertStage::Done ? 1.0f : 0.95f;
+      }
+    };
+    // The converter builds in a staging directory and renames: a half-done cache never exists.
+    convert_snapshot(options);
   }
   return cache;
 }
@@ -58,7 +72,7 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
   auto document = std::make_unique<Document>();
   document->opened_path = path;
   document->directory = converted_directory_for(path, progress);
-  const fs::path layout_path = document->directory / "allocations.json";
+  const fs::path layout_path = document->directory / kAllocationsJsonName;
   if (!fs::exists(layout_path)) {
     throw InputError(path + ": not a snapshot pickle or converted directory (no allocations.json)");
   }

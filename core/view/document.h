@@ -28,7 +28,7 @@ struct Document {
   std::vector<DeviceDocument> devices;
 
   const DeviceDocument* find_device(int device) const;
-  std::filesystem::path elements_db() const { return directory / "elements.db"; }
+  std::filesystem::path elements_db() const;
 };
 
 // What a load is doing, written by the loading thread and read by the UI thread.
