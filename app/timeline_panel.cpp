@@ -1,4 +1,3 @@
-#define GLFW_INCLUDE_NONE
 #include "app/timeline_panel.h"
 
 #include <GLFW/glfw3.h>
