@@ -103,9 +103,11 @@ void TimelinePanel::handle_mouse(AppState& state) {
     }
     return;
   }
+  if (ImGui::IsItemActivated()) dragged_ = false;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
+    dragged_ = true;
     state.view.pan_pixels(io.MouseDelta.x, io.MouseDelta.y);
-  } else if (ImGui::IsItemDeactivated() && !ImGui::IsMouseDragPastThreshold(ImGuiMouseButton_Left, 2.0f)) {
+  } else if (ImGui::IsItemDeactivated() && !dragged_) {
     click_at(state, io.MousePos.x, io.MousePos.y);  // a click, not the end of a drag
   }
 }

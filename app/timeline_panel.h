@@ -34,7 +34,8 @@ class TimelinePanel {
 
   ChartLayer layer_;
   float chart_x_ = 0, chart_y_ = 0, chart_w_ = 1, chart_h_ = 1;
-  std::optional<std::pair<double, double>> box_start_;  // Ctrl+drag box zoom anchor (window px)
+  std::optional<std::pair<double, double>> box_start_;
+  bool dragged_ = false;  // the current press moved: its release pans, it does not select  // Ctrl+drag box zoom anchor (window px)
 };
 
 }  // namespace snapscope
