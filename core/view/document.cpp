@@ -44,6 +44,7 @@ fs::path converted_directory_for(const std::string& path, LoadProgress& progress
   if (!fs::exists(cache / kAllocationsJsonName)) {
     progress.stage = LoadProgress::Converting;
     progress.fraction = 0;
+    fs::create_directories(cache.parent_path());
     ConvertOptions options;
     options.input = path;
     options.output_dir = cache.string();
