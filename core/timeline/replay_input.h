@@ -16,10 +16,10 @@ enum class TimelineKind : uint8_t {
 };
 
 enum class Origin : uint8_t {
-  Traced,           // alloc (or segment_alloc) seen in the trace
-  FreeWithoutAlloc, // a free whose alloc happened before recording: live from t = 0
-  SnapshotBlock,    // active_allocated block in the segment snapshot, never allocated in the trace
-  SnapshotSegment,  // segment in the snapshot never allocated in the trace (segment timeline)
+  Traced,            // alloc (or segment_alloc) seen in the trace
+  FreeWithoutAlloc,  // a free whose alloc happened before recording: live from t = 0
+  SnapshotBlock,     // active_allocated block in the segment snapshot, never allocated in the trace
+  SnapshotSegment,   // segment in the snapshot never allocated in the trace (segment timeline)
 };
 const char* origin_name(Origin origin);
 
@@ -46,11 +46,11 @@ struct ReplayAction {
 struct ReplayInput {
   int device = 0;
   TimelineKind kind = TimelineKind::Blocks;
-  std::vector<ReplayElement> elements;    // memory_viz element order
-  std::vector<uint32_t> initial_stack;    // element ids live at t = 0, bottom to top
-  std::vector<ReplayAction> actions;      // in trace order
-  bool synthetic_action = false;          // trace had no actions; one initial element promoted
-  std::vector<int64_t> action_time_us;    // per action (kNoTime if absent); empty if no time_us at all
+  std::vector<ReplayElement> elements;  // memory_viz element order
+  std::vector<uint32_t> initial_stack;  // element ids live at t = 0, bottom to top
+  std::vector<ReplayAction> actions;    // in trace order
+  bool synthetic_action = false;        // trace had no actions; one initial element promoted
+  std::vector<int64_t> action_time_us;  // per action (kNoTime if absent); empty if no time_us at all
 };
 
 // memory_viz's process_alloc_data element/action derivation (after annotate_snapshot's

@@ -7,6 +7,15 @@
 //   - timestep t in [0, timesteps()): memory_viz's x axis. Action i occupies steps
 //     [step_begin(i), step_end(i)): 1 step, or 4 for a free with anything above it.
 // During action i's steps memory_viz draws max(total_before(i), total_after(i)).
+//
+// Stack model: every element is pushed exactly once (initial stack first, then each alloc in
+// action order), so its stack position never changes and the live stack at any state is the
+// live elements sorted by stack position. A sweep (e.g. a level-of-detail builder) can walk
+// actions i in [a, b) with action_elem(i) / action_is_free(i) and place elements by
+// stack_position(); live_at() gives the starting state of such a sweep.
+//
+// Construction throws std::invalid_argument for an inconsistent ReplayInput (element index out
+// of range, an element allocated twice or freed while not live); callers add the file name.
 #pragma once
 
 #include <cstdint>
@@ -26,7 +35,10 @@ struct LiveAllocation {
 
 class Timeline {
  public:
-  explicit Timeline(ReplayInput input);
+  // Upper bound for live-set checkpoint memory; the interval adapts to stay within it.
+  static constexpr size_t kDefaultCheckpointBudget = size_t{64} << 20;
+
+  explicit Timeline(ReplayInput input, size_t checkpoint_budget_bytes = kDefaultCheckpointBudget);
 
   const ReplayInput& input() const { return input_; }
   const ReplayElement& element(uint32_t elem) const { return input_.elements[elem]; }
@@ -37,7 +49,12 @@ class Timeline {
   uint32_t stack_position(uint32_t elem) const { return stack_position_[elem]; }
   uint32_t element_at_stack_position(uint32_t pos) const { return stack_order_[pos]; }
 
+  uint32_t action_elem(size_t action) const { return input_.actions[action].elem; }
+  int64_t action_event(size_t action) const { return input_.actions[action].event; }
+  // An action frees its element iff the element was live before it (memory_viz's rule).
   bool action_is_free(size_t action) const;
+  // A free with live elements above it takes 4 steps (it slides them down), else 1 step.
+  bool action_shifts(size_t action) const { return step_end(action) - step_begin(action) == 4; }
   uint64_t total_at_state(size_t state) const { return total_[state]; }  // O(1)
   uint64_t total_before(size_t action) const { return total_[action]; }
   uint64_t total_after(size_t action) const { return total_[action + 1]; }
@@ -45,23 +62,32 @@ class Timeline {
   uint64_t timesteps() const;  // T, memory_viz's max_at_time.length
   uint64_t step_begin(size_t action) const;
   uint64_t step_end(size_t action) const;
+  // Both require step < timesteps().
   size_t action_at_step(uint64_t step) const;    // the action whose steps contain `step`
   uint64_t memory_at_step(uint64_t step) const;  // memory_viz's max_at_time[step]
 
   // memory_viz's max_size: the largest total after any action (0 when there are none).
   uint64_t max_size() const { return max_size_; }
-  uint64_t peak_bytes() const { return peak_bytes_; }    // max over all steps
-  size_t peak_action() const { return peak_action_; }    // first action whose steps show the peak
+  uint64_t peak_bytes() const { return peak_bytes_; }  // max over all steps
+  size_t peak_action() const { return peak_action_; }  // first action whose steps show the peak
 
   // Lifetime of an element in states: live in [alloc_state, free_state).
-  size_t alloc_state(uint32_t elem) const { return alloc_state_[elem]; }
-  size_t free_state(uint32_t elem) const { return free_state_[elem]; }  // action_count()+1 if never freed
+  // alloc_state is 0 for the initial stack; free_state is never_freed() if it stays live.
+  // Both are never_freed() for an element that is never live.
+  size_t alloc_state(uint32_t elem) const;
+  size_t free_state(uint32_t elem) const;
+  size_t never_freed() const { return action_count() + 1; }
+  // Elements that appear in neither the initial stack nor any action are never live.
+  bool ever_live(uint32_t elem) const { return stack_position_[elem] != kNoIndex; }
+  size_t stack_size() const { return stack_order_.size(); }  // elements ever live
 
-  // Live allocations in state s, bottom to top, with byte offsets. O(K + live) via checkpoints.
+  // Live allocations in state s, bottom to top, with byte offsets. O(live + allocs since the
+  // nearest checkpoint), reading position-ordered arrays sequentially.
   std::vector<LiveAllocation> live_at(size_t state) const;
   // The allocation covering byte `offset` in state s, if any.
   std::optional<LiveAllocation> allocation_at(size_t state, uint64_t offset) const;
-  // Offset of one element in state s (it must be live there).
+  // Offset of one element in state s: bytes of live elements below its stack position (its
+  // offset when it is live there).
   uint64_t offset_of(uint32_t elem, size_t state) const;
 
   // memory_viz polygon vertices (t, offset) of one element, exactly as upstream emits them.
@@ -69,19 +95,42 @@ class Timeline {
   std::vector<std::pair<uint64_t, uint64_t>> polygon(uint32_t elem) const;
 
   size_t memory_bytes() const;  // resident size of this index
+  size_t checkpoint_interval() const { return checkpoint_interval_; }
 
  private:
+  std::vector<uint32_t> replay();  // returns live counts sampled every 64 states
+  void place_initial_stack();
+  void apply_action(size_t action, std::vector<uint32_t>& live_positions);
+  uint32_t push_position(uint32_t elem, uint32_t alloc_state);
+  void compute_peaks();
+  void build_checkpoints(const std::vector<uint32_t>& sampled_live_counts, size_t budget_bytes);
+  size_t choose_checkpoint_interval(const std::vector<uint32_t>& sampled_live_counts,
+                                    size_t budget_bytes) const;
+  // Number of stack positions allocated by the end of `state` (alloc states grow with position).
+  uint32_t positions_allocated_by(size_t state) const;
+  // Calls visit(position, offset) for each live stack position of `state`, bottom to top,
+  // until it returns false.
+  template <typename Visit>
+  void visit_live(size_t state, Visit&& visit) const;
+
   ReplayInput input_;
-  std::vector<uint32_t> stack_order_;     // stack position -> elem
-  std::vector<uint32_t> stack_position_;  // elem -> stack position
-  std::vector<uint64_t> total_;           // action_count()+1 entries
-  std::vector<uint64_t> step_end_;        // per action
-  std::vector<uint32_t> alloc_state_, free_state_;
+  std::vector<uint32_t> stack_order_;      // stack position -> elem
+  std::vector<uint32_t> stack_position_;   // elem -> stack position (kNoIndex if never live)
+  std::vector<uint32_t> action_position_;  // action -> stack position of its element
+  // Per stack position, so live-set scans read memory in order.
+  std::vector<uint64_t> position_size_;
+  std::vector<uint32_t> position_alloc_state_, position_free_state_;
+  std::vector<uint64_t> total_;     // action_count()+1 entries
+  std::vector<uint64_t> step_end_;  // per action
   uint64_t max_size_ = 0, peak_bytes_ = 0;
   size_t peak_action_ = 0;
-  // Checkpoints: live stack positions (sorted) every checkpoint_interval_ states.
-  size_t checkpoint_interval_ = 0;
-  std::vector<std::vector<uint32_t>> checkpoints_;
+  // Checkpoints: sorted live stack positions at every state that is a multiple of
+  // checkpoint_interval_, stored flat; checkpoint c is
+  // checkpoint_positions_[checkpoint_begin_[c], checkpoint_begin_[c + 1]). Positions allocated
+  // after a checkpoint form one contiguous range, so a query scans the checkpoint, then that range.
+  size_t checkpoint_interval_ = 1;
+  std::vector<uint32_t> checkpoint_positions_;
+  std::vector<uint64_t> checkpoint_begin_;
 };
 
 }  // namespace snapscope

@@ -1,0 +1,768 @@
+#include "core/pickle/unpickler.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+#include "core/pickle/opcodes.h"
+
+namespace snapscope::pickle {
+
+namespace {
+
+constexpr size_t kInitialBuffer = 1u << 20;
+constexpr uint32_t kNoSlot = UINT32_MAX;
+
+uint64_t load_le(const uint8_t* p, size_t width) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < width; ++i) v |= uint64_t{p[i]} << (8 * i);
+  return v;
+}
+
+std::string_view as_chars(const uint8_t* p, size_t n) { return {reinterpret_cast<const char*>(p), n}; }
+
+void append_utf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Python 2 str payloads (STRING/BINSTRING) are bytes; read them as Latin-1 like
+// Unpickler(encoding="latin1") would, so any byte value is accepted.
+std::string latin1_to_utf8(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  for (char c : raw) append_utf8(out, static_cast<uint8_t>(c));
+  return out;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+PickleError::PickleError(const std::string& reason, uint64_t offset)
+    : std::runtime_error(reason + " at byte " + std::to_string(offset)), offset_(offset) {}
+
+bool is_valid_utf8(std::string_view text) {
+  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+  const uint8_t* end = p + text.size();
+  while (p < end) {
+    // ASCII fast path, 8 bytes at a time.
+    while (end - p >= 8) {
+      uint64_t chunk;
+      std::memcpy(&chunk, p, 8);
+      if (chunk & 0x8080808080808080ull) break;
+      p += 8;
+    }
+    if (p >= end) break;
+    uint8_t c = *p;
+    if (c < 0x80) {
+      ++p;
+      continue;
+    }
+    size_t len;
+    uint32_t cp;
+    if ((c & 0xE0) == 0xC0) {
+      len = 2, cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      len = 3, cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      len = 4, cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (static_cast<size_t>(end - p) < len) return false;
+    for (size_t i = 1; i < len; ++i) {
+      if ((p[i] & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (p[i] & 0x3F);
+    }
+    static constexpr uint32_t kMinForLength[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMinForLength[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+    p += len;
+  }
+  return true;
+}
+
+Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer* reducer,
+                     UnpicklerLimits limits)
+    : source_(source), strings_(strings), reducer_(reducer), limits_(limits), buf_(kInitialBuffer) {}
+
+// ---------------------------------------------------------------- input
+
+void Unpickler::fill(size_t n, const char* what) {
+  size_t have = end_ - pos_;
+  auto remaining = source_.remaining();
+  if (remaining && n - have > *remaining) fail(std::string("unexpected end of input ") + what);
+  std::memmove(buf_.data(), buf_.data() + pos_, have);
+  base_ += pos_;
+  pos_ = 0;
+  end_ = have;
+  while (end_ < n) {
+    // Grow only when full: the buffer never outgrows twice the data actually read.
+    if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);
+    size_t got = source_.read(std::span(buf_.data() + end_, buf_.size() - end_));
+    if (got == 0) fail(std::string("unexpected end of input ") + what);
+    end_ += got;
+  }
+}
+
+inline const uint8_t* Unpickler::take(size_t n, const char* what) {
+  if (end_ - pos_ < n) fill(n, what);
+  const uint8_t* p = buf_.data() + pos_;
+  pos_ += n;
+  return p;
+}
+
+std::string_view Unpickler::read_line(const char* what) {
+  size_t scanned = 0;
+  for (;;) {
+    const uint8_t* start = buf_.data() + pos_;
+    const void* nl = std::memchr(start + scanned, '\n', end_ - pos_ - scanned);
+    if (nl != nullptr) {
+      size_t len = static_cast<size_t>(static_cast<const uint8_t*>(nl) - start);
+      pos_ += len + 1;
+      return as_chars(start, len);
+    }
+    scanned = end_ - pos_;
+    fill(scanned + 1, what);
+  }
+}
+
+uint64_t Unpickler::read_length(size_t width, const char* what) { return load_le(take(width, what), width); }
+
+// ---------------------------------------------------------------- errors
+
+void Unpickler::fail(const std::string& reason) const { throw PickleError(reason, op_offset_); }
+
+void Unpickler::refuse(uint8_t op) const {
+  std::string_view name = opcode_name(op);
+  if (name.empty()) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string code = "0x";
+    code += kHex[op >> 4];
+    code += kHex[op & 15];
+    fail("unknown opcode " + code);
+  }
+  fail("refusing opcode " + std::string(name) + " (it could run code; only plain data is accepted)");
+}
+
+// ---------------------------------------------------------------- stack
+
+inline void Unpickler::push(Value value) {
+  if (stack_.size() >= limits_.max_stack) fail("too many values on the stack");
+  stack_.push_back(value);
+}
+
+inline void Unpickler::check_underflow(size_t needed) const {
+  size_t floor = marks_.empty() ? 0 : marks_.back();
+  if (stack_.size() - floor < needed) {
+    fail("stack underflow in " + std::string(opcode_name(op_)));
+  }
+}
+
+inline Value Unpickler::pop() {
+  check_underflow(1);
+  Value v = stack_.back();
+  stack_.pop_back();
+  return v;
+}
+
+inline Value& Unpickler::top() {
+  check_underflow(1);
+  return stack_.back();
+}
+
+size_t Unpickler::pop_mark() {
+  if (marks_.empty()) fail("no MARK for " + std::string(opcode_name(op_)));
+  size_t k = marks_.back();
+  marks_.pop_back();
+  return k;
+}
+
+// ---------------------------------------------------------------- scalars
+
+void Unpickler::push_string(std::string_view utf8) {
+  if (!is_valid_utf8(utf8)) fail("invalid UTF-8 in " + std::string(opcode_name(op_)));
+  push(Value::handle(Kind::String, strings_.intern(utf8)));
+}
+
+void Unpickler::push_bytes(std::string_view raw) {
+  bytes_.emplace_back(raw);
+  push(Value::handle(Kind::Bytes, static_cast<uint32_t>(bytes_.size() - 1)));
+}
+
+// Little-endian two's complement of n bytes (LONG1/LONG4).
+void Unpickler::push_long(const uint8_t* le, uint64_t n) {
+  if (n == 0) return push(Value::integer(0));
+  bool negative = (le[n - 1] & 0x80) != 0;
+  uint64_t significant = n;  // drop redundant sign-extension bytes
+  while (significant > 1 && le[significant - 1] == (negative ? 0xFF : 0x00) &&
+         ((le[significant - 2] & 0x80) != 0) == negative) {
+    --significant;
+  }
+  if (significant <= 8) {
+    uint64_t raw = load_le(le, static_cast<size_t>(significant));
+    if (negative && significant < 8) raw |= ~uint64_t{0} << (8 * significant);
+    return push(Value::integer(static_cast<int64_t>(raw)));
+  }
+  if (!negative && significant == 9) return push(Value::uinteger(load_le(le, 8)));
+  double approx = 0;
+  for (uint64_t i = significant; i-- > 0;) {
+    approx = approx * 256 + (negative ? static_cast<uint8_t>(~le[i]) : le[i]);
+  }
+  push(Value::floating(Kind::BigInt, negative ? -(approx + 1) : approx));
+}
+
+// INT / LONG text forms: decimal, optional sign; INT also spells booleans "00" / "01".
+void Unpickler::push_decimal(std::string_view text, bool bool_forms) {
+  if (bool_forms && (text == "00" || text == "01")) return push(Value::boolean(text == "01"));
+  text = trim(text);
+  std::string_view digits = text;
+  if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) digits.remove_prefix(1);
+  if (digits.empty() ||
+      !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    fail("bad integer text in " + std::string(opcode_name(op_)));
+  }
+  bool negative = text[0] == '-';
+  uint64_t magnitude = 0;
+  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude);
+  if (ec == std::errc() && ptr == digits.data() + digits.size()) {
+    if (!negative && magnitude >= (uint64_t{1} << 63)) return push(Value::uinteger(magnitude));
+    if (!negative) return push(Value::integer(static_cast<int64_t>(magnitude)));
+    if (magnitude <= (uint64_t{1} << 63)) return push(Value::integer(static_cast<int64_t>(0 - magnitude)));
+  }
+  double approx = 0;
+  for (char c : digits) approx = approx * 10 + (c - '0');
+  push(Value::floating(Kind::BigInt, negative ? -approx : approx));
+}
+
+void Unpickler::load_text_float() {
+  std::string_view text = trim(read_line("in FLOAT"));
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size()) fail("bad float text in FLOAT");
+  push(Value::floating(Kind::Float, v));
+}
+
+// STRING: a quoted Python 2 repr, with backslash escapes (codecs.escape_decode).
+void Unpickler::load_text_string() {
+  std::string_view line = trim(read_line("in STRING"));
+  if (line.size() < 2 || (line.front() != '\'' && line.front() != '"') || line.back() != line.front()) {
+    fail("the STRING argument must be quoted");
+  }
+  std::string_view body = line.substr(1, line.size() - 2);
+  std::string raw;
+  raw.reserve(body.size());
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c != '\\' || i + 1 == body.size()) {
+      if (c == '\\') fail("trailing backslash in STRING");
+      raw += c;
+      continue;
+    }
+    char e = body[++i];
+    switch (e) {
+      case 'n':
+        raw += '\n';
+        break;
+      case 't':
+        raw += '\t';
+        break;
+      case 'r':
+        raw += '\r';
+        break;
+      case 'a':
+        raw += '\a';
+        break;
+      case 'b':
+        raw += '\b';
+        break;
+      case 'f':
+        raw += '\f';
+        break;
+      case 'v':
+        raw += '\v';
+        break;
+      case '\n':
+        break;
+      case 'x': {
+        int hi = i + 1 < body.size() ? hex_digit(body[i + 1]) : -1;
+        int lo = i + 2 < body.size() ? hex_digit(body[i + 2]) : -1;
+        if (hi < 0 || lo < 0) fail("bad \\x escape in STRING");
+        raw += static_cast<char>(hi * 16 + lo);
+        i += 2;
+        break;
+      }
+      default:
+        if (e >= '0' && e <= '7') {
+          int v = e - '0';
+          for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++k) {
+            v = v * 8 + (body[++i] - '0');
+          }
+          raw += static_cast<char>(v & 0xFF);
+        } else if (e == '\\' || e == '\'' || e == '"') {
+          raw += e;
+        } else {
+          raw += '\\';  // unknown escapes stay as written, like Python
+          raw += e;
+        }
+    }
+  }
+  push_string(latin1_to_utf8(raw));
+}
+
+// UNICODE: raw-unicode-escape; bytes are Latin-1 except \uXXXX and \UXXXXXXXX escapes
+// (an escape only when preceded by an odd number of backslashes, as in CPython).
+void Unpickler::load_raw_unicode() {
+  std::string_view line = read_line("in UNICODE");
+  std::string out;
+  out.reserve(line.size());
+  for (size_t i = 0; i < line.size();) {
+    if (line[i] != '\\') {
+      append_utf8(out, static_cast<uint8_t>(line[i++]));
+      continue;
+    }
+    size_t run = 0;
+    while (i < line.size() && line[i] == '\\') ++run, ++i;
+    bool escape = (run & 1) == 1 && i < line.size() && (line[i] == 'u' || line[i] == 'U');
+    out.append(escape ? run - 1 : run, '\\');
+    if (!escape) continue;
+    size_t digits = line[i] == 'u' ? 4 : 8;
+    if (i + 1 + digits > line.size()) fail("truncated \\u escape in UNICODE");
+    uint32_t cp = 0;
+    for (size_t k = 0; k < digits; ++k) {
+      int d = hex_digit(line[i + 1 + k]);
+      if (d < 0) fail("bad \\u escape in UNICODE");
+      cp = cp * 16 + static_cast<uint32_t>(d);
+    }
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) fail("invalid code point in UNICODE");
+    append_utf8(out, cp);
+    i += 1 + digits;
+  }
+  push(Value::handle(Kind::String, strings_.intern(out)));
+}
+
+void Unpickler::load_binunicode(size_t width) {
+  const char* what = width == 1 ? "in SHORT_BINUNICODE" : width == 4 ? "in BINUNICODE" : "in BINUNICODE8";
+  uint64_t n = read_length(width, what);
+  push_string(as_chars(take(static_cast<size_t>(n), what), static_cast<size_t>(n)));
+}
+
+void Unpickler::load_binstring(size_t width) {
+  const char* what = width == 1 ? "in SHORT_BINSTRING" : "in BINSTRING";
+  uint64_t n = read_length(width, what);
+  if (width == 4 && (n & 0x80000000u) != 0) fail("negative length in BINSTRING");
+  push_string(latin1_to_utf8(as_chars(take(static_cast<size_t>(n), what), static_cast<size_t>(n))));
+}
+
+void Unpickler::load_binbytes(size_t width) {
+  const char* what = width == 1 ? "in SHORT_BINBYTES" : width == 4 ? "in BINBYTES" : "in BINBYTES8";
+  uint64_t n = read_length(width, what);
+  push_bytes(as_chars(take(static_cast<size_t>(n), what), static_cast<size_t>(n)));
+}
+
+// ---------------------------------------------------------------- memo
+
+Value& Unpickler::memo_slot(uint64_t index) {
+  if (index < memo_.size()) return memo_[index];
+  auto it = sparse_memo_.find(index);
+  if (it == sparse_memo_.end()) fail("memo index " + std::to_string(index) + " is not defined");
+  return it->second;
+}
+
+void Unpickler::memo_put(uint64_t index) {
+  if (index >= kNoSlot) fail("memo index too large");
+  Value v = top();
+  if (index < memo_.size()) {
+    memo_[index] = v;
+  } else if (index == memo_.size()) {
+    if (memo_.size() >= limits_.max_memo) fail("too many memo entries");
+    memo_.push_back(v);
+  } else {
+    if (sparse_memo_.size() >= limits_.max_memo) fail("too many memo entries");
+    sparse_memo_[index] = v;
+  }
+  if (v.kind != Kind::Container) return;
+  Container& c = live(v);
+  if (c.memo_slot == kNoSlot) {
+    c.memo_slot = static_cast<uint32_t>(index);
+  } else if (c.memo_slot != index) {
+    c.has_more_memo_slots = true;
+    extra_memo_slots_.emplace(v.id, index);
+  }
+}
+
+void Unpickler::memo_get(uint64_t index) { push_reference(memo_slot(index)); }
+
+// GET and DUP: a container may now sit on the stack twice; remember it so that reducing it
+// later also rewrites the other stack slots (shared objects, e.g. one [] used as every
+// block's 'frames' while the enclosing dict is still being filled).
+void Unpickler::push_reference(Value value) {
+  if (value.kind == Kind::Container) live(value).pushed_again = true;
+  push(value);
+}
+
+// ---------------------------------------------------------------- containers
+
+Value Unpickler::new_container(ContainerKind kind) {
+  uint32_t id;
+  if (!free_containers_.empty()) {
+    id = free_containers_.back();
+    free_containers_.pop_back();
+  } else {
+    if (containers_.size() >= kNoSlot) fail("too many containers");
+    id = static_cast<uint32_t>(containers_.size());
+    containers_.emplace_back();
+  }
+  containers_[id].kind = kind;
+  return Value::handle(Kind::Container, id, containers_[id].generation);
+}
+
+const Container& Unpickler::container(Value value) const {
+  if (value.id >= containers_.size() || containers_[value.id].generation != value.aux) {
+    throw ReduceError("reference to an object that was already consumed");
+  }
+  return containers_[value.id];
+}
+
+Container& Unpickler::live(Value value) {
+  if (value.id >= containers_.size() || containers_[value.id].generation != value.aux) {
+    fail("reference to an object that was already consumed (recursive structure?)");
+  }
+  return containers_[value.id];
+}
+
+void Unpickler::rewrite_memo(const Container& c, uint32_t id, Value replacement) {
+  auto rewrite = [&](uint64_t slot) {
+    Value* v = nullptr;
+    if (slot < memo_.size()) {
+      v = &memo_[slot];
+    } else if (auto it = sparse_memo_.find(slot); it != sparse_memo_.end()) {
+      v = &it->second;
+    }
+    if (v && v->kind == Kind::Container && v->id == id && v->aux == c.generation) *v = replacement;
+  };
+  if (c.memo_slot != kNoSlot) rewrite(c.memo_slot);
+  if (c.has_more_memo_slots) {
+    auto [first, last] = extra_memo_slots_.equal_range(id);
+    for (auto it = first; it != last; ++it) rewrite(it->second);
+    extra_memo_slots_.erase(id);
+  }
+}
+
+// A container that becomes an item is complete: give the reducer a chance to shrink it.
+Value Unpickler::finish_item(Value item) {
+  if (item.kind != Kind::Container) return item;
+  Container& c = live(item);
+  if (c.reduced) return c.replacement;
+  std::optional<Value> replacement;
+  if (c.kind == ContainerKind::List && c.items.empty()) {
+    replacement = Value::handle(Kind::EmptyList, 0);
+  } else if (reducer_ != nullptr) {
+    try {
+      replacement = reducer_->reduce(c, *this);
+    } catch (const ReduceError& e) {
+      fail(e.what());
+    }
+  }
+  if (!replacement) return item;
+  c.reduced = true;
+  c.replacement = *replacement;
+  rewrite_memo(c, item.id, *replacement);
+  if (c.pushed_again) {
+    for (Value& v : stack_) {
+      if (v.kind == Kind::Container && v.id == item.id && v.aux == item.aux) v = *replacement;
+    }
+  }
+  pending_.emplace_back(item.id, *replacement);
+  return *replacement;
+}
+
+void Unpickler::recycle_pending() {
+  for (auto& [id, unused] : pending_) {
+    Container& c = containers_[id];
+    c.items.clear();
+    c.generation++;
+    c.reduced = false;
+    c.pushed_again = false;
+    c.memo_slot = kNoSlot;
+    c.has_more_memo_slots = false;
+    c.depth = 1;
+    free_containers_.push_back(id);
+  }
+  pending_.clear();
+}
+
+void Unpickler::add_one(Container& target, uint32_t target_id, Value item) {
+  if (item.kind == Kind::Container) {
+    if (item.id == target_id) fail("a container cannot contain itself");
+    uint32_t depth = live(item).depth + 1u;
+    if (depth > target.depth) {
+      if (depth > limits_.max_depth) fail("nesting deeper than " + std::to_string(limits_.max_depth));
+      target.depth = static_cast<uint16_t>(depth);
+    }
+    item = finish_item(item);
+  }
+  if (item.kind == Kind::Event && target.kind == ContainerKind::List) {
+    // Consecutive trace events collapse into one run: a trace list costs O(1), not O(events).
+    if (!target.items.empty()) {
+      Value& last = target.items.back();
+      if (last.kind == Kind::EventRun && last.id + last.aux == item.id && last.aux < kNoSlot) {
+        last.aux++;
+        return;
+      }
+    }
+    item = Value::handle(Kind::EventRun, item.id, 1);
+  }
+  target.items.push_back(item);
+}
+
+void Unpickler::add_items(Value target, size_t first, ContainerKind expected, const char* op) {
+  if (target.kind != Kind::Container) fail(std::string(op) + " on a value that is not a container");
+  Container& t = live(target);
+  if (t.kind != expected || t.reduced) fail(std::string(op) + " on the wrong kind of container");
+  if (expected == ContainerKind::Dict && (stack_.size() - first) % 2 != 0) {
+    fail(std::string(op) + " with an odd number of items");
+  }
+  for (size_t i = first; i < stack_.size(); ++i) add_one(t, target.id, stack_[i]);
+  stack_.resize(first);
+  recycle_pending();
+}
+
+void Unpickler::build_from_mark(ContainerKind kind) {
+  size_t first = pop_mark();
+  Value c = new_container(kind);
+  Container& t = containers_[c.id];
+  if (kind == ContainerKind::Dict && (stack_.size() - first) % 2 != 0)
+    fail("DICT with an odd number of items");
+  for (size_t i = first; i < stack_.size(); ++i) add_one(t, c.id, stack_[i]);
+  stack_.resize(first);
+  recycle_pending();
+  push(c);
+}
+
+void Unpickler::build_tuple(size_t count) {
+  check_underflow(count);
+  size_t first = stack_.size() - count;
+  Value c = new_container(ContainerKind::Tuple);
+  Container& t = containers_[c.id];
+  for (size_t i = first; i < stack_.size(); ++i) add_one(t, c.id, stack_[i]);
+  stack_.resize(first);
+  recycle_pending();
+  push(c);
+}
+
+// ---------------------------------------------------------------- dispatch
+
+Value Unpickler::run() {
+  try {
+    while (!stopped_) {
+      if (pos_ == end_) {
+        op_offset_ = offset();
+        fill(1, "before STOP");
+      }
+      op_offset_ = base_ + pos_;
+      op_ = buf_[pos_++];
+      step(op_);
+    }
+  } catch (const SourceError& e) {
+    fail(e.what());
+  }
+  return stack_.back();
+}
+
+void Unpickler::step(uint8_t op) {
+  switch (op) {
+    // --- framing and protocol
+    case PROTO: {
+      protocol_ = *take(1, "in PROTO");
+      if (protocol_ > kHighestProtocol) fail("unsupported pickle protocol " + std::to_string(protocol_));
+      return;
+    }
+    case FRAME:
+      read_length(8, "in FRAME");
+      return;  // we stream regardless of frames
+    case STOP: {
+      Value result = pop();
+      stack_.push_back(result);
+      stopped_ = true;
+      return;
+    }
+    // --- stack manipulation
+    case MARK:
+      if (marks_.size() >= limits_.max_depth)
+        fail("nesting deeper than " + std::to_string(limits_.max_depth));
+      marks_.push_back(stack_.size());
+      return;
+    case POP: {
+      size_t floor = marks_.empty() ? 0 : marks_.back();
+      if (stack_.size() > floor) {
+        stack_.pop_back();
+      } else {
+        pop_mark();  // Python: POP with an empty frame discards the MARK
+      }
+      return;
+    }
+    case POP_MARK:
+      stack_.resize(pop_mark());
+      return;
+    case DUP:
+      push_reference(top());
+      return;
+    // --- scalars
+    case NONE:
+      return push(Value::none());
+    case NEWTRUE:
+      return push(Value::boolean(true));
+    case NEWFALSE:
+      return push(Value::boolean(false));
+    case BININT: {
+      uint32_t raw = static_cast<uint32_t>(load_le(take(4, "in BININT"), 4));
+      return push(Value::integer(static_cast<int32_t>(raw)));
+    }
+    case BININT1:
+      return push(Value::integer(*take(1, "in BININT1")));
+    case BININT2:
+      return push(Value::integer(static_cast<int64_t>(load_le(take(2, "in BININT2"), 2))));
+    case LONG1: {
+      uint64_t n = *take(1, "in LONG1");
+      return push_long(take(static_cast<size_t>(n), "in LONG1"), n);
+    }
+    case LONG4: {
+      uint64_t n = read_length(4, "in LONG4");
+      if (n & 0x80000000u) fail("negative length in LONG4");
+      return push_long(take(static_cast<size_t>(n), "in LONG4"), n);
+    }
+    case INT:
+      return push_decimal(read_line("in INT"), true);
+    case LONG: {
+      std::string_view text = read_line("in LONG");
+      if (!text.empty() && text.back() == 'L') text.remove_suffix(1);
+      return push_decimal(text, false);
+    }
+    case BINFLOAT: {
+      uint64_t bits = __builtin_bswap64(load_le(take(8, "in BINFLOAT"), 8));  // big-endian on the wire
+      return push(Value::floating(Kind::Float, std::bit_cast<double>(bits)));
+    }
+    case FLOAT:
+      return load_text_float();
+    // --- strings and bytes
+    case SHORT_BINUNICODE:
+      return load_binunicode(1);
+    case BINUNICODE:
+      return load_binunicode(4);
+    case BINUNICODE8:
+      return load_binunicode(8);
+    case UNICODE:
+      return load_raw_unicode();
+    case STRING:
+      return load_text_string();
+    case BINSTRING:
+      return load_binstring(4);
+    case SHORT_BINSTRING:
+      return load_binstring(1);
+    case SHORT_BINBYTES:
+      return load_binbytes(1);
+    case BINBYTES:
+      return load_binbytes(4);
+    case BINBYTES8:
+    case BYTEARRAY8:
+      return load_binbytes(8);
+    // --- memo
+    case MEMOIZE:
+      return memo_put(memo_.size());
+    case BINPUT:
+      return memo_put(*take(1, "in BINPUT"));
+    case LONG_BINPUT:
+      return memo_put(read_length(4, "in LONG_BINPUT"));
+    case PUT: {
+      uint64_t index = 0;
+      std::string_view text = trim(read_line("in PUT"));
+      auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), index);
+      if (ec != std::errc() || ptr != text.data() + text.size()) fail("bad memo index in PUT");
+      return memo_put(index);
+    }
+    case BINGET:
+      return memo_get(*take(1, "in BINGET"));
+    case LONG_BINGET:
+      return memo_get(read_length(4, "in LONG_BINGET"));
+    case GET: {
+      uint64_t index = 0;
+      std::string_view text = trim(read_line("in GET"));
+      auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), index);
+      if (ec != std::errc() || ptr != text.data() + text.size()) fail("bad memo index in GET");
+      return memo_get(index);
+    }
+    // --- containers
+    case EMPTY_LIST:
+      return push(new_container(ContainerKind::List));
+    case EMPTY_DICT:
+      return push(new_container(ContainerKind::Dict));
+    case EMPTY_SET:
+      return push(new_container(ContainerKind::Set));
+    case EMPTY_TUPLE:
+      return push(new_container(ContainerKind::Tuple));
+    case LIST:
+      return build_from_mark(ContainerKind::List);
+    case DICT:
+      return build_from_mark(ContainerKind::Dict);
+    case TUPLE:
+      return build_from_mark(ContainerKind::Tuple);
+    case FROZENSET:
+      return build_from_mark(ContainerKind::FrozenSet);
+    case TUPLE1:
+      return build_tuple(1);
+    case TUPLE2:
+      return build_tuple(2);
+    case TUPLE3:
+      return build_tuple(3);
+    case APPEND: {
+      check_underflow(2);
+      return add_items(stack_[stack_.size() - 2], stack_.size() - 1, ContainerKind::List, "APPEND");
+    }
+    case SETITEM: {
+      check_underflow(3);
+      return add_items(stack_[stack_.size() - 3], stack_.size() - 2, ContainerKind::Dict, "SETITEM");
+    }
+    case APPENDS:
+    case SETITEMS:
+    case ADDITEMS: {
+      size_t first = pop_mark();
+      size_t floor = marks_.empty() ? 0 : marks_.back();
+      if (first <= floor) fail("stack underflow in " + std::string(opcode_name(op)));  // no target
+      ContainerKind kind = op == APPENDS    ? ContainerKind::List
+                           : op == SETITEMS ? ContainerKind::Dict
+                                            : ContainerKind::Set;
+      return add_items(stack_[first - 1], first, kind, opcode_name(op).data());
+    }
+    default:
+      refuse(op);
+  }
+}
+
+}  // namespace snapscope::pickle

@@ -1,0 +1,149 @@
+// A safe, streaming pickle virtual machine. It understands only the data opcodes of
+// protocols 0-5 (containers, strings, numbers); anything that could import or call code
+// (GLOBAL, REDUCE, BUILD, ...) is refused. Strings are interned into a StringTable as they
+// are read, and a ContainerReducer may replace each finished container by a compact value,
+// so the whole file is never held as a generic object graph.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/pickle/value.h"
+#include "core/snapshot/model.h"
+#include "core/util/byte_source.h"
+
+namespace snapscope::pickle {
+
+// Malformed or refused input. what() is one line: "<reason> at byte <offset>".
+class PickleError : public std::runtime_error {
+ public:
+  PickleError(const std::string& reason, uint64_t offset);
+  uint64_t offset() const { return offset_; }
+
+ private:
+  uint64_t offset_;
+};
+
+// Thrown by reducers for content of the wrong shape; the unpickler adds the byte offset.
+class ReduceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Unpickler;
+
+class ContainerReducer {
+ public:
+  virtual ~ContainerReducer() = default;
+  // `container` just became an item of another container, i.e. it is complete. Returns its
+  // compact replacement, or nothing to keep it as a generic container.
+  virtual std::optional<Value> reduce(const Container& container, const Unpickler& unpickler) = 0;
+};
+
+struct UnpicklerLimits {
+  uint32_t max_depth = 1000;           // container nesting and open MARKs
+  size_t max_stack = size_t{1} << 26;  // values on the VM stack
+  size_t max_memo = size_t{1} << 27;   // memo entries
+};
+
+class Unpickler {
+ public:
+  Unpickler(ByteSource& source, StringTable& strings, ContainerReducer* reducer = nullptr,
+            UnpicklerLimits limits = {});
+
+  // Runs until STOP and returns the pickled object. Bytes after STOP are not read.
+  Value run();
+
+  const Container& container(Value value) const;  // value.kind must be Kind::Container
+  std::string_view string(Value value) const { return strings_.view(value.id); }
+  const std::string& bytes(Value value) const { return bytes_[value.id]; }
+  const StringTable& strings() const { return strings_; }
+  uint64_t offset() const { return base_ + pos_; }
+
+ private:
+  // Input
+  const uint8_t* take(size_t n, const char* what);
+  void fill(size_t n, const char* what);
+  std::string_view read_line(const char* what);
+  uint64_t read_length(size_t width, const char* what);
+
+  // Dispatch
+  void step(uint8_t op);
+  [[noreturn]] void fail(const std::string& reason) const;
+  [[noreturn]] void refuse(uint8_t op) const;
+
+  // Stack and marks
+  void push(Value value);
+  Value pop();
+  Value& top();
+  size_t pop_mark();
+  void check_underflow(size_t needed) const;
+
+  // Scalars
+  void push_string(std::string_view utf8);
+  void push_bytes(std::string_view raw);
+  void push_long(const uint8_t* le, uint64_t n);
+  void push_decimal(std::string_view text, bool bool_forms);
+  void load_text_float();
+  void load_text_string();
+  void load_raw_unicode();
+  void load_binunicode(size_t width);
+  void load_binstring(size_t width);
+  void load_binbytes(size_t width);
+
+  // Memo
+  void memo_put(uint64_t index);
+  void memo_get(uint64_t index);
+  void push_reference(Value value);
+  Value& memo_slot(uint64_t index);
+
+  // Containers
+  Value new_container(ContainerKind kind);
+  Container& live(Value value);
+  void add_items(Value target, size_t first, ContainerKind expected, const char* op);
+  void add_one(Container& target, uint32_t target_id, Value item);
+  Value finish_item(Value item);
+  void rewrite_memo(const Container& container, uint32_t id, Value replacement);
+  void recycle_pending();
+  void build_from_mark(ContainerKind kind);
+  void build_tuple(size_t count);
+  void build_dict_from_mark();
+
+  ByteSource& source_;
+  StringTable& strings_;
+  ContainerReducer* reducer_;
+  UnpicklerLimits limits_;
+
+  std::vector<uint8_t> buf_;
+  size_t pos_ = 0;
+  size_t end_ = 0;
+  uint64_t base_ = 0;       // stream offset of buf_[0]
+  uint64_t op_offset_ = 0;  // stream offset of the opcode being run
+  uint8_t op_ = 0;
+  bool stopped_ = false;
+  int protocol_ = 0;
+
+  std::vector<Value> stack_;
+  std::vector<size_t> marks_;
+  std::vector<Value> memo_;
+  std::unordered_map<uint64_t, Value> sparse_memo_;  // PUT indices far beyond memo_.size()
+  std::unordered_multimap<uint32_t, uint64_t> extra_memo_slots_;
+
+  std::vector<Container> containers_;
+  std::vector<uint32_t> free_containers_;
+  std::vector<std::pair<uint32_t, Value>> pending_;  // reduced this opcode, recycled after it
+  std::vector<std::string> bytes_;
+};
+
+// Python-like text of a value ("{'a': [1, 2]}") for tests and diagnostics.
+std::string repr(Value value, const Unpickler& unpickler);
+
+// True when `text` is valid UTF-8 without surrogates or overlong forms.
+bool is_valid_utf8(std::string_view text);
+
+}  // namespace snapscope::pickle

@@ -1,0 +1,120 @@
+#include "core/snapshot/model.h"
+
+#include <algorithm>
+#include <array>
+
+namespace snapscope {
+
+namespace {
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  // boost::hash_combine-style mixing, 64-bit.
+  return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2));
+}
+
+constexpr std::array<std::string_view, 10> kActionNames = {
+    "alloc",       "free_requested", "free_completed", "segment_alloc", "segment_free",
+    "segment_map", "segment_unmap",  "snapshot",       "oom",           "unknown"};
+
+}  // namespace
+
+// ---------------------------------------------------------------- StringTable
+
+StringTable::StringTable() { intern(""); }
+
+StringId StringTable::intern(std::string_view text) {
+  if (auto it = index_.find(text); it != index_.end()) return it->second;
+  const std::string& stored = storage_.emplace_back(text);
+  auto id = static_cast<StringId>(views_.size());
+  views_.emplace_back(stored);
+  index_.emplace(views_.back(), id);
+  return id;
+}
+
+std::string_view StringTable::view(StringId id) const { return views_.at(id); }
+
+// ---------------------------------------------------------------- FrameTable
+
+size_t FrameTable::Hash::operator()(const Frame& f) const {
+  uint64_t h = f.name;
+  h = mix(h, f.filename);
+  h = mix(h, static_cast<uint64_t>(f.line));
+  h = mix(h, f.fx_node_op);
+  h = mix(h, f.fx_node_name);
+  h = mix(h, f.fx_node_target);
+  h = mix(h, f.fx_original_trace);
+  return static_cast<size_t>(h);
+}
+
+FrameId FrameTable::intern(const Frame& frame) {
+  auto [it, inserted] = index_.try_emplace(frame, static_cast<FrameId>(frames_.size()));
+  if (inserted) frames_.push_back(frame);
+  return it->second;
+}
+
+// ---------------------------------------------------------------- StackTable
+
+StackTable::StackTable() : starts_{0, 0} {}  // id 0: the empty stack
+
+StackId StackTable::intern(std::span<const FrameId> frames) {
+  if (frames.empty()) return 0;
+  uint64_t h = frames.size();
+  for (FrameId f : frames) h = mix(h, f);
+  auto [first, last] = index_.equal_range(h);
+  for (auto it = first; it != last; ++it) {
+    auto existing = this->frames(it->second);
+    if (std::equal(existing.begin(), existing.end(), frames.begin(), frames.end())) return it->second;
+  }
+  auto id = static_cast<StackId>(size());
+  data_.insert(data_.end(), frames.begin(), frames.end());
+  starts_.push_back(data_.size());
+  index_.emplace(h, id);
+  return id;
+}
+
+std::span<const FrameId> StackTable::frames(StackId id) const {
+  return std::span<const FrameId>(data_).subspan(starts_.at(id), starts_.at(id + 1) - starts_[id]);
+}
+
+// ---------------------------------------------------------------- enums
+
+std::string_view action_name(Action action) { return kActionNames[static_cast<size_t>(action)]; }
+
+Action parse_action(std::string_view name) {
+  for (size_t i = 0; i + 1 < kActionNames.size(); ++i) {
+    if (kActionNames[i] == name) return static_cast<Action>(i);
+  }
+  return Action::Unknown;
+}
+
+std::string_view block_state_name(BlockState state) {
+  switch (state) {
+    case BlockState::ActiveAllocated:
+      return "active_allocated";
+    case BlockState::ActivePending:
+      return "active_pending_free";
+    case BlockState::Inactive:
+      return "inactive";
+    case BlockState::Unknown:
+      break;
+  }
+  return "unknown";
+}
+
+// ---------------------------------------------------------------- Snapshot
+
+std::vector<int> Snapshot::devices() const {
+  std::vector<int> out;
+  for (size_t d = 0; d < device_traces.size(); ++d) {
+    if (!device_traces[d].events.empty()) out.push_back(static_cast<int>(d));
+  }
+  for (const Segment& s : segments) {
+    if (s.device >= 0 && s.device <= std::numeric_limits<int>::max())
+      out.push_back(static_cast<int>(s.device));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace snapscope

@@ -1,0 +1,42 @@
+#include "core/snapshot/snapshot_reader.h"
+
+#include <filesystem>
+
+#include "core/pickle/unpickler.h"
+#include "core/snapshot/snapshot_builder.h"
+#include "core/snapshot/snapshot_reducer.h"
+#include "core/util/byte_source.h"
+
+namespace snapscope {
+
+Snapshot read_snapshot(const std::string& path, const ReadOptions& options) {
+  Snapshot snapshot;
+  snapshot.source_path = path;
+  try {
+    uint64_t total = 0;
+    ProgressFn progress;
+    if (options.on_progress) {
+      progress = [&](uint64_t read) { options.on_progress(ReadProgress{read, total}); };
+    }
+    std::error_code ec;
+    total = std::filesystem::file_size(path, ec);  // compressed size for gzip input
+    if (ec) total = 0;
+    auto source = open_file_source(path, progress);
+    snapshot.source_bytes = total;
+    SnapshotReducer reducer(snapshot);
+    pickle::Unpickler unpickler(*source, snapshot.strings, &reducer);
+    pickle::Value top = unpickler.run();
+    build_snapshot(top, unpickler, reducer, options, snapshot);
+  } catch (const pickle::PickleError& e) {
+    throw InputError(path + ": " + e.what());
+  } catch (const pickle::ReduceError& e) {
+    throw InputError(path + ": " + e.what());
+  } catch (const SourceError& e) {
+    throw InputError(path + ": " + e.what());
+  } catch (const std::bad_alloc&) {
+    throw InputError(path + ": out of memory while reading");
+  }
+  return snapshot;
+}
+
+}  // namespace snapscope

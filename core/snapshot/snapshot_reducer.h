@@ -1,0 +1,58 @@
+// Shrinks a snapshot's containers while it is being unpickled: frame dicts become FrameIds,
+// lists of frames become StackIds, and trace-entry dicts (those with an 'action' key) become
+// TraceEvents in a pool. This is what keeps memory far below the file size.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/pickle/unpickler.h"
+#include "core/snapshot/model.h"
+
+namespace snapscope {
+
+// Pre-interned key strings, so key tests are integer compares.
+struct SnapshotKeys {
+  explicit SnapshotKeys(StringTable& strings);
+  StringId action, addr, size, stream, time_us, frames, compile_context, user_metadata, device_free, pool_id,
+      forward_frames, name, filename, line, fx_node_op, fx_node_name, fx_node_target, fx_original_trace;
+};
+
+class SnapshotReducer final : public pickle::ContainerReducer {
+ public:
+  explicit SnapshotReducer(Snapshot& snapshot);
+
+  std::optional<pickle::Value> reduce(const pickle::Container& container,
+                                      const pickle::Unpickler& unpickler) override;
+
+  std::vector<TraceEvent>& events() { return events_; }
+
+ private:
+  std::optional<pickle::Value> reduce_dict(const pickle::Container& dict, const pickle::Unpickler& up);
+  std::optional<pickle::Value> reduce_list(const pickle::Container& list);
+  std::optional<pickle::Value> make_frame(const pickle::Container& dict, const pickle::Unpickler& up);
+  pickle::Value make_event(const pickle::Container& dict, const pickle::Unpickler& up);
+  void set_event_field(TraceEvent& event, EventExtra& extra, StringId key, pickle::Value value,
+                       const pickle::Unpickler& up);
+
+  Snapshot& snapshot_;
+  SnapshotKeys keys_;
+  std::vector<TraceEvent> events_;
+  std::vector<FrameId> scratch_;
+  std::optional<uint64_t> device_free_;  // of the trace entry being reduced
+};
+
+// Value helpers shared by the reducer and the snapshot builder. They throw
+// pickle::ReduceError naming `what` when the value has the wrong type.
+uint64_t to_u64(pickle::Value v, const char* what);
+int64_t to_i64(pickle::Value v, const char* what);
+StackId to_stack(pickle::Value v, const char* what);
+StringId to_string_id(pickle::Value v, const char* what);  // None -> 0
+// Renders a value as display text: strings as is, dicts as "key: value" lines, else repr.
+std::string to_display_text(pickle::Value v, const pickle::Unpickler& up);
+// "filename:line:name" lines, innermost frame first.
+std::string format_stack(const Snapshot& snapshot, StackId stack);
+
+}  // namespace snapscope

@@ -1,0 +1,200 @@
+// memory_viz element/action derivation. Mirrors, step by step, annotate_snapshot's
+// free_requested+free_completed merge and process_alloc_data's phases 1 and 2
+// (max_entries = all, include_private_inactive = false).
+#include "core/timeline/replay_input.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace snapscope {
+
+const char* origin_name(Origin origin) {
+  switch (origin) {
+    case Origin::Traced:
+      return "traced";
+    case Origin::FreeWithoutAlloc:
+      return "free_without_alloc";
+    case Origin::SnapshotBlock:
+      return "snapshot_block";
+    case Origin::SnapshotSegment:
+      return "snapshot_segment";
+  }
+  return "unknown";
+}
+
+namespace {
+
+// Builds one ReplayInput; state mirrors process_alloc_data's locals.
+class ReplayDeriver {
+ public:
+  ReplayDeriver(const Snapshot& snapshot, int device, TimelineKind kind)
+      : snapshot_(snapshot), device_(device), kind_(kind) {
+    out_.device = device;
+    out_.kind = kind;
+  }
+
+  ReplayInput run() {
+    const std::vector<TraceEvent>& events = device_events();
+    scan_trace(events);
+    add_snapshot_elements();
+    build_initial_stack();
+    fill_action_times(events);
+    return std::move(out_);
+  }
+
+ private:
+  const std::vector<TraceEvent>& device_events() const {
+    static const std::vector<TraceEvent> kEmpty;
+    const auto index = static_cast<size_t>(device_);
+    if (device_ < 0 || index >= snapshot_.device_traces.size()) return kEmpty;
+    return snapshot_.device_traces[index].events;
+  }
+
+  Action alloc_action() const { return kind_ == TimelineKind::Blocks ? Action::Alloc : Action::SegmentAlloc; }
+  Action free_action() const {
+    return kind_ == TimelineKind::Blocks ? Action::FreeCompleted : Action::SegmentFree;
+  }
+
+  uint32_t push_element(const ReplayElement& element) {
+    out_.elements.push_back(element);
+    return static_cast<uint32_t>(out_.elements.size() - 1);
+  }
+
+  void scan_trace(const std::vector<TraceEvent>& events) {
+    // annotate_snapshot: a free_completed directly after (in the kept trace) a free_requested of
+    // the same address is dropped and the request becomes a "free". `open_request` is the last
+    // kept event while it is still an unmerged free_requested.
+    int64_t open_request = -1;
+    for (size_t i = 0; i < events.size(); ++i) {
+      const TraceEvent& event = events[i];
+      const auto index = static_cast<int64_t>(i);
+      bool merged = false;
+      if (event.action == Action::FreeCompleted && open_request >= 0 &&
+          events[static_cast<size_t>(open_request)].addr == event.addr) {
+        merged = true;
+      }
+      if (event.action == alloc_action()) {
+        on_alloc(event, index);
+      } else if (event.action == free_action()) {
+        const TraceEvent& source = merged ? events[static_cast<size_t>(open_request)] : event;
+        on_free(source, index, merged && kind_ == TimelineKind::Blocks);
+      }
+      if (!merged)
+        open_request = event.action == Action::FreeRequested ? index : -1;
+      else
+        open_request = -1;  // the kept event is now a "free", no longer a request
+    }
+  }
+
+  void on_alloc(const TraceEvent& event, int64_t index) {
+    ReplayElement element;
+    element.addr = event.addr;
+    element.size = event.size;
+    element.alloc_event = index;
+    element.source_event = index;
+    element.stack = event.stack;
+    const uint32_t id = push_element(element);
+    addr_to_alloc_[event.addr] = id;  // overwrites: a re-used address without a free
+    out_.actions.push_back({id, index});
+  }
+
+  // `source` is the event memory_viz keeps: the free_requested when merged, else the free itself.
+  void on_free(const TraceEvent& source, int64_t index, bool merged) {
+    auto found = addr_to_alloc_.find(source.addr);
+    if (found != addr_to_alloc_.end()) {
+      out_.elements[found->second].free_event = index;
+      out_.actions.push_back({found->second, index});
+      addr_to_alloc_.erase(found);
+      return;
+    }
+    ReplayElement element;
+    element.addr = source.addr;
+    element.size = source.size;
+    element.free_event = index;
+    element.source_event = index;
+    element.stack = source.stack;
+    element.origin = Origin::FreeWithoutAlloc;
+    element.merged_free = merged;
+    const uint32_t id = push_element(element);
+    initially_allocated_.push_back(id);
+    out_.actions.push_back({id, index});
+  }
+
+  bool live_at_trace_end(uint64_t addr) const { return addr_to_alloc_.count(addr) != 0; }
+
+  void add_snapshot_elements() {
+    for (size_t s = 0; s < snapshot_.segments.size(); ++s) {
+      const Segment& segment = snapshot_.segments[s];
+      if (segment.device != device_) continue;
+      if (kind_ == TimelineKind::Segments) {
+        add_snapshot_segment(segment, static_cast<uint32_t>(s));
+      } else {
+        add_snapshot_blocks(segment, static_cast<uint32_t>(s));
+      }
+    }
+  }
+
+  void add_snapshot_segment(const Segment& segment, uint32_t index) {
+    if (live_at_trace_end(segment.address)) return;
+    ReplayElement element;
+    element.addr = segment.address;
+    element.size = segment.total_size;
+    element.segment = index;
+    element.stack = 0;  // memory_viz gives snapshot segments no frames; Segment::stack has them
+    element.origin = Origin::SnapshotSegment;
+    initially_allocated_.push_back(push_element(element));
+  }
+
+  void add_snapshot_blocks(const Segment& segment, uint32_t index) {
+    for (uint32_t b = segment.first_block; b < segment.first_block + segment.block_count; ++b) {
+      const Block& block = snapshot_.blocks[b];
+      if (block.state != BlockState::ActiveAllocated || live_at_trace_end(block.address)) continue;
+      ReplayElement element;
+      element.addr = block.address;
+      element.size = block.requested_size;
+      element.block = b;
+      element.segment = index;
+      element.stack = block.stack;
+      element.origin = Origin::SnapshotBlock;
+      initially_allocated_.push_back(push_element(element));
+    }
+  }
+
+  // memory_viz reverses initially_allocated; with no actions it promotes the last of the
+  // reversed list (the first element added) to a single alloc at t = 0.
+  void build_initial_stack() {
+    std::vector<uint32_t>& stack = out_.initial_stack;
+    stack.assign(initially_allocated_.rbegin(), initially_allocated_.rend());
+    if (out_.actions.empty() && !stack.empty()) {
+      out_.actions.push_back({stack.back(), -1});
+      stack.pop_back();
+      out_.synthetic_action = true;
+    }
+  }
+
+  void fill_action_times(const std::vector<TraceEvent>& events) {
+    const bool any_time =
+        std::any_of(events.begin(), events.end(), [](const TraceEvent& e) { return e.time_us != kNoTime; });
+    if (!any_time) return;
+    out_.action_time_us.reserve(out_.actions.size());
+    for (const ReplayAction& action : out_.actions) {
+      out_.action_time_us.push_back(action.event < 0 ? kNoTime
+                                                     : events[static_cast<size_t>(action.event)].time_us);
+    }
+  }
+
+  const Snapshot& snapshot_;
+  int device_;
+  TimelineKind kind_;
+  ReplayInput out_;
+  std::unordered_map<uint64_t, uint32_t> addr_to_alloc_;  // live trace element per address
+  std::vector<uint32_t> initially_allocated_;             // in memory_viz's (unreversed) order
+};
+
+}  // namespace
+
+ReplayInput derive_replay_input(const Snapshot& snapshot, int device, TimelineKind kind) {
+  return ReplayDeriver(snapshot, device, kind).run();
+}
+
+}  // namespace snapscope

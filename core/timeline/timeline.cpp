@@ -1,0 +1,273 @@
+// The memory_viz replay (process_alloc_data phase 3) reduced to O(events) numbers; polygons
+// and live sets are rebuilt on demand from them.
+#include "core/timeline/timeline.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace snapscope {
+
+namespace {
+
+// Live counts are sampled every kCountStride states to size the checkpoints; checkpoint
+// intervals are multiples of it.
+constexpr size_t kCountStride = 64;
+
+[[noreturn]] void reject(const std::string& what) { throw std::invalid_argument("replay input: " + what); }
+
+}  // namespace
+
+Timeline::Timeline(ReplayInput input, size_t checkpoint_budget_bytes) : input_(std::move(input)) {
+  input_.elements.shrink_to_fit();  // the index lives as long as the view: drop growth slack
+  input_.actions.shrink_to_fit();
+  const std::vector<uint32_t> sampled_live_counts = replay();
+  compute_peaks();
+  build_checkpoints(sampled_live_counts, checkpoint_budget_bytes);
+}
+
+std::vector<uint32_t> Timeline::replay() {
+  const size_t elements = input_.elements.size();
+  if (never_freed() >= kNoIndex) reject("too many actions");
+  stack_position_.assign(elements, kNoIndex);
+  stack_order_.reserve(elements);
+  position_size_.reserve(elements);
+  position_alloc_state_.reserve(elements);
+  position_free_state_.reserve(elements);
+  action_position_.reserve(action_count());
+  step_end_.reserve(action_count());
+  total_.reserve(action_count() + 1);
+
+  place_initial_stack();
+  // Live positions, bottom to top; freed ones below the top are dropped lazily when they surface.
+  std::vector<uint32_t> live_positions(stack_order_.size());
+  for (uint32_t pos = 0; pos < live_positions.size(); ++pos) live_positions[pos] = pos;
+
+  std::vector<uint32_t> sampled_live_counts;
+  size_t live_count = stack_order_.size();
+  for (size_t action = 0; action < action_count(); ++action) {
+    if (action % kCountStride == 0) sampled_live_counts.push_back(static_cast<uint32_t>(live_count));
+    apply_action(action, live_positions);
+    live_count = action_is_free(action) ? live_count - 1 : live_count + 1;
+  }
+  if (action_count() % kCountStride == 0) sampled_live_counts.push_back(static_cast<uint32_t>(live_count));
+  return sampled_live_counts;
+}
+
+uint32_t Timeline::push_position(uint32_t elem, uint32_t alloc_state) {
+  const auto pos = static_cast<uint32_t>(stack_order_.size());
+  stack_position_[elem] = pos;
+  stack_order_.push_back(elem);
+  position_size_.push_back(input_.elements[elem].size);
+  position_alloc_state_.push_back(alloc_state);
+  position_free_state_.push_back(static_cast<uint32_t>(never_freed()));
+  return pos;
+}
+
+void Timeline::place_initial_stack() {
+  uint64_t total = 0;
+  for (uint32_t elem : input_.initial_stack) {
+    if (elem >= input_.elements.size()) reject("initial stack refers to a missing element");
+    if (stack_position_[elem] != kNoIndex) reject("element " + std::to_string(elem) + " is stacked twice");
+    push_position(elem, 0);
+    total += input_.elements[elem].size;
+  }
+  total_.push_back(total);
+}
+
+void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions) {
+  const uint32_t elem = input_.actions[action].elem;
+  if (elem >= input_.elements.size()) {
+    reject("action " + std::to_string(action) + " refers to a missing element");
+  }
+  const uint64_t begin = step_begin(action);
+  const auto state_after = static_cast<uint32_t>(action + 1);
+  if (stack_position_[elem] == kNoIndex) {  // first appearance: alloc on top
+    const uint32_t pos = push_position(elem, state_after);
+    action_position_.push_back(pos);
+    live_positions.push_back(pos);
+    total_.push_back(total_.back() + position_size_[pos]);
+    step_end_.push_back(begin + 1);
+    return;
+  }
+  const uint32_t pos = stack_position_[elem];
+  if (position_free_state_[pos] != never_freed()) {
+    reject("element " + std::to_string(elem) + " is used after its free");
+  }
+  while (position_free_state_[live_positions.back()] <= action) live_positions.pop_back();
+  const bool has_elements_above = live_positions.back() != pos;
+  action_position_.push_back(pos);
+  position_free_state_[pos] = state_after;
+  total_.push_back(total_.back() - position_size_[pos]);
+  step_end_.push_back(begin + (has_elements_above ? 4 : 1));
+}
+
+void Timeline::compute_peaks() {
+  for (size_t action = 0; action < action_count(); ++action) {
+    max_size_ = std::max(max_size_, total_after(action));
+    const uint64_t shown = std::max(total_before(action), total_after(action));
+    if (shown > peak_bytes_ || action == 0) {
+      peak_bytes_ = shown;
+      peak_action_ = action;
+    }
+  }
+}
+
+size_t Timeline::choose_checkpoint_interval(const std::vector<uint32_t>& sampled_live_counts,
+                                            size_t budget_bytes) const {
+  size_t interval = kCountStride;
+  while (interval <= action_count()) {
+    const size_t stride = interval / kCountStride;
+    uint64_t bytes = 0;
+    for (size_t sample = 0; sample < sampled_live_counts.size(); sample += stride) {
+      bytes += sampled_live_counts[sample] * sizeof(uint32_t) + sizeof(uint64_t);
+    }
+    if (bytes <= budget_bytes) return interval;
+    interval *= 2;
+  }
+  return interval;  // a single checkpoint, at state 0
+}
+
+void Timeline::build_checkpoints(const std::vector<uint32_t>& sampled_live_counts, size_t budget_bytes) {
+  checkpoint_interval_ = choose_checkpoint_interval(sampled_live_counts, budget_bytes);
+  const size_t count = action_count() / checkpoint_interval_ + 1;
+  checkpoint_begin_.reserve(count + 1);
+  checkpoint_begin_.push_back(0);
+  // Checkpoint c = survivors of checkpoint c-1 + positions allocated since and still live.
+  // Allocs get increasing stack positions, so appending them keeps the list sorted.
+  uint32_t allocated = positions_allocated_by(0);
+  for (uint32_t pos = 0; pos < allocated; ++pos) checkpoint_positions_.push_back(pos);
+  checkpoint_begin_.push_back(checkpoint_positions_.size());
+  for (size_t c = 1; c < count; ++c) {
+    const size_t state = c * checkpoint_interval_;
+    for (uint64_t k = checkpoint_begin_[c - 1]; k < checkpoint_begin_[c]; ++k) {
+      const uint32_t pos = checkpoint_positions_[k];
+      if (position_free_state_[pos] > state) checkpoint_positions_.push_back(pos);
+    }
+    const uint32_t allocated_now = positions_allocated_by(state);
+    for (uint32_t pos = allocated; pos < allocated_now; ++pos) {
+      if (position_free_state_[pos] > state) checkpoint_positions_.push_back(pos);
+    }
+    allocated = allocated_now;
+    checkpoint_begin_.push_back(checkpoint_positions_.size());
+  }
+  checkpoint_positions_.shrink_to_fit();
+}
+
+uint32_t Timeline::positions_allocated_by(size_t state) const {
+  const auto end = std::upper_bound(position_alloc_state_.begin(), position_alloc_state_.end(), state);
+  return static_cast<uint32_t>(end - position_alloc_state_.begin());
+}
+
+size_t Timeline::alloc_state(uint32_t elem) const {
+  return ever_live(elem) ? position_alloc_state_[stack_position_[elem]] : never_freed();
+}
+
+size_t Timeline::free_state(uint32_t elem) const {
+  return ever_live(elem) ? position_free_state_[stack_position_[elem]] : never_freed();
+}
+
+bool Timeline::action_is_free(size_t action) const {
+  return position_alloc_state_[action_position_[action]] != action + 1;
+}
+
+uint64_t Timeline::timesteps() const { return step_end_.empty() ? 0 : step_end_.back(); }
+uint64_t Timeline::step_begin(size_t action) const { return action == 0 ? 0 : step_end_[action - 1]; }
+uint64_t Timeline::step_end(size_t action) const { return step_end_[action]; }
+
+size_t Timeline::action_at_step(uint64_t step) const {
+  return static_cast<size_t>(std::upper_bound(step_end_.begin(), step_end_.end(), step) - step_end_.begin());
+}
+
+uint64_t Timeline::memory_at_step(uint64_t step) const {
+  const size_t action = action_at_step(step);
+  return std::max(total_before(action), total_after(action));
+}
+
+template <typename Visit>
+void Timeline::visit_live(size_t state, Visit&& visit) const {
+  const size_t checkpoint = state / checkpoint_interval_;
+  uint64_t offset = 0;
+  const auto visit_if_live = [&](uint32_t pos) {
+    if (position_free_state_[pos] <= state) return true;
+    if (!visit(pos, offset)) return false;
+    offset += position_size_[pos];
+    return true;
+  };
+  for (uint64_t k = checkpoint_begin_[checkpoint]; k < checkpoint_begin_[checkpoint + 1]; ++k) {
+    if (!visit_if_live(checkpoint_positions_[k])) return;
+  }
+  const uint32_t end = positions_allocated_by(state);
+  for (uint32_t pos = positions_allocated_by(checkpoint * checkpoint_interval_); pos < end; ++pos) {
+    if (!visit_if_live(pos)) return;
+  }
+}
+
+std::vector<LiveAllocation> Timeline::live_at(size_t state) const {
+  std::vector<LiveAllocation> live;
+  const size_t checkpoint = state / checkpoint_interval_;
+  live.reserve(checkpoint_begin_[checkpoint + 1] - checkpoint_begin_[checkpoint] +
+               positions_allocated_by(state) -
+               positions_allocated_by(checkpoint * checkpoint_interval_));  // an upper bound
+  visit_live(state, [&](uint32_t pos, uint64_t offset) {
+    live.push_back({stack_order_[pos], offset, position_size_[pos]});
+    return true;
+  });
+  return live;
+}
+
+std::optional<LiveAllocation> Timeline::allocation_at(size_t state, uint64_t offset) const {
+  std::optional<LiveAllocation> found;
+  // Offsets only grow going up the stack: the first element ending above `offset` decides.
+  visit_live(state, [&](uint32_t pos, uint64_t pos_offset) {
+    const uint64_t size = position_size_[pos];
+    if (pos_offset + size <= offset) return true;
+    if (pos_offset <= offset) found = LiveAllocation{stack_order_[pos], pos_offset, size};
+    return false;
+  });
+  return found;
+}
+
+uint64_t Timeline::offset_of(uint32_t elem, size_t state) const {
+  const uint32_t position = stack_position_[elem];
+  uint64_t result = total_at_state(state);
+  visit_live(state, [&](uint32_t pos, uint64_t offset) {
+    if (pos < position) return true;
+    result = offset;
+    return false;
+  });
+  return result;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> Timeline::polygon(uint32_t elem) const {
+  std::vector<std::pair<uint64_t, uint64_t>> vertices;
+  if (!ever_live(elem)) return vertices;
+  const uint32_t position = stack_position_[elem];
+  const size_t first_state = position_alloc_state_[position];
+  const bool freed = position_free_state_[position] != never_freed();
+  const size_t last_state = freed ? position_free_state_[position] - 1 : action_count();
+  uint64_t offset = offset_of(elem, first_state);
+  vertices.emplace_back(first_state == 0 ? 0 : step_begin(first_state - 1), offset);
+  // Only frees below it move it: a 3-step ramp down by the freed size.
+  for (size_t action = first_state; action < last_state; ++action) {
+    const uint32_t other = action_position_[action];
+    if (other > position || position_alloc_state_[other] == action + 1) continue;
+    const uint64_t ramp_start = step_begin(action) + 1;
+    vertices.emplace_back(ramp_start, offset);
+    offset -= position_size_[other];
+    vertices.emplace_back(ramp_start + 3, offset);
+  }
+  vertices.emplace_back(freed ? step_begin(last_state) + 1 : timesteps(), offset);
+  return vertices;
+}
+
+size_t Timeline::memory_bytes() const {
+  const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  return bytes(input_.elements) + bytes(input_.initial_stack) + bytes(input_.actions) +
+         bytes(input_.action_time_us) + bytes(stack_order_) + bytes(stack_position_) +
+         bytes(action_position_) + bytes(position_size_) + bytes(position_alloc_state_) +
+         bytes(position_free_state_) + bytes(total_) + bytes(step_end_) + bytes(checkpoint_positions_) +
+         bytes(checkpoint_begin_);
+}
+
+}  // namespace snapscope

@@ -1,0 +1,152 @@
+#include "core/util/byte_source.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+namespace snapscope {
+
+namespace {
+constexpr uint64_t kProgressStep = 4u << 20;
+constexpr size_t kInflateChunk = 256u << 10;
+}  // namespace
+
+size_t MemorySource::read(std::span<uint8_t> dst) {
+  size_t n = std::min(dst.size(), bytes_.size() - pos_);
+  std::memcpy(dst.data(), bytes_.data() + pos_, n);
+  pos_ += n;
+  return n;
+}
+
+FileSource::FileSource(const std::string& path, ProgressFn on_progress)
+    : on_progress_(std::move(on_progress)) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw SourceError(std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd_);
+    throw SourceError("not a regular file");
+  }
+  size_ = static_cast<uint64_t>(st.st_size);
+#ifdef POSIX_FADV_SEQUENTIAL
+  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+}
+
+FileSource::~FileSource() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+size_t FileSource::read(std::span<uint8_t> dst) {
+  for (;;) {
+    ssize_t got = ::read(fd_, dst.data(), dst.size());
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw SourceError(std::string("read failed: ") + std::strerror(errno));
+    consumed_ += static_cast<uint64_t>(got);
+    if (on_progress_ && (consumed_ >= next_report_ || got == 0)) {
+      next_report_ = consumed_ + kProgressStep;
+      on_progress_(consumed_);
+    }
+    return static_cast<size_t>(got);
+  }
+}
+
+struct GzipSource::State {
+  z_stream zs{};
+  std::vector<uint8_t> in = std::vector<uint8_t>(kInflateChunk);
+  bool input_done = false;
+  bool member_done = false;
+};
+
+GzipSource::GzipSource(std::unique_ptr<ByteSource> compressed)
+    : compressed_(std::move(compressed)), state_(std::make_unique<State>()) {
+  // 16 + MAX_WBITS: expect a gzip header and trailer (checked CRC).
+  if (inflateInit2(&state_->zs, 16 + MAX_WBITS) != Z_OK) throw SourceError("zlib init failed");
+}
+
+GzipSource::~GzipSource() { inflateEnd(&state_->zs); }
+
+size_t GzipSource::read(std::span<uint8_t> dst) {
+  z_stream& zs = state_->zs;
+  zs.next_out = dst.data();
+  zs.avail_out = static_cast<uInt>(std::min<size_t>(dst.size(), 1u << 30));
+  while (zs.avail_out > 0) {
+    if (zs.avail_in == 0 && !state_->input_done) {
+      size_t got = compressed_->read(state_->in);
+      state_->input_done = got == 0;
+      zs.next_in = state_->in.data();
+      zs.avail_in = static_cast<uInt>(got);
+    }
+    if (state_->member_done) {
+      if (zs.avail_in == 0) break;  // clean end after a complete member
+      inflateReset(&zs);            // another concatenated member follows
+      state_->member_done = false;
+    }
+    int rc = inflate(&zs, Z_NO_FLUSH);
+    if (rc == Z_STREAM_END) {
+      state_->member_done = true;
+      continue;
+    }
+    if (rc == Z_BUF_ERROR && zs.avail_in == 0 && state_->input_done) {
+      throw SourceError("truncated gzip data");
+    }
+    if (rc != Z_OK && rc != Z_BUF_ERROR) {
+      throw SourceError(std::string("corrupt gzip data (") + (zs.msg ? zs.msg : "zlib error") + ")");
+    }
+  }
+  return dst.size() - zs.avail_out;
+}
+
+namespace {
+
+// Puts already-read bytes back in front of a source (used to sniff the gzip magic).
+class PrefixedSource final : public ByteSource {
+ public:
+  PrefixedSource(std::vector<uint8_t> prefix, std::unique_ptr<ByteSource> rest)
+      : prefix_(std::move(prefix)), rest_(std::move(rest)) {}
+  size_t read(std::span<uint8_t> dst) override {
+    if (pos_ < prefix_.size()) {
+      size_t n = std::min(dst.size(), prefix_.size() - pos_);
+      std::memcpy(dst.data(), prefix_.data() + pos_, n);
+      pos_ += n;
+      return n;
+    }
+    return rest_->read(dst);
+  }
+  std::optional<uint64_t> remaining() const override {
+    auto rest = rest_->remaining();
+    if (!rest) return std::nullopt;
+    return *rest + (prefix_.size() - pos_);
+  }
+
+ private:
+  std::vector<uint8_t> prefix_;
+  size_t pos_ = 0;
+  std::unique_ptr<ByteSource> rest_;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> open_file_source(const std::string& path, ProgressFn on_progress) {
+  auto file = std::make_unique<FileSource>(path, std::move(on_progress));
+  std::vector<uint8_t> head(2);
+  size_t have = 0;
+  while (have < head.size()) {
+    size_t got = file->read(std::span(head).subspan(have));
+    if (got == 0) break;
+    have += got;
+  }
+  head.resize(have);
+  bool gzip = has_gzip_magic(head);
+  auto source = std::make_unique<PrefixedSource>(std::move(head), std::move(file));
+  if (gzip) return std::make_unique<GzipSource>(std::move(source));
+  return source;
+}
+
+}  // namespace snapscope

@@ -1,0 +1,89 @@
+// Sequential byte sources for the streaming readers: a file read in chunks, an in-memory
+// buffer (tests), and transparent gzip on top of either. One virtual call per chunk, not per byte.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace snapscope {
+
+// I/O or decompression failure; what() is the bare reason (callers prefix the file name).
+class SourceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Fills up to dst.size() bytes; returns 0 only at end of input.
+  virtual size_t read(std::span<uint8_t> dst) = 0;
+  // Bytes the stream still holds, when known without reading it (plain files); lets
+  // parsers reject absurd declared lengths before allocating anything.
+  virtual std::optional<uint64_t> remaining() const { return std::nullopt; }
+};
+
+class MemorySource final : public ByteSource {
+ public:
+  explicit MemorySource(std::string_view bytes) : bytes_(bytes) {}
+  size_t read(std::span<uint8_t> dst) override;
+  std::optional<uint64_t> remaining() const override { return bytes_.size() - pos_; }
+
+ private:
+  std::string_view bytes_;
+  size_t pos_ = 0;
+};
+
+// Called with the number of file bytes consumed so far, every few MB.
+using ProgressFn = std::function<void(uint64_t bytes_read)>;
+
+class FileSource final : public ByteSource {
+ public:
+  FileSource(const std::string& path, ProgressFn on_progress = {});
+  ~FileSource() override;
+  FileSource(const FileSource&) = delete;
+  FileSource& operator=(const FileSource&) = delete;
+
+  size_t read(std::span<uint8_t> dst) override;
+  std::optional<uint64_t> remaining() const override { return size_ - consumed_; }
+  uint64_t size() const { return size_; }
+
+ private:
+  int fd_ = -1;
+  uint64_t size_ = 0;
+  uint64_t consumed_ = 0;
+  uint64_t next_report_ = 0;
+  ProgressFn on_progress_;
+};
+
+// Inflates a gzip stream (one or more concatenated members) read from `compressed`.
+class GzipSource final : public ByteSource {
+ public:
+  explicit GzipSource(std::unique_ptr<ByteSource> compressed);
+  ~GzipSource() override;
+  GzipSource(const GzipSource&) = delete;
+  GzipSource& operator=(const GzipSource&) = delete;
+
+  size_t read(std::span<uint8_t> dst) override;
+
+ private:
+  struct State;
+  std::unique_ptr<ByteSource> compressed_;
+  std::unique_ptr<State> state_;
+};
+
+inline bool has_gzip_magic(std::span<const uint8_t> head) {
+  return head.size() >= 2 && head[0] == 0x1f && head[1] == 0x8b;
+}
+
+// Opens `path`, inflating it transparently when it starts with the gzip magic bytes.
+std::unique_ptr<ByteSource> open_file_source(const std::string& path, ProgressFn on_progress = {});
+
+}  // namespace snapscope
