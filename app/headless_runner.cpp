@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "app/screenshot.h"
+#include <nlohmann/json.hpp>
+
 #include "core/view/script.h"
 
 namespace snapscope {
@@ -67,6 +69,19 @@ struct CommandRunner {
   }
   void operator()(const script::Screenshot& command) { screenshot(app, command.path); }
   void operator()(const script::PrintSelection&) { app.print_selection_json(); }
+  void operator()(const script::PrintView&) {
+    const TimelinePanel& panel = app.timeline();
+    const ViewTransform& view = app.state().view;
+    const DataRect& visible = view.visible();
+    const nlohmann::json line = {
+        {"chart", {{"x", panel.chart_x()}, {"y", panel.chart_y()}, {"width", view.viewport_width()},
+                   {"height", view.viewport_height()}}},
+        {"view", {{"x0", visible.x0}, {"x1", visible.x1}, {"y0", visible.y0}, {"y1", visible.y1}}},
+        {"device", app.state().settings.device},
+        {"instances", panel.layer().instance_count()}};
+    std::printf("%s\n", line.dump().c_str());
+    std::fflush(stdout);
+  }
 };
 
 double percentile(std::vector<double> values, double fraction) {

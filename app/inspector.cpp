@@ -26,7 +26,9 @@ std::string event_text(const std::optional<int64_t>& event, const std::optional<
 }
 
 void draw_fields(const AllocationDetails& details) {
-  if (!ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingFixedFit)) return;
+  if (!ImGui::BeginTable("fields", 2)) return;
+  ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, 96);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
   const double size = static_cast<double>(details.size);
   field("size", format_bytes(size) + "  (" + format_bytes_exact(details.size) + ")");
   if (details.requested_size) field("requested", format_bytes_exact(*details.requested_size));

@@ -20,6 +20,7 @@ class TimelinePanel {
   // A click at a window pixel, as the script's `click X Y` (same path as a real click).
   void click_at(AppState& state, double window_x, double window_y);
   ChartLayer& layer() { return layer_; }
+  const ChartLayer& layer() const { return layer_; }
   // Last chart rectangle in window pixels.
   float chart_x() const { return chart_x_; }
   float chart_y() const { return chart_y_; }
