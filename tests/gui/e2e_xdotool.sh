@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end: real X input into the real window. Clicks the chart with xdotool, presses P
+# End-to-end: real X input into the real window. Clicks the chart with xdotool, presses Ctrl+P
 # (print selection), quits with Ctrl+Q, and checks the printed selection against what a
 # scripted click at the same window pixel selects. Usage: e2e_xdotool.sh SNAPSCOPE SNAPSCOPE_GEN
 set -euo pipefail
@@ -22,7 +22,7 @@ xdotool mousemove --window "$window" "$x" "$y"
 sleep 0.3
 xdotool click 1
 sleep 0.5
-xdotool key --window "$window" p
+xdotool key --window "$window" ctrl+p
 sleep 0.5
 xdotool key --window "$window" ctrl+q
 timeout 20 tail --pid=$pid -f /dev/null
