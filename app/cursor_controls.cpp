@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/cursor/cursor_readout.h"
 #include "core/view/format.h"
@@ -34,6 +35,26 @@ void outline_marked(const ChartLayer& layer, const ViewTransform& view, const El
     const ImVec2 corners[4] = {ImVec2(left, bottom0), ImVec2(right, bottom1), ImVec2(right, bottom1 - tall),
                                ImVec2(left, bottom0 - tall)};
     draw_list->AddPolyline(corners, 4, color, ImDrawFlags_Closed, 1.5f);
+  }
+}
+
+// Where matches were allocated, as ticks along the chart's bottom edge: visible even where the
+// chart aggregates allocations too small to outline.
+void draw_match_rug(const AppState& state, const Timeline& timeline, float x, float y, float width,
+                    float height) {
+  const ElementMarks& marks = state.highlights.search;
+  if (marks.empty()) return;
+  std::vector<bool> columns(static_cast<size_t>(std::max(1.0f, width)) + 1, false);
+  for (uint32_t elem : marks.elements()) {
+    const double px = state.view.to_screen_x(state_x(timeline, timeline.alloc_state(elem)));
+    if (px >= 0 && px <= width) columns[static_cast<size_t>(px)] = true;
+  }
+  ImDrawList* draw_list = ImGui::GetWindowDrawList();
+  const float bottom = y + height;
+  for (size_t column = 0; column < columns.size(); ++column) {
+    if (!columns[column]) continue;
+    const float at = x + static_cast<float>(column);
+    draw_list->AddLine(ImVec2(at, bottom - 7), ImVec2(at, bottom), kSearchColor);
   }
 }
 
@@ -78,6 +99,7 @@ void draw_cursor_overlay(const AppState& state, const ChartLayer& layer, float x
   draw_list->PushClipRect(ImVec2(x, y), ImVec2(x + width, y + height), true);
   outline_marked(layer, state.view, state.highlights.search, kSearchColor, x, y, height);
   outline_marked(layer, state.view, state.highlights.group, kGroupColor, x, y, height);
+  if (state.timeline() != nullptr) draw_match_rug(state, *state.timeline(), x, y, width, height);
   if (state.cursor.placed() && state.timeline() != nullptr) {
     const double data_x = state_x(*state.timeline(), state.cursor.state());
     const float line_x = x + static_cast<float>(state.view.to_screen_x(data_x));
@@ -98,7 +120,7 @@ void draw_cursor_status(const AppState& state) {
       read_cursor(*state.timeline(), device->blocks, device->segments, state.cursor.state());
   std::string text =
       "cursor: event " + (readout.event < 0 ? std::string("start") : "#" + std::to_string(readout.event));
-  if (readout.time_us) text += "  t=" + format_duration_us(static_cast<double>(*readout.time_us));
+  if (readout.elapsed_us) text += "  t=+" + format_duration_us(static_cast<double>(*readout.elapsed_us));
   text += "  allocated " + format_bytes(static_cast<double>(readout.allocated_bytes));
   text += "  reserved " + format_bytes(static_cast<double>(readout.reserved_bytes));
   ImGui::TextUnformatted(text.c_str());

@@ -19,6 +19,13 @@ std::optional<int64_t> time_of(const Timeline& shown, size_t state) {
   return times[state - 1];
 }
 
+std::optional<int64_t> first_time(const Timeline& shown) {
+  for (int64_t time : shown.input().action_time_us) {
+    if (time != kNoTime) return time;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 CursorReadout read_cursor(const Timeline& shown, const Timeline& blocks, const Timeline& segments,
@@ -27,6 +34,8 @@ CursorReadout read_cursor(const Timeline& shown, const Timeline& blocks, const T
   readout.state = std::min(state, shown.action_count());
   readout.event = event_of_state(shown, readout.state);
   readout.time_us = time_of(shown, readout.state);
+  if (const auto start = first_time(shown); readout.time_us && start)
+    readout.elapsed_us = *readout.time_us - *start;
   readout.allocated_bytes = blocks.total_at_state(same_moment(shown, readout.state, readout.event, blocks));
   readout.reserved_bytes =
       segments.total_at_state(same_moment(shown, readout.state, readout.event, segments));

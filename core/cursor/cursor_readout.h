@@ -12,9 +12,10 @@
 namespace snapscope {
 
 struct CursorReadout {
-  size_t state = 0;                // in the shown timeline
-  int64_t event = -1;              // raw trace index of the action that produced the state; -1 before any
-  std::optional<int64_t> time_us;  // of that event, when the trace has time_us
+  size_t state = 0;                   // in the shown timeline
+  int64_t event = -1;                 // raw trace index of the action that produced the state; -1 before any
+  std::optional<int64_t> time_us;     // of that event, when the trace has time_us
+  std::optional<int64_t> elapsed_us;  // time_us minus the first timed action's (trace start)
   uint64_t allocated_bytes = 0;
   uint64_t reserved_bytes = 0;
 };

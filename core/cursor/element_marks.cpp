@@ -7,17 +7,19 @@ namespace snapscope {
 
 void ElementMarks::assign(size_t element_count, std::span<const uint32_t> elements) {
   bits_.assign(element_count, false);
-  count_ = 0;
+  elements_.clear();
   for (uint32_t elem : elements) {
     if (elem < element_count && !bits_[elem]) {
       bits_[elem] = true;
-      ++count_;
+      elements_.push_back(elem);
     }
   }
+  count_ = elements_.size();
 }
 
 void ElementMarks::clear() {
   bits_.clear();
+  elements_.clear();
   count_ = 0;
 }
 

@@ -15,9 +15,11 @@ class ElementMarks {
   bool contains(uint32_t elem) const { return elem < bits_.size() && bits_[elem]; }
   size_t count() const { return count_; }
   bool empty() const { return count_ == 0; }
+  const std::vector<uint32_t>& elements() const { return elements_; }  // distinct, in given order
 
  private:
   std::vector<bool> bits_;
+  std::vector<uint32_t> elements_;
   size_t count_ = 0;
 };
 

@@ -123,6 +123,7 @@ TEST_CASE("element marks and the heat scale") {
   const std::vector<uint32_t> elements{3, 1, 3, 99};
   marks.assign(10, elements);
   CHECK(marks.count() == 2);  // duplicates once, out of range ignored
+  CHECK(marks.elements() == std::vector<uint32_t>{3, 1});
   CHECK(marks.contains(1));
   CHECK(marks.contains(3));
   CHECK_FALSE(marks.contains(2));

@@ -116,6 +116,7 @@ TEST_CASE("readout: event, time, allocated from blocks and reserved from segment
   CHECK(at_peak.event == 8);
   REQUIRE(at_peak.time_us.has_value());
   CHECK(*at_peak.time_us == 104);
+  CHECK(at_peak.elapsed_us == 4);  // since the first action at 100 us
   CHECK(at_peak.allocated_bytes == 1530);
   CHECK(at_peak.reserved_bytes == 1000);  // only the segment of event 1 exists by event 8
 
