@@ -230,7 +230,7 @@ void Unpickler::push_long(const uint8_t* le, uint64_t n) {
     if (negative && significant < 8) raw |= ~uint64_t{0} << (8 * significant);
     return push(Value::integer(static_cast<int64_t>(raw)));
   }
-  if (!negative && significant == 9) return push(Value::uinteger(load_le(le, 8)));
+  if (!negative && significant == 9 && le[8] == 0) return push(Value::uinteger(load_le(le, 8)));
   double approx = 0;
   for (uint64_t i = significant; i-- > 0;) {
     approx = approx * 256 + (negative ? static_cast<uint8_t>(~le[i]) : le[i]);

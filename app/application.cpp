@@ -1,0 +1,146 @@
+#include "app/application.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "app/inspector.h"
+#include "app/menu_bar.h"
+#include "app/site_legend.h"
+
+namespace snapscope {
+namespace {
+
+constexpr float kStatusHeight = 28;
+constexpr float kInspectorWidth = 440;
+constexpr float kMinimapHeight = 64;
+constexpr float kAnalysisPaneShare = 0.4f;  // of the workspace height, below the chart
+constexpr double kIdleWaitSeconds = 0.25;   // nothing happening: sleep until input or this long
+constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
+
+}  // namespace
+
+Application::Application(const AppOptions& options)
+    : options_(options), window_("snapscope", options.size) {
+  state_.settings.device = options.device;
+  state_.settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
+  if (!options.path.empty()) state_.open(options.path);
+}
+
+void Application::on_document_loaded() {
+  timeline_.layer().reset();
+  minimap_.reset();
+  if (options_.view) apply_view(*options_.view);
+  apply_color_mode();
+  window_.set_title("snapscope - " + state_.document()->opened_path);
+}
+
+void Application::apply_view(const ViewSpec& spec) {
+  DataRect rect = state_.view.visible();
+  rect.x0 = spec.x0;
+  rect.x1 = spec.x1;
+  if (spec.y0 && spec.y1) {
+    rect.y0 = *spec.y0;
+    rect.y1 = *spec.y1;
+  }
+  state_.view.set_visible(rect);
+}
+
+void Application::apply_color_mode() {
+  std::vector<uint32_t> keys;
+  if (state_.settings.color_by_site) keys = state_.site_coloring().keys;
+  timeline_.layer().set_color_keys(std::move(keys));
+}
+
+bool Application::render_frame() {
+  for (const std::string& path : window_.take_dropped_paths()) state_.open(path);
+  cursor_panels_.before_frame(state_);
+  if (state_.poll_loader()) on_document_loaded();
+  window_.begin_frame();
+  const MenuActions actions = draw_menu_bar(state_, browser_);
+  if (actions.quit) quit_ = true;
+  if (actions.color_changed) apply_color_mode();
+  if (auto chosen = browser_.draw()) state_.open(*chosen);
+  handle_global_keys();
+  const ImGuiIO& io = ImGui::GetIO();
+  const float top = ImGui::GetFrameHeight();
+  ImGui::SetNextWindowPos(ImVec2(0, top));
+  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, io.DisplaySize.y - top - kStatusHeight));
+  ImGui::Begin("##workspace", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
+  bool restreamed = false;
+  const ImVec2 available = ImGui::GetContentRegionAvail();
+  const float chart_width = available.x - kInspectorWidth;
+  ImGui::BeginGroup();
+  const float legend_height = state_.settings.color_by_site ? site_legend_height() : 0;
+  cursor_panels_.draw_search_bar(state_);
+  const float lanes_height = cursor_panels_.lanes_height(state_);
+  cursor_panels_.draw_lanes(state_, ImGui::GetCursorScreenPos().x + TimelinePanel::kAxisLeft,
+                            chart_width - TimelinePanel::kAxisLeft);
+  const float pane_height = state_.document() ? available.y * kAnalysisPaneShare : 0;
+  const float bar_height = ImGui::GetFrameHeightWithSpacing();
+  restreamed = timeline_.draw(state_, chart_width,
+                              available.y - kMinimapHeight - legend_height - 8 - bar_height - lanes_height -
+                                  pane_height);
+  ImGui::Dummy(ImVec2(1, 4));
+  minimap_.draw(state_, TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
+  if (state_.settings.color_by_site) draw_site_legend(state_, chart_width);
+  if (pane_height > 0) cursor_panels_.draw_analysis_pane(state_, chart_width, 0);
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginChild("inspector", ImVec2(0, 0), true);
+  draw_inspector(state_);
+  ImGui::EndChild();
+  ImGui::End();
+  draw_status_bar(state_, io.DisplaySize.y - kStatusHeight, io.DisplaySize.x, kStatusHeight);
+  window_.end_frame();
+  return restreamed;
+}
+
+void Application::handle_global_keys() {
+  // Ctrl+P prints the selection and Ctrl+J the cursor as JSON: the hooks end-to-end tests use to
+  // read the inspector and the cursor panels (plain P jumps the cursor to the peak). Ctrl
+  // combinations type nothing, so they work while a text field is active.
+  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) print_selection_json();
+  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_J, false)) print_cursor_json();
+  if (ImGui::GetIO().WantTextInput) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) state_.select(std::nullopt);
+}
+
+void Application::print_selection_json() {
+  const auto& details = state_.details();
+  const std::string line =
+      details ? details_to_json(*details, state_.settings.show_all_frames).dump() : std::string("null");
+  std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+void Application::print_cursor_json() {
+  std::printf("%s\n", cursor_panels_.cursor_json(state_).dump().c_str());
+  std::fflush(stdout);
+}
+
+bool Application::wait_for_load() {
+  while (state_.loader().busy()) {
+    render_frame();
+    present();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  render_frame();  // installs the result
+  return state_.document() != nullptr && state_.error().empty();
+}
+
+int Application::run_interactive() {
+  while (!window_.should_close() && !quit_) {
+    render_frame();
+    present();
+    window_.wait_events(state_.loader().busy() ? kBusyWaitSeconds : kIdleWaitSeconds);
+  }
+  return 0;
+}
+
+}  // namespace snapscope
