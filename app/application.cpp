@@ -17,6 +17,8 @@ namespace {
 constexpr float kStatusHeight = 28;
 constexpr float kInspectorWidth = 440;
 constexpr float kMinimapHeight = 64;
+constexpr float kUsageStripHeight = 52;
+constexpr float kAllocatorPaneShare = 0.55f;  // of the analysis pane's width
 constexpr float kAnalysisPaneShare = 0.4f;  // of the workspace height, below the chart
 constexpr double kIdleWaitSeconds = 0.25;   // nothing happening: sleep until input or this long
 constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
@@ -59,6 +61,7 @@ bool Application::render_frame() {
   for (const std::string& path : window_.take_dropped_paths()) state_.open(path);
   cursor_panels_.before_frame(state_);
   if (state_.poll_loader()) on_document_loaded();
+  allocator_panels_.before_frame(state_);
   window_.begin_frame();
   const MenuActions actions = draw_menu_bar(state_, browser_);
   if (actions.quit) quit_ = true;
@@ -83,13 +86,26 @@ bool Application::render_frame() {
                             chart_width - TimelinePanel::kAxisLeft);
   const float pane_height = state_.document() ? available.y * kAnalysisPaneShare : 0;
   const float bar_height = ImGui::GetFrameHeightWithSpacing();
-  restreamed = timeline_.draw(state_, chart_width,
-                              available.y - kMinimapHeight - legend_height - 8 - bar_height - lanes_height -
-                                  pane_height);
+  const float strip_height = state_.document() ? kUsageStripHeight + 4 : 0;
+  const float timeline_height = available.y - kMinimapHeight - legend_height - 8 - bar_height - lanes_height -
+                                pane_height - strip_height;
+  restreamed = timeline_.draw(state_, chart_width, timeline_height);
+  allocator_panels_.draw_oom_markers(state_, timeline_.chart_x(), timeline_.chart_y(),
+                                     chart_width - TimelinePanel::kAxisLeft,
+                                     timeline_height - TimelinePanel::kAxisBottom);
+  if (strip_height > 0) {
+    allocator_panels_.draw_usage_strip(state_, TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft,
+                                       kUsageStripHeight);
+  }
   ImGui::Dummy(ImVec2(1, 4));
   minimap_.draw(state_, TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
   if (state_.settings.color_by_site) draw_site_legend(state_, chart_width);
-  if (pane_height > 0) cursor_panels_.draw_analysis_pane(state_, chart_width, 0);
+  if (pane_height > 0) {
+    const float allocator_width = chart_width * kAllocatorPaneShare;
+    cursor_panels_.draw_analysis_pane(state_, chart_width - allocator_width - ImGui::GetStyle().ItemSpacing.x, 0);
+    ImGui::SameLine();
+    allocator_panels_.draw_pane(state_, allocator_width, 0);
+  }
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginChild("inspector", ImVec2(0, 0), true);
@@ -107,6 +123,9 @@ void Application::handle_global_keys() {
   // combinations type nothing, so they work while a text field is active.
   if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) print_selection_json();
   if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_J, false)) print_cursor_json();
+  // Ctrl+K prints the allocator state and SQL result; Ctrl+E focuses the SQL console.
+  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K, false)) print_allocator_json();
+  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false)) allocator_panels_.focus_sql_console();
   if (ImGui::GetIO().WantTextInput) return;
   if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) state_.select(std::nullopt);
 }
@@ -121,6 +140,11 @@ void Application::print_selection_json() {
 
 void Application::print_cursor_json() {
   std::printf("%s\n", cursor_panels_.cursor_json(state_).dump().c_str());
+  std::fflush(stdout);
+}
+
+void Application::print_allocator_json() {
+  std::printf("%s\n", allocator_panels_.json(state_).dump().c_str());
   std::fflush(stdout);
 }
 

@@ -2,6 +2,7 @@
 // runs (headless_runner.h) drive the same frame function, so tests see what users see.
 #pragma once
 
+#include "app/allocator_panels.h"
 #include "app/app_state.h"
 #include "app/cursor_panels.h"
 #include "app/file_browser.h"
@@ -26,6 +27,7 @@ class Application {
   void apply_color_mode();
   void print_selection_json();  // one JSON line on stdout ("null" without a selection)
   void print_cursor_json();     // cursor, tree root and moment table totals, one JSON line
+  void print_allocator_json();  // allocator state at the cursor and the SQL console result
 
   AppState& state() { return state_; }
   TimelinePanel& timeline() { return timeline_; }
@@ -44,6 +46,7 @@ class Application {
   TimelinePanel timeline_;
   Minimap minimap_;
   CursorPanels cursor_panels_;
+  AllocatorPanels allocator_panels_;
   bool quit_ = false;
 };
 

@@ -1,0 +1,155 @@
+#include "core/allocator/allocator_history.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace snapscope {
+namespace {
+
+constexpr size_t kReadChunk = 65536;  // events read from the source at once in the backward pass
+
+AllocatorEvent to_allocator_event(const TraceEvent& event) {
+  return {event.addr, event.size, event.stream, event.stack, event.action};
+}
+
+}  // namespace
+
+SnapshotEventSource::SnapshotEventSource(const Snapshot& snapshot, int device) {
+  const auto index = static_cast<size_t>(device);
+  if (device < 0 || index >= snapshot.device_traces.size()) return;
+  const std::vector<TraceEvent>& trace = snapshot.device_traces[index].events;
+  events_.reserve(trace.size());
+  for (const TraceEvent& event : trace) events_.push_back(to_allocator_event(event));
+}
+
+void SnapshotEventSource::read(size_t begin, size_t end, std::vector<AllocatorEvent>& out) {
+  end = std::min(end, events_.size());
+  out.assign(events_.begin() + static_cast<std::ptrdiff_t>(std::min(begin, end)),
+             events_.begin() + static_cast<std::ptrdiff_t>(end));
+}
+
+AllocatorState final_state_from_snapshot(const Snapshot& snapshot, int device) {
+  AllocatorState state;
+  for (const Segment& segment : snapshot.segments) {
+    if (segment.device != device) continue;
+    state.add_segment({segment.address, segment.total_size, segment.stream, segment.stack});
+    for (uint32_t b = segment.first_block; b < segment.first_block + segment.block_count; ++b) {
+      const Block& block = snapshot.blocks[b];
+      if (block.state != BlockState::ActiveAllocated && block.state != BlockState::ActivePending) continue;
+      state.add_block({block.address, block.size, block.requested_size, block.stack,
+                       block.state == BlockState::ActivePending});
+    }
+  }
+  return state;
+}
+
+size_t AllocatorHistory::Checkpoint::bytes() const {
+  return sizeof(Checkpoint) + segments.size() * sizeof(AllocatorSegment) + blocks.size() * sizeof(AllocatorBlock);
+}
+
+AllocatorHistory::AllocatorHistory(AllocatorState final_state, std::unique_ptr<EventSource> events,
+                                   size_t budget_bytes, size_t initial_interval, const std::atomic<bool>* cancel)
+    : events_(std::move(events)),
+      event_count_(events_->size()),
+      budget_(budget_bytes),
+      interval_(std::max<size_t>(1, initial_interval)) {
+  build(std::move(final_state), cancel);
+}
+
+void AllocatorHistory::build(AllocatorState state, const std::atomic<bool>* cancel) {
+  store(event_count_, state);
+  // Chunks of events, last chunk first; one extra event on each side for merged-free pairs.
+  for (size_t chunk_end = event_count_; chunk_end > 0;) {
+    if (cancel != nullptr && cancel->load()) throw std::runtime_error("cancelled");
+    const size_t chunk_begin = chunk_end > kReadChunk ? chunk_end - kReadChunk : 0;
+    const size_t read_begin = chunk_begin > 0 ? chunk_begin - 1 : 0;
+    events_->read(read_begin, std::min(event_count_, chunk_end + 1), buffer_);
+    for (size_t position = chunk_end; position > chunk_begin; --position) {
+      const size_t index = position - 1;
+      const size_t local = index - read_begin;
+      const AllocatorEvent* previous = local > 0 ? &buffer_[local - 1] : nullptr;
+      const AllocatorEvent* next = local + 1 < buffer_.size() ? &buffer_[local + 1] : nullptr;
+      note_event(index, buffer_[local]);
+      state.undo(buffer_[local], previous, next);
+      if (index % interval_ == 0) store(index, state);
+    }
+    chunk_end = chunk_begin;
+  }
+  std::reverse(checkpoints_.begin(), checkpoints_.end());
+  std::reverse(ooms_.begin(), ooms_.end());
+  std::vector<std::pair<size_t, uint64_t>> first_uses;
+  for (const auto& [stream, first] : stream_first_use_) {
+    if (stream != 0) first_uses.emplace_back(first, stream);
+  }
+  std::sort(first_uses.begin(), first_uses.end());
+  for (size_t i = 0; i < first_uses.size(); ++i) stream_names_[first_uses[i].second] = i + 1;
+}
+
+void AllocatorHistory::note_event(size_t index, const AllocatorEvent& event) {
+  stream_first_use_[event.stream] = index;  // the backward pass ends on the first use
+  if (event.action == Action::Oom) ooms_.push_back({index, event.size, event.addr});
+}
+
+void AllocatorHistory::store(size_t position, const AllocatorState& state) {
+  Checkpoint checkpoint;
+  checkpoint.position = position;
+  checkpoint.segments.reserve(state.segments().size());
+  for (const auto& entry : state.segments()) checkpoint.segments.push_back(entry.second);
+  checkpoint.blocks.reserve(state.blocks().size());
+  for (const auto& entry : state.blocks()) checkpoint.blocks.push_back(entry.second);
+  stored_bytes_ += checkpoint.bytes();
+  checkpoints_.push_back(std::move(checkpoint));
+  while (stored_bytes_ > budget_ && checkpoints_.size() > 2) thin_out();
+}
+
+void AllocatorHistory::thin_out() {
+  interval_ *= 2;
+  std::vector<Checkpoint> kept;
+  stored_bytes_ = 0;
+  for (Checkpoint& checkpoint : checkpoints_) {
+    if (checkpoint.position % interval_ != 0 && checkpoint.position != event_count_) continue;
+    stored_bytes_ += checkpoint.bytes();
+    kept.push_back(std::move(checkpoint));
+  }
+  checkpoints_ = std::move(kept);
+}
+
+AllocatorState AllocatorHistory::restore(const Checkpoint& checkpoint) {
+  AllocatorState state;
+  for (const AllocatorSegment& segment : checkpoint.segments) state.add_segment(segment);
+  for (const AllocatorBlock& block : checkpoint.blocks) state.add_block(block);
+  return state;
+}
+
+void AllocatorHistory::undo_range(AllocatorState& state, size_t from, size_t to) {
+  if (from >= to) return;
+  const size_t read_begin = from > 0 ? from - 1 : 0;
+  events_->read(read_begin, std::min(event_count_, to + 1), buffer_);
+  for (size_t index = to; index-- > from;) {
+    const size_t local = index - read_begin;
+    const AllocatorEvent* previous = local > 0 ? &buffer_[local - 1] : nullptr;
+    const AllocatorEvent* next = local + 1 < buffer_.size() ? &buffer_[local + 1] : nullptr;
+    state.undo(buffer_[local], previous, next);
+  }
+}
+
+AllocatorState AllocatorHistory::at_position(size_t position) {
+  position = std::min(position, event_count_);
+  const auto found = std::lower_bound(checkpoints_.begin(), checkpoints_.end(), position,
+                                      [](const Checkpoint& c, size_t p) { return c.position < p; });
+  AllocatorState state = restore(*found);  // the final state is always stored, so one exists
+  undo_range(state, position, found->position);
+  return state;
+}
+
+AllocatorState AllocatorHistory::after_event(int64_t event) {
+  return at_position(event < 0 ? 0 : static_cast<size_t>(event) + 1);
+}
+
+uint64_t AllocatorHistory::stream_name(uint64_t stream) const {
+  const auto found = stream_names_.find(stream);
+  return found == stream_names_.end() ? stream : found->second;
+}
+
+}  // namespace snapscope

@@ -1,0 +1,32 @@
+// The allocator history's inputs read from a converted elements.db: the device's trace events
+// (by primary-key range, so only the events a query needs are read) and its end-of-trace state.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/allocator/allocator_history.h"
+#include "core/store/sqlite_handle.h"
+
+namespace snapscope {
+
+class DbEventSource : public EventSource {
+ public:
+  DbEventSource(const std::string& db_path, int device);  // opens its own read-only connection
+  size_t size() const override { return count_; }
+  void read(size_t begin, size_t end, std::vector<AllocatorEvent>& out) override;
+
+ private:
+  SqliteDatabase db_;
+  SqliteStatement range_;
+  int device_;
+  size_t count_ = 0;
+};
+
+AllocatorState final_state_from_db(const std::string& db_path, int device);
+
+// Builds the whole history from elements.db (the backward pass reads every event once).
+std::unique_ptr<AllocatorHistory> allocator_history_from_db(const std::string& db_path, int device,
+                                                            const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace snapscope

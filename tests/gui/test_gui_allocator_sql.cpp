@@ -1,0 +1,127 @@
+// The SQL console and the allocator panel through the real window: xdotool focuses the console
+// (Ctrl+E), types queries, runs them (Ctrl+Enter), moves the time cursor (End / Home) and reads
+// the panels back with Ctrl+K; every number is checked against a direct sqlite3 query or the core.
+#include <doctest/doctest.h>
+
+#include <sqlite3.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/allocator/db_event_source.h"
+#include "core/analysis/state_mapping.h"
+#include "core/view/document.h"
+#include "gui_harness.h"
+
+using namespace snapscope;
+using namespace snapscope::gui_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<nlohmann::json> json_lines(const std::string& text) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.front() == '{') lines.push_back(nlohmann::json::parse(line));
+  }
+  return lines;
+}
+
+// Starts the app on `input`, runs the xdotool `steps` ("$W" is the window), quits, returns stdout.
+std::string drive(const fs::path& sandbox, const std::string& input, const std::vector<std::string>& steps) {
+  const fs::path out = sandbox / "window.out";
+  std::ostringstream script;
+  script << "set -e\n"
+         << "export XDG_CACHE_HOME=" << shell_quote((sandbox / "cache").string())
+         << " XDG_CONFIG_HOME=" << shell_quote((sandbox / "config").string()) << "\n"
+         << shell_quote(SNAPSCOPE_APP) << " " << shell_quote(input) << " --size 1400x900 > "
+         << shell_quote(out.string()) << " &\n"
+         << "pid=$!\n"
+         << "W=$(timeout 60 xdotool search --sync --name 'snapscope - ' | head -1)\n"
+         << "sleep 1\n";
+  for (const std::string& step : steps) script << step << "\nsleep 0.5\n";
+  script << "xdotool key --window \"$W\" ctrl+q\n"
+         << "timeout 20 tail --pid=$pid -f /dev/null\n"
+         << "wait $pid\n";
+  const fs::path driver = sandbox / "drive.sh";
+  std::ofstream(driver) << script.str();
+  REQUIRE(std::system(("bash " + shell_quote(driver.string())).c_str()) == 0);
+  std::ifstream in(out);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+int64_t sqlite_count(const fs::path& db, const std::string& sql) {
+  sqlite3* handle = nullptr;
+  REQUIRE(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  REQUIRE(sqlite3_prepare_v2(handle, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(statement) == SQLITE_ROW);
+  const int64_t count = sqlite3_column_int64(statement, 0);
+  sqlite3_finalize(statement);
+  sqlite3_close(handle);
+  return count;
+}
+
+std::unique_ptr<Document> open_converted(const fs::path& sandbox, const std::string& input) {
+  setenv("XDG_CACHE_HOME", (sandbox / "cache").string().c_str(), 1);
+  LoadProgress progress;
+  return open_document(input, progress);  // the app's cache directory, converted by the first run
+}
+
+std::string type(const std::string& text) { return "xdotool type --window \"$W\" --delay 30 " + shell_quote(text); }
+
+}  // namespace
+
+TEST_CASE("xdotool: the SQL console counts what sqlite counts and refuses writes") {
+  const fs::path sandbox = make_sandbox("sql-console");
+  const std::string input = fixture_pickle(sandbox).string();
+  const std::string key = "xdotool key --window \"$W\" ";
+  const std::string query = "SELECT elem, size FROM allocations WHERE size > 100000";
+  const std::string out = drive(sandbox, input,
+                                {key + "ctrl+e", type(query), key + "ctrl+Return", "sleep 1", key + "ctrl+k",
+                                 key + "ctrl+e", key + "ctrl+a", type("DELETE FROM events"), key + "ctrl+Return",
+                                 "sleep 1", key + "ctrl+k"});
+  const auto lines = json_lines(out);
+  REQUIRE(lines.size() == 2);
+  const auto document = open_converted(sandbox, input);
+  const fs::path db = document->elements_db();
+  const int64_t expected = sqlite_count(db, "SELECT count(*) FROM (" + query + ")");
+  CHECK(expected > 0);
+  const auto& select = lines[0]["sql"];
+  CHECK(select["error"] == "");
+  CHECK(select["total_rows"] == expected);
+  CHECK(select["columns"] == nlohmann::json::array({"elem", "size"}));
+  const auto& write = lines[1]["sql"];
+  CHECK(write["error"].get<std::string>().find("not authorized") != std::string::npos);
+  CHECK(sqlite_count(db, "SELECT count(*) FROM events") > 0);
+}
+
+TEST_CASE("xdotool: the allocator panel at the end is the segment snapshot, at the start nothing traced") {
+  const fs::path sandbox = make_sandbox("allocator-panel");
+  const std::string input = fixture_pickle(sandbox).string();
+  const std::string key = "xdotool key --window \"$W\" ";
+  const std::string out = drive(sandbox, input, {key + "End", key + "ctrl+k", key + "Home", key + "ctrl+k"});
+  const auto lines = json_lines(out);
+  REQUIRE(lines.size() == 2);
+  const auto document = open_converted(sandbox, input);
+  const DeviceDocument& device = document->devices.front();
+  const std::string db = document->elements_db().string();
+  const AllocatorState final_state = final_state_from_db(db, device.device);
+  const auto& end = lines[0]["allocator"];
+  REQUIRE(end.is_object());
+  CHECK(end["segments"] == final_state.segments().size());
+  CHECK(end["blocks"] == final_state.blocks().size());
+  CHECK(end["reserved"] == final_state.reserved_bytes());
+  CHECK(end["allocated"] == device.blocks.total_at_state(device.blocks.action_count()));
+  const auto& start = lines[1]["allocator"];
+  const int64_t start_event = start["event"];
+  CHECK(start["allocated"] == device.blocks.total_at_state(state_after_event(device.blocks, start_event)));
+  CHECK(start["reserved"] == device.segments.total_at_state(state_after_event(device.segments, start_event)));
+}

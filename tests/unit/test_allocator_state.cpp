@@ -1,0 +1,269 @@
+// Allocator state history (memory_viz's "Allocator State History") on hand-built snapshots:
+// each undo rule, pending frees, expandable segments' map/unmap, checkpoints, and totals against
+// the block and segment timelines.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <vector>
+
+#include "core/allocator/allocator_history.h"
+#include "core/allocator/segment_layout.h"
+#include "core/analysis/state_mapping.h"
+#include "core/timeline/timeline.h"
+
+using namespace snapscope;
+
+namespace {
+
+TraceEvent event(Action action, uint64_t addr, uint64_t size, uint64_t stream = 0) {
+  TraceEvent e;
+  e.action = action;
+  e.addr = addr;
+  e.size = size;
+  e.stream = stream;
+  return e;
+}
+
+void add_segment(Snapshot& snapshot, uint64_t addr, uint64_t size, std::vector<Block> blocks) {
+  Segment segment;
+  segment.address = addr;
+  segment.total_size = size;
+  segment.first_block = static_cast<uint32_t>(snapshot.blocks.size());
+  segment.block_count = static_cast<uint32_t>(blocks.size());
+  for (Block& block : blocks) {
+    block.segment = static_cast<uint32_t>(snapshot.segments.size());
+    snapshot.blocks.push_back(block);
+  }
+  snapshot.segments.push_back(segment);
+}
+
+Block block(uint64_t addr, uint64_t size, uint64_t requested, BlockState state) {
+  Block b;
+  b.address = addr;
+  b.size = size;
+  b.requested_size = requested;
+  b.state = state;
+  return b;
+}
+
+// Segment 0x1000 (4096 B) allocated in the trace; blocks A 0x1000 (512, requested 500 at the
+// end), B 0x1200 (256) freed with a merged free, C 0x1400 (1024) freed on another stream
+// (free_requested, then an unrelated alloc, then free_completed), D 0x1800 pending at the end.
+// A second segment 0x10000 (8192) pre-exists and is freed by segment_free at the end.
+Snapshot pending_fixture() {
+  Snapshot s;
+  s.device_traces.resize(1);
+  auto& e = s.device_traces[0].events;
+  e.push_back(event(Action::SegmentAlloc, 0x1000, 4096));  // 0
+  e.push_back(event(Action::Alloc, 0x1000, 500));          // 1  A
+  e.push_back(event(Action::Alloc, 0x1200, 256));          // 2  B
+  e.push_back(event(Action::Alloc, 0x1400, 1024));         // 3  C
+  e.push_back(event(Action::FreeRequested, 0x1200, 256));  // 4  B (merged free)
+  e.push_back(event(Action::FreeCompleted, 0x1200, 256));  // 5
+  e.push_back(event(Action::FreeRequested, 0x1400, 1024)); // 6  C pending from here
+  e.push_back(event(Action::Alloc, 0x1800, 128));          // 7  D
+  e.push_back(event(Action::FreeCompleted, 0x1400, 1024)); // 8  C gone
+  e.push_back(event(Action::FreeRequested, 0x1800, 128));  // 9  D pending at the end
+  e.push_back(event(Action::Oom, 4096, 1 << 20));          // 10 oom: addr = device free
+  e.push_back(event(Action::SegmentFree, 0x10000, 8192));  // 11
+  add_segment(s, 0x1000, 4096,
+              {block(0x1000, 512, 500, BlockState::ActiveAllocated), block(0x1200, 1536, 1536, BlockState::Inactive),
+               block(0x1800, 128, 128, BlockState::ActivePending), block(0x1880, 1920, 1920, BlockState::Inactive)});
+  return s;
+}
+
+AllocatorHistory history_of(const Snapshot& s, size_t interval = AllocatorHistory::kDefaultInterval,
+                            size_t budget = AllocatorHistory::kDefaultBudget) {
+  return AllocatorHistory(final_state_from_snapshot(s, 0), std::make_unique<SnapshotEventSource>(s, 0), budget,
+                          interval);
+}
+
+bool has_block(const AllocatorState& state, uint64_t addr) { return state.blocks().count(addr) != 0; }
+bool pending(const AllocatorState& state, uint64_t addr) { return state.blocks().at(addr).pending_free; }
+
+}  // namespace
+
+TEST_CASE("allocator state: undo of alloc, merged free, pending free and segment events") {
+  const Snapshot s = pending_fixture();
+  AllocatorHistory history = history_of(s);
+  REQUIRE(history.event_count() == 12);
+
+  const AllocatorState end = history.after_event(11);
+  CHECK(end.segments().size() == 1);
+  CHECK(end.blocks().size() == 2);
+  CHECK(end.blocks().at(0x1000).size == 512);
+  CHECK(end.blocks().at(0x1000).requested_size == 500);
+  CHECK(pending(end, 0x1800));
+  CHECK(end.allocated_bytes() == 628);
+  CHECK(end.pending_free_bytes() == 128);
+
+  const AllocatorState before_segment_free = history.after_event(10);
+  CHECK(before_segment_free.segments().count(0x10000) == 1);
+  CHECK(before_segment_free.reserved_bytes() == 4096 + 8192);
+
+  CHECK_FALSE(pending(history.after_event(8), 0x1800));  // before its free_requested
+  CHECK_FALSE(has_block(history.after_event(8), 0x1400));
+
+  const AllocatorState waiting = history.after_event(7);  // C freed on its stream, not completed
+  REQUIRE(has_block(waiting, 0x1400));
+  CHECK(pending(waiting, 0x1400));
+  CHECK(waiting.blocks().at(0x1400).size == 1024);
+  CHECK(has_block(waiting, 0x1800));
+
+  CHECK_FALSE(pending(history.after_event(5), 0x1400));  // before C's free_requested
+  CHECK_FALSE(has_block(history.after_event(5), 0x1200));
+
+  // Merged free (4, 5): between the two halves B is still allocated and never shown pending.
+  const AllocatorState mid_free = history.after_event(4);
+  REQUIRE(has_block(mid_free, 0x1200));
+  CHECK_FALSE(pending(mid_free, 0x1200));
+
+  const AllocatorState first = history.after_event(0);
+  CHECK(first.blocks().empty());
+  CHECK(first.segments().size() == 2);
+  const AllocatorState start = history.at_position(0);
+  CHECK(start.segments().size() == 1);  // only the pre-existing segment
+  CHECK(start.reserved_bytes() == 8192);
+
+  REQUIRE(history.ooms().size() == 1);
+  CHECK(history.ooms()[0].event == 10);
+  CHECK(history.ooms()[0].requested == 1 << 20);
+  CHECK(history.ooms()[0].device_free == 4096);
+}
+
+TEST_CASE("allocator state: expandable segments map and unmap with merge and split") {
+  Snapshot s;
+  s.device_traces.resize(1);
+  auto& e = s.device_traces[0].events;
+  e.push_back(event(Action::SegmentMap, 0x100000, 0x2000));    // 0  grows to [0x100000, 0x102000)
+  e.push_back(event(Action::SegmentMap, 0x102000, 0x2000));    // 1  grows to 0x104000
+  e.push_back(event(Action::SegmentMap, 0x104000, 0x1000));    // 2  grows to 0x105000
+  e.push_back(event(Action::SegmentUnmap, 0x102000, 0x1000));  // 3  a hole: [0x100000,0x102000) + [0x103000,0x105000)
+  e.push_back(event(Action::SegmentUnmap, 0x103000, 0x2000));  // 4  tail gone
+  add_segment(s, 0x100000, 0x2000, {});
+  AllocatorHistory history = history_of(s);
+
+  auto ranges = [](const AllocatorState& state) {
+    std::vector<std::pair<uint64_t, uint64_t>> out;
+    for (const auto& [addr, segment] : state.segments()) out.emplace_back(addr, segment.size);
+    return out;
+  };
+  using Ranges = std::vector<std::pair<uint64_t, uint64_t>>;
+  CHECK(ranges(history.after_event(4)) == Ranges{{0x100000, 0x2000}});
+  CHECK(ranges(history.after_event(3)) == Ranges{{0x100000, 0x2000}, {0x103000, 0x2000}});
+  CHECK(ranges(history.after_event(2)) == Ranges{{0x100000, 0x5000}});  // unmap undone: merged both sides
+  CHECK(ranges(history.after_event(1)) == Ranges{{0x100000, 0x4000}});  // map undone: trimmed at the end
+  CHECK(ranges(history.after_event(0)) == Ranges{{0x100000, 0x2000}});
+  CHECK(history.after_event(0).reserved_bytes() == 0x2000);
+  // Undoing the first map leaves nothing mapped: the segment is gone.
+  CHECK(history.at_position(0).segments().empty());
+  CHECK(history.at_position(0).reserved_bytes() == 0);
+}
+
+TEST_CASE("allocator state: a map in the middle of a segment splits it") {
+  AllocatorState state;
+  state.add_segment({0x0, 0x3000, 0, 0});
+  const AllocatorEvent map{0x1000, 0x1000, 0, 0, Action::SegmentMap};
+  state.undo(map, nullptr, nullptr);
+  REQUIRE(state.segments().size() == 2);
+  CHECK(state.segments().at(0x0).size == 0x1000);
+  CHECK(state.segments().at(0x2000).size == 0x1000);
+  CHECK(state.reserved_bytes() == 0x2000);
+  // Unmapping on another stream does not merge with the neighbours.
+  state.undo({0x1000, 0x1000, 7, 0, Action::SegmentUnmap}, nullptr, nullptr);
+  CHECK(state.segments().size() == 3);
+}
+
+namespace {
+
+// A longer random-ish trace with allocs, merged and unmerged frees and segment traffic.
+Snapshot busy_fixture(size_t rounds) {
+  Snapshot s;
+  s.device_traces.resize(1);
+  auto& e = s.device_traces[0].events;
+  uint64_t next_segment = 1ull << 32;
+  std::vector<std::pair<uint64_t, uint64_t>> live;
+  for (size_t r = 0; r < rounds; ++r) {
+    const uint64_t segment = next_segment;
+    next_segment += 1 << 20;
+    e.push_back(event(Action::SegmentAlloc, segment, 1 << 20));
+    for (uint64_t k = 0; k < 4; ++k) {
+      const uint64_t size = 1000 + 37 * ((r * 4 + k) % 11);
+      e.push_back(event(Action::Alloc, segment + k * 4096, size));
+      live.emplace_back(segment + k * 4096, size);
+    }
+    for (int k = 0; k < 3; ++k) {
+      const auto [addr, size] = live.front();
+      live.erase(live.begin());
+      e.push_back(event(Action::FreeRequested, addr, size));
+      if (k == 1) e.push_back(event(Action::Alloc, segment + 5 * 4096, 64));  // another stream's use
+      e.push_back(event(Action::FreeCompleted, addr, size));
+      if (k == 1) e.push_back(event(Action::FreeCompleted, segment + 5 * 4096, 64));  // free without request
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("allocator state: allocated and reserved equal the timelines' totals at every event") {
+  const Snapshot s = busy_fixture(40);
+  const Timeline blocks(derive_replay_input(s, 0, TimelineKind::Blocks));
+  const Timeline segments(derive_replay_input(s, 0, TimelineKind::Segments));
+  AllocatorHistory history = history_of(s, 16);
+  CHECK(history.checkpoint_count() > 10);
+  const auto count = static_cast<int64_t>(history.event_count());
+  for (int64_t ev = -1; ev < count; ++ev) {
+    const AllocatorState state = history.after_event(ev);
+    INFO("event " << ev);
+    REQUIRE(state.allocated_bytes() == blocks.total_at_state(state_after_event(blocks, ev)));
+    REQUIRE(state.reserved_bytes() == segments.total_at_state(state_after_event(segments, ev)));
+  }
+}
+
+TEST_CASE("allocator state: checkpoints give the same states as one long undo, within budget") {
+  const Snapshot s = busy_fixture(60);
+  AllocatorHistory dense = history_of(s, 1u << 30);  // only the final state and position 0
+  AllocatorHistory sparse = history_of(s, 8, 24 * 1024);  // forced to thin out
+  CHECK(sparse.memory_bytes() <= 24 * 1024);
+  CHECK(sparse.checkpoint_interval() > 8);
+  for (size_t position = 0; position <= dense.event_count(); position += 7) {
+    INFO("position " << position);
+    REQUIRE(sparse.at_position(position) == dense.at_position(position));
+  }
+}
+
+TEST_CASE("allocator layout: memory_viz row packing, rounding waste and orphan blocks") {
+  AllocatorState state;
+  state.add_segment({0x10000, 4000, 0, 0});
+  state.add_segment({0x20000, 1000, 0, 0});
+  state.add_segment({0x30000, 2000, 0, 0});
+  state.add_segment({0x40000, 1000, 0, 0});
+  state.add_block({0x30000 + 500, 600, 512, 0, false});
+  state.add_block({0x10000, 1000, 1000, 0, true});
+  state.add_block({0x90000, 64, 64, 0, false});  // outside every segment
+  const SegmentLayout layout = layout_segments(state);
+  REQUIRE(layout.segments.size() == 4);
+  CHECK(layout.row_width == 4000);
+  CHECK(layout.gap == 20);
+  // Sorted by size then address: 1000@0x20000, 1000@0x40000, 2000 fill row 0 (4040 > 4000 wraps).
+  CHECK(layout.segments[0].segment.addr == 0x20000);
+  CHECK(layout.segments[1].segment.addr == 0x40000);
+  CHECK(layout.segments[1].x == 1020);
+  CHECK(layout.segments[2].segment.addr == 0x30000);
+  CHECK(layout.segments[2].row == 1);
+  CHECK(layout.segments[2].x == 0);
+  CHECK(layout.segments[3].row == 2);
+  CHECK(layout.rows == 3);
+  CHECK(layout.segments[2].occupied == 512);
+  CHECK(layout.segments[2].internal_free == 88);
+  CHECK(layout.segments[2].free_bytes() == 1488);
+  CHECK(layout.orphan_blocks == 1);
+  CHECK(layout.orphan_bytes == 64);
+  REQUIRE(layout.blocks.size() == 2);
+  const long hit = block_at(layout, 1, 700);
+  REQUIRE(hit >= 0);
+  CHECK(layout.blocks[static_cast<size_t>(hit)].block.addr == 0x30000 + 500);
+  CHECK(block_at(layout, 1, 300) == -1);
+  CHECK(segment_at(layout, 1, 300) == 2);
+}
