@@ -11,6 +11,16 @@
 #include "core/view/format.h"
 
 namespace snapscope {
+namespace {
+
+uint64_t untraced_bytes(const CallTree& tree) {
+  for (uint32_t child : tree.node(CallTree::kRoot).children) {
+    if (tree.node(child).kind == CallTreeNodeKind::Untraced) return tree.node(child).bytes;
+  }
+  return 0;
+}
+
+}  // namespace
 
 void CursorPanels::before_frame(AppState& state) {
   // The loader swaps the document in while polling; the worker must not be reading it then.
@@ -64,7 +74,7 @@ void CursorPanels::request_analysis(AppState& state) {
   const Timeline* timeline = state.timeline();
   if (timeline == nullptr || !state.cursor.placed() || state.loader().busy() || catalog(false) == nullptr)
     return;
-  AnalysisRequest request{timeline, catalog_, state.cursor.state(), filter_frames_};
+  AnalysisRequest request{timeline, catalog_, state.cursor.state(), filter_frames_, location_rule_};
   if (requested_ && *requested_ == request) return;
   requested_ = request;
   worker_.request(std::move(request));
@@ -75,14 +85,14 @@ std::shared_ptr<const CursorAnalysis> CursorPanels::current_for(AppState& state)
   if (timeline == nullptr || !state.cursor.placed() || catalog(true) == nullptr) return nullptr;
   const auto matches = [&](const std::shared_ptr<const CursorAnalysis>& analysis) {
     return analysis && analysis->timeline == timeline && analysis->state == state.cursor.state() &&
-           analysis->filtered == filter_frames_;
+           analysis->filtered == filter_frames_ && analysis->location_rule == location_rule_;
   };
   if (matches(analysis_)) return analysis_;
   worker_.wait_idle();
   if (auto result = worker_.take_result(); matches(result)) {
     analysis_ = std::move(result);
   } else {
-    AnalysisRequest request{timeline, catalog_, state.cursor.state(), filter_frames_};
+    AnalysisRequest request{timeline, catalog_, state.cursor.state(), filter_frames_, location_rule_};
     analysis_ = AnalysisWorker::compute(request);
     requested_ = request;
   }
@@ -116,6 +126,7 @@ void CursorPanels::draw_analysis_pane(AppState& state, float width, float height
   }
   const StackSource* source = catalog_.get();
   const bool filter_before = filter_frames_;
+  const LocationRule rule_before = location_rule_;
   if (ImGui::BeginTabBar("analysis-tabs")) {
     if (ImGui::BeginTabItem("Call tree")) {
       top_down_.draw(state, shown, generation_, source, filter_frames_);
@@ -126,7 +137,7 @@ void CursorPanels::draw_analysis_pane(AppState& state, float width, float height
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Moment table")) {
-      moment_.draw(state, shown, generation_);
+      moment_.draw(state, shown, generation_, location_rule_);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Phases")) {
@@ -135,7 +146,7 @@ void CursorPanels::draw_analysis_pane(AppState& state, float width, float height
     }
     ImGui::EndTabBar();
   }
-  if (filter_frames_ != filter_before) request_analysis(state);
+  if (filter_frames_ != filter_before || location_rule_ != rule_before) request_analysis(state);
   ImGui::EndChild();
 }
 
@@ -168,7 +179,8 @@ nlohmann::json CursorPanels::cursor_json(AppState& state) {
   json["tree"] = {{"root_bytes", analysis->top_down.total_bytes()},
                   {"root_count", analysis->top_down.node(CallTree::kRoot).count},
                   {"nodes", analysis->top_down.size()},
-                  {"bottom_up_root_bytes", analysis->bottom_up.total_bytes()}};
+                  {"bottom_up_root_bytes", analysis->bottom_up.total_bytes()},
+                  {"untraced_bytes", untraced_bytes(analysis->top_down)}};
   json["moment"] = {{"rows", analysis->moment.rows.size()},
                     {"rows_sum", rows_sum},
                     {"live_bytes", analysis->moment.live_bytes},

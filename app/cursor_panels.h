@@ -48,6 +48,7 @@ class CursorPanels {
   const Timeline* analysis_timeline_ = nullptr;
   uint64_t generation_ = 0;
   bool filter_frames_ = true;
+  LocationRule location_rule_ = LocationRule::FirstUserFrame;
   CallTreePanel top_down_{TreeDirection::TopDown};
   CallTreePanel bottom_up_{TreeDirection::BottomUp};
   MomentPanel moment_;

@@ -13,7 +13,7 @@ void MomentPanel::select(AppState& state, const CursorAnalysis& analysis, Locati
   state.highlights.group.assign(timeline->element_count(), analysis.elements_at_location(location));
 }
 
-void MomentPanel::draw_toolbar(AppState& state, const MomentTable& table) {
+void MomentPanel::draw_toolbar(AppState& state, const MomentTable& table, LocationRule& rule) {
   if (ImGui::Button("At peak") && state.timeline() != nullptr) {
     state.cursor.peak(*state.timeline());
     keep_cursor_in_view(state);
@@ -22,6 +22,14 @@ void MomentPanel::draw_toolbar(AppState& state, const MomentTable& table) {
   if (ImGui::Button("Copy text")) ImGui::SetClipboardText(moment_table_text(table).c_str());
   ImGui::SameLine();
   if (ImGui::Button("Copy CSV")) ImGui::SetClipboardText(moment_table_csv(table).c_str());
+  ImGui::SameLine();
+  bool shown_frame = rule == LocationRule::FirstShownFrame;
+  if (ImGui::Checkbox("memory_viz's first shown frame", &shown_frame)) {
+    rule = shown_frame ? LocationRule::FirstShownFrame : LocationRule::FirstUserFrame;
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("off: the innermost user Python frame names the location (C++ allocator frames skipped)");
+  }
   ImGui::SameLine();
   uint64_t sum = 0;
   for (const MomentRow& row : table.rows) sum += row.bytes;
@@ -69,7 +77,8 @@ void MomentPanel::draw_rows(AppState& state, const CursorAnalysis& analysis) {
   ImGui::EndTable();
 }
 
-void MomentPanel::draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation) {
+void MomentPanel::draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation,
+                       LocationRule& rule) {
   if (analysis == nullptr) {
     ImGui::TextDisabled(state.cursor.placed()
                             ? "computing..."
@@ -86,7 +95,7 @@ void MomentPanel::draw(AppState& state, const CursorAnalysis* analysis, uint64_t
       }
     }
   }
-  draw_toolbar(state, analysis->moment);
+  draw_toolbar(state, analysis->moment, rule);
   draw_rows(state, *analysis);
 }
 

@@ -13,11 +13,12 @@ namespace snapscope {
 
 class MomentPanel {
  public:
-  void draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation);
+  // `rule` is the shared choice of which frame names a location (toggle in the toolbar).
+  void draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation, LocationRule& rule);
   void reset() { selected_.reset(); }
 
  private:
-  void draw_toolbar(AppState& state, const MomentTable& table);
+  void draw_toolbar(AppState& state, const MomentTable& table, LocationRule& rule);
   void draw_rows(AppState& state, const CursorAnalysis& analysis);
   void select(AppState& state, const CursorAnalysis& analysis, LocationId location);
 

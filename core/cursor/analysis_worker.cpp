@@ -40,7 +40,7 @@ void AnalysisWorker::wait_idle() {
 
 std::shared_ptr<const CursorAnalysis> AnalysisWorker::compute(const AnalysisRequest& request) {
   return std::make_shared<const CursorAnalysis>(
-      analyze_cursor(*request.timeline, request.state, *request.source, request.filter_frames));
+      analyze_cursor(*request.timeline, request.state, *request.source, request.filter_frames, request.location_rule));
 }
 
 void AnalysisWorker::run() {

@@ -19,6 +19,7 @@ struct AnalysisRequest {
   std::shared_ptr<const StackSource> source;  // shared read-only (StackCatalog)
   size_t state = 0;
   bool filter_frames = true;
+  LocationRule location_rule = LocationRule::FirstUserFrame;
   bool operator==(const AnalysisRequest&) const = default;
 };
 

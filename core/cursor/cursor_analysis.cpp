@@ -20,13 +20,14 @@ std::vector<uint32_t> CursorAnalysis::elements_at_location(LocationId location) 
 }
 
 CursorAnalysis analyze_cursor(const Timeline& timeline, size_t state, const StackSource& source,
-                              bool filter_frames) {
+                              bool filter_frames, LocationRule rule) {
   const auto start = std::chrono::steady_clock::now();
   CursorAnalysis result(timeline, state, filter_frames);
   result.live = live_elements(timeline, state);
   result.top_down = build_call_tree(result.live, source, {TreeDirection::TopDown, filter_frames});
   result.bottom_up = build_call_tree(result.live, source, {TreeDirection::BottomUp, filter_frames});
-  LocationIndex locations(source);
+  result.location_rule = rule;
+  LocationIndex locations(source, rule);
   result.moment = build_moment_table(result.live, locations, state);
   result.live_locations.reserve(result.live.size());
   for (const LiveElement& element : result.live)

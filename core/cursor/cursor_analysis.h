@@ -18,6 +18,7 @@ struct CursorAnalysis {
   const Timeline* timeline = nullptr;  // identifies what `state` and the element ids refer to
   size_t state = 0;
   bool filtered = true;
+  LocationRule location_rule = LocationRule::FirstUserFrame;
   std::vector<LiveElement> live;
   CallTree top_down;
   CallTree bottom_up;
@@ -30,6 +31,6 @@ struct CursorAnalysis {
 };
 
 CursorAnalysis analyze_cursor(const Timeline& timeline, size_t state, const StackSource& source,
-                              bool filter_frames);
+                              bool filter_frames, LocationRule rule = LocationRule::FirstUserFrame);
 
 }  // namespace snapscope
