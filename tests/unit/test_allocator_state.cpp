@@ -201,6 +201,14 @@ Snapshot busy_fixture(size_t rounds) {
       if (k == 1) e.push_back(event(Action::FreeCompleted, segment + 5 * 4096, 64));  // free without request
     }
   }
+  // The end-of-trace snapshot: every segment, with the blocks still live in it.
+  for (uint64_t segment = 1ull << 32; segment < next_segment; segment += 1 << 20) {
+    std::vector<Block> blocks;
+    for (const auto& [addr, size] : live) {
+      if (addr >= segment && addr < segment + (1 << 20)) blocks.push_back(block(addr, size, size, BlockState::ActiveAllocated));
+    }
+    add_segment(s, segment, 1 << 20, blocks);
+  }
   return s;
 }
 

@@ -54,6 +54,7 @@ TEST_CASE("sql: no statement can change elements.db") {
       "PRAGMA journal_mode=DELETE",
       "PRAGMA user_version=7",
       "VACUUM",
+      "VACUUM INTO '/tmp/snapscope-sql-attack.db'",
       "BEGIN; DELETE FROM events; COMMIT",
       "PRAGMA writable_schema=1",
   };
