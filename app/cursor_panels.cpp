@@ -7,7 +7,7 @@
 #include "app/annotation_lanes.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/cursor_readout.h"
-#include "core/cursor/db_annotations.h"
+#include "core/analysis/db_annotations.h"
 #include "core/view/format.h"
 
 namespace snapscope {
@@ -52,7 +52,7 @@ void CursorPanels::on_new_document(AppState& state) {
   const std::string db = document_->elements_db().string();
   catalog_loading_ = std::async(std::launch::async, [db] { return catalog_from_elements_db(db); }).share();
   try {
-    phases_.load(annotations_from_elements_db(db));
+    phases_.load(read_db_annotations(db));
   } catch (const std::exception&) {
     // A database without annotations still shows everything else.
   }

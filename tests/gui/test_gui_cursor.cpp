@@ -70,9 +70,13 @@ std::string drive_window(const fs::path& sandbox, const std::string& input,
          << shell_quote(out.string()) << " &\n"
          << "pid=$!\n"
          << "W=$(timeout 60 xdotool search --sync --name 'snapscope - ' | head -1)\n"
+         // Hold each key for a while: ImGui 1.86 polls key state once per frame, so a press and
+         // release delivered in the same frame would be missed.
+         << "press() { xdotool keydown --window \"$W\" \"$1\"; sleep 0.25; xdotool keyup --window \"$W\" "
+            "\"$1\"; }\n"
          << "sleep 1\n";
-  for (const std::string& step : steps) script << step << "\nsleep 0.4\n";
-  script << "xdotool key --window \"$W\" ctrl+q\n"
+  for (const std::string& step : steps) script << step << "\nsleep 0.5\n";
+  script << "press ctrl+q\n"
          << "timeout 20 tail --pid=$pid -f /dev/null\n"
          << "wait $pid\n";
   const fs::path driver = sandbox / "drive.sh";
@@ -157,7 +161,7 @@ TEST_CASE("xdotool: clicking empty chart space places the cursor; arrows, Home, 
   const ChartRect chart = chart_rect(sandbox, input, "1400x900");
   // The top of the chart is headroom above the peak: empty space.
   const int x = chart.x + chart.width / 2, y = chart.y + 4;
-  const std::string key = "xdotool key --window \"$W\" ";
+  const std::string key = "press ";
   const std::string out = drive_window(
       sandbox, input,
       {"xdotool mousemove --window \"$W\" " + std::to_string(x) + " " + std::to_string(y), "xdotool click 1",
@@ -199,7 +203,7 @@ TEST_CASE("xdotool: typing a frame into the search bar counts the core's matches
   const auto catalog = catalog_from_elements_db(document->elements_db().string());
   const std::string frame = frame_to_search(timeline, *catalog);
   REQUIRE_FALSE(frame.empty());
-  const std::string key = "xdotool key --window \"$W\" ";
+  const std::string key = "press ";
   const std::string out =
       drive_window(sandbox, input,
                    {key + "ctrl+f", "xdotool type --window \"$W\" --delay 40 " + shell_quote(frame),

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "app/palette.h"
 #include "core/lod/memory_pyramid.h"
 #include "core/view/document.h"
+#include "core/view/view_transform.h"
 #include "gui_harness.h"
 
 using namespace snapscope;
