@@ -15,7 +15,8 @@ class AllocatorPanel {
   void draw(const AllocatorState& state, const SegmentLayout& layout, int64_t event, double compute_ms);
 
  private:
-  void draw_totals(const AllocatorState& state, const SegmentLayout& layout, int64_t event, double compute_ms) const;
+  void draw_totals(const AllocatorState& state, const SegmentLayout& layout, int64_t event,
+                   double compute_ms) const;
   void draw_segments(const SegmentLayout& layout) const;
   void draw_tooltip(const SegmentLayout& layout, float x0, float y0, float scale, float row_height) const;
 };

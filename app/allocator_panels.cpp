@@ -6,8 +6,8 @@
 #include <exception>
 
 #include "app/reserved_curve.h"
-#include "core/analysis/state_mapping.h"
 #include "core/allocator/db_event_source.h"
+#include "core/analysis/state_mapping.h"
 #include "core/cursor/time_cursor.h"
 #include "core/view/format.h"
 
@@ -47,8 +47,9 @@ void AllocatorPanels::on_new_device(AppState& state) {
   if (device_ == nullptr) return;
   usage_ = std::make_unique<UsageCurve>(device_->blocks, device_->segments);
   cancel_ = std::make_shared<std::atomic<bool>>(false);
-  building_ = std::async(std::launch::async, [db = document_->elements_db().string(), device = device_->device,
-                                              cancel = cancel_] { return allocator_history_from_db(db, device, cancel.get()); });
+  building_ = std::async(std::launch::async,
+                         [db = document_->elements_db().string(), device = device_->device,
+                          cancel = cancel_] { return allocator_history_from_db(db, device, cancel.get()); });
 }
 
 AllocatorHistory* AllocatorPanels::history(bool wait) {
@@ -110,19 +111,22 @@ void AllocatorPanels::draw_pane(AppState& state, float width, float height) {
     };
     if (ImGui::BeginTabItem("Allocator state", nullptr, tab_flags(Tab::Allocator))) {
       if (!build_error_.empty()) {
-        ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "allocator history unavailable: %s", build_error_.c_str());
+        ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "allocator history unavailable: %s",
+                           build_error_.c_str());
       } else if (history_ == nullptr) {
         ImGui::TextDisabled(device_ != nullptr ? "replaying the trace backwards from the segment snapshot..."
                                                : "no snapshot open");
       } else if (!state.cursor.placed() || !state_) {
-        ImGui::TextDisabled("place the time cursor (click the chart, Home/End, P for peak) to see the allocator");
+        ImGui::TextDisabled(
+            "place the time cursor (click the chart, Home/End, P for peak) to see the allocator");
       } else {
         allocator_.draw(*state_, layout_, event, state_ms_);
       }
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Events", nullptr, tab_flags(Tab::Events))) {
-      const std::optional<int64_t> chosen = events_.draw(state.cursor.placed() ? std::optional<int64_t>(event) : std::nullopt);
+      const std::optional<int64_t> chosen =
+          events_.draw(state.cursor.placed() ? std::optional<int64_t>(event) : std::nullopt);
       if (chosen) focus_event(state, *chosen);
       ImGui::EndTabItem();
     }

@@ -34,7 +34,10 @@ class AllocatorPanels {
   void draw_oom_markers(const AppState& state, float x, float y, float width, float height);
   // The tabbed pane: allocator state, event list, SQL console.
   void draw_pane(AppState& state, float width, float height);
-  void focus_sql_console() { sql_.request_focus(); select_tab_ = Tab::Sql; }
+  void focus_sql_console() {
+    sql_.request_focus();
+    select_tab_ = Tab::Sql;
+  }
 
   // Test hook (Ctrl+K): focused event, allocator totals and the SQL console's last result.
   nlohmann::json json(AppState& state);

@@ -23,7 +23,8 @@ constexpr float kOomHoverPixels = 4;
 
 }  // namespace
 
-void ReservedCurve::update(const UsageCurve& usage, const Timeline& timeline, double x0, double x1, int width) {
+void ReservedCurve::update(const UsageCurve& usage, const Timeline& timeline, double x0, double x1,
+                           int width) {
   if (&timeline == timeline_ && x0 == x0_ && x1 == x1_ && static_cast<int>(columns_.size()) == width) return;
   timeline_ = &timeline;
   x0_ = x0;
@@ -33,8 +34,8 @@ void ReservedCurve::update(const UsageCurve& usage, const Timeline& timeline, do
   for (const UsageColumn& column : columns_) top_ = std::max(top_, column.reserved_max);
 }
 
-void ReservedCurve::draw(const AppState& state, const UsageCurve& usage, const Timeline& timeline, float x_offset,
-                         float width, float height) {
+void ReservedCurve::draw(const AppState& state, const UsageCurve& usage, const Timeline& timeline,
+                         float x_offset, float width, float height) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float left = origin.x + x_offset;
   const int columns = std::max(1, static_cast<int>(width));
@@ -56,7 +57,8 @@ void ReservedCurve::draw(const AppState& state, const UsageCurve& usage, const T
                              kFragmentationLine);
   }
   if (state.cursor.placed()) {
-    const float cursor_x = left + static_cast<float>(state.view.to_screen_x(state_x(timeline, state.cursor.state())));
+    const float cursor_x =
+        left + static_cast<float>(state.view.to_screen_x(state_x(timeline, state.cursor.state())));
     if (cursor_x >= left && cursor_x <= left + width)
       draw_list->AddLine(ImVec2(cursor_x, origin.y), ImVec2(cursor_x, bottom), kCursorColor);
   }
@@ -82,8 +84,8 @@ void ReservedCurve::draw_tooltip(float x, float width) const {
   ImGui::EndTooltip();
 }
 
-void draw_oom_lines(const AppState& state, const Timeline& timeline, const std::vector<OomEvent>& ooms, float x,
-                    float y, float width, float height) {
+void draw_oom_lines(const AppState& state, const Timeline& timeline, const std::vector<OomEvent>& ooms,
+                    float x, float y, float width, float height) {
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   for (const OomEvent& oom : ooms) {
@@ -91,7 +93,8 @@ void draw_oom_lines(const AppState& state, const Timeline& timeline, const std::
     const float line_x = x + static_cast<float>(state.view.to_screen_x(state_x(timeline, oom_state)));
     if (line_x < x || line_x > x + width) continue;
     draw_list->AddLine(ImVec2(line_x, y), ImVec2(line_x, y + height), kOomColor, 2.0f);
-    draw_list->AddTriangleFilled(ImVec2(line_x - 5, y), ImVec2(line_x + 5, y), ImVec2(line_x, y + 8), kOomColor);
+    draw_list->AddTriangleFilled(ImVec2(line_x - 5, y), ImVec2(line_x + 5, y), ImVec2(line_x, y + 8),
+                                 kOomColor);
     if (std::fabs(mouse.x - line_x) <= kOomHoverPixels && mouse.y >= y && mouse.y <= y + height) {
       ImGui::BeginTooltip();
       ImGui::Text("OOM at event #%zu", oom.event);

@@ -13,8 +13,8 @@ namespace snapscope {
 
 class ReservedCurve {
  public:
-  void draw(const AppState& state, const UsageCurve& usage, const Timeline& timeline, float x_offset, float width,
-            float height);
+  void draw(const AppState& state, const UsageCurve& usage, const Timeline& timeline, float x_offset,
+            float width, float height);
   void reset() { timeline_ = nullptr; }
 
  private:
@@ -28,7 +28,7 @@ class ReservedCurve {
 };
 
 // Red vertical lines at OOM events, with requested size and free device memory in a tooltip.
-void draw_oom_lines(const AppState& state, const Timeline& timeline, const std::vector<OomEvent>& ooms, float x,
-                    float y, float width, float height);
+void draw_oom_lines(const AppState& state, const Timeline& timeline, const std::vector<OomEvent>& ooms,
+                    float x, float y, float width, float height);
 
 }  // namespace snapscope

@@ -139,17 +139,20 @@ void SqlConsolePanel::draw_status() const {
 
 void SqlConsolePanel::draw_table() {
   if (!result_ || result_->columns.empty()) return;
-  const int columns = static_cast<int>(std::min<size_t>(result_->columns.size(), 64));  // ImGui's column limit
+  const int columns =
+      static_cast<int>(std::min<size_t>(result_->columns.size(), 64));  // ImGui's column limit
   const ImGuiTableFlags flags = ImGuiTableFlags_Sortable | ImGuiTableFlags_Resizable | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
   if (!ImGui::BeginTable("sql-result", columns, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   for (int c = 0; c < columns; ++c) ImGui::TableSetupColumn(result_->columns[static_cast<size_t>(c)].c_str());
   ImGui::TableHeadersRow();
-  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs(); specs && (specs->SpecsDirty || sorted_dirty_)) {
+  if (ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
+      specs && (specs->SpecsDirty || sorted_dirty_)) {
     if (specs->SpecsCount > 0) {
       const ImGuiTableColumnSortSpecs& spec = specs->Specs[0];
-      sort_rows(*result_, static_cast<size_t>(spec.ColumnIndex), spec.SortDirection == ImGuiSortDirection_Ascending);
+      sort_rows(*result_, static_cast<size_t>(spec.ColumnIndex),
+                spec.SortDirection == ImGuiSortDirection_Ascending);
     }
     specs->SpecsDirty = false;
     sorted_dirty_ = false;
@@ -171,12 +174,9 @@ void SqlConsolePanel::draw_table() {
 
 nlohmann::json SqlConsolePanel::json() const {
   if (!result_) return {{"running", console_ && console_->busy()}};
-  return {{"running", console_->busy()},
-          {"columns", result_->columns},
-          {"rows", result_->rows.size()},
-          {"total_rows", result_->total_rows},
-          {"error", result_->error},
-          {"cancelled", result_->cancelled}};
+  return {{"running", console_->busy()},  {"columns", result_->columns},
+          {"rows", result_->rows.size()}, {"total_rows", result_->total_rows},
+          {"error", result_->error},      {"cancelled", result_->cancelled}};
 }
 
 }  // namespace snapscope

@@ -45,11 +45,13 @@ AllocatorState final_state_from_snapshot(const Snapshot& snapshot, int device) {
 }
 
 size_t AllocatorHistory::Checkpoint::bytes() const {
-  return sizeof(Checkpoint) + segments.size() * sizeof(AllocatorSegment) + blocks.size() * sizeof(AllocatorBlock);
+  return sizeof(Checkpoint) + segments.size() * sizeof(AllocatorSegment) +
+         blocks.size() * sizeof(AllocatorBlock);
 }
 
 AllocatorHistory::AllocatorHistory(AllocatorState final_state, std::unique_ptr<EventSource> events,
-                                   size_t budget_bytes, size_t initial_interval, const std::atomic<bool>* cancel)
+                                   size_t budget_bytes, size_t initial_interval,
+                                   const std::atomic<bool>* cancel)
     : events_(std::move(events)),
       event_count_(events_->size()),
       budget_(budget_bytes),

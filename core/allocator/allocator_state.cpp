@@ -108,7 +108,8 @@ void AllocatorState::unmap_segment(const AllocatorEvent& event) {
   const uint64_t existing_end = existing.addr + existing.size;
   if (end > existing_end) return;  // not inside one mapped segment: nothing memory_viz could do
   remove_segment(existing.addr);
-  if (existing.addr < event.addr) add_segment({existing.addr, event.addr - existing.addr, existing.stream, existing.stack});
+  if (existing.addr < event.addr)
+    add_segment({existing.addr, event.addr - existing.addr, existing.stream, existing.stack});
   if (end < existing_end) add_segment({end, existing_end - end, existing.stream, existing.stack});
 }
 

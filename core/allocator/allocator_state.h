@@ -72,7 +72,7 @@ class AllocatorState {
   void remove_block(uint64_t addr);
   void set_pending(uint64_t addr, bool pending);
   void remove_segment(uint64_t addr);
-  void map_segment(AllocatorSegment segment);    // undo of segment_unmap: merge with neighbours
+  void map_segment(AllocatorSegment segment);       // undo of segment_unmap: merge with neighbours
   void unmap_segment(const AllocatorEvent& event);  // undo of segment_map: trim or split
 
   SegmentMap segments_;

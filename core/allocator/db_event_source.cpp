@@ -6,7 +6,8 @@ namespace snapscope {
 namespace {
 
 Action action_from_code(int64_t code) {
-  return code >= 0 && code <= static_cast<int64_t>(Action::Unknown) ? static_cast<Action>(code) : Action::Unknown;
+  return code >= 0 && code <= static_cast<int64_t>(Action::Unknown) ? static_cast<Action>(code)
+                                                                    : Action::Unknown;
 }
 
 size_t count_events(SqliteDatabase& db, int device) {
@@ -47,8 +48,9 @@ AllocatorState final_state_from_db(const std::string& db_path, int device) {
       db.prepare("SELECT address, total_size, stream, stack_id FROM segments WHERE device = ?1");
   segments.bind(1, device);
   while (segments.next_row()) {
-    state.add_segment({static_cast<uint64_t>(segments.column_int(0)), static_cast<uint64_t>(segments.column_int(1)),
-                       static_cast<uint64_t>(segments.column_int(2)), static_cast<StackId>(segments.column_int(3))});
+    state.add_segment(
+        {static_cast<uint64_t>(segments.column_int(0)), static_cast<uint64_t>(segments.column_int(1)),
+         static_cast<uint64_t>(segments.column_int(2)), static_cast<StackId>(segments.column_int(3))});
   }
   SqliteStatement blocks = db.prepare(
       "SELECT b.address, b.size, b.requested_size, b.stack_id, b.state = 'active_pending_free' "
@@ -65,10 +67,9 @@ AllocatorState final_state_from_db(const std::string& db_path, int device) {
 
 std::unique_ptr<AllocatorHistory> allocator_history_from_db(const std::string& db_path, int device,
                                                             const std::atomic<bool>* cancel) {
-  return std::make_unique<AllocatorHistory>(final_state_from_db(db_path, device),
-                                            std::make_unique<DbEventSource>(db_path, device),
-                                            AllocatorHistory::kDefaultBudget, AllocatorHistory::kDefaultInterval,
-                                            cancel);
+  return std::make_unique<AllocatorHistory>(
+      final_state_from_db(db_path, device), std::make_unique<DbEventSource>(db_path, device),
+      AllocatorHistory::kDefaultBudget, AllocatorHistory::kDefaultInterval, cancel);
 }
 
 }  // namespace snapscope

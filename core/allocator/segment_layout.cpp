@@ -10,7 +10,8 @@ constexpr uint64_t kRowGapDivisor = 200;  // memory_viz: one unit of its 200-wid
 void pack_rows(SegmentLayout& layout) {
   auto& placed = layout.segments;
   std::sort(placed.begin(), placed.end(), [](const PlacedSegment& a, const PlacedSegment& b) {
-    return a.segment.size != b.segment.size ? a.segment.size < b.segment.size : a.segment.addr < b.segment.addr;
+    return a.segment.size != b.segment.size ? a.segment.size < b.segment.size
+                                            : a.segment.addr < b.segment.addr;
   });
   layout.row_width = placed.empty() ? 0 : placed.back().segment.size;
   layout.gap = layout.row_width / kRowGapDivisor;

@@ -36,7 +36,8 @@ UsageColumn UsageCurve::column(const Timeline& shown, uint64_t first_step, uint6
   const size_t first_action = state_after_event(segments_, first_event - 1);
   const size_t end_action = state_after_event(segments_, last_event);
   if (first_action < end_action && end_action <= segments_.action_count()) {
-    out.reserved_max = std::max(out.reserved_max, segment_pyramid_.over_actions(first_action, end_action - 1).max_bytes);
+    out.reserved_max =
+        std::max(out.reserved_max, segment_pyramid_.over_actions(first_action, end_action - 1).max_bytes);
   }
   out.fragmentation = fragmentation_ratio(out.allocated, out.reserved);
   return out;

@@ -15,7 +15,7 @@ constexpr int kProgressOpcodes = 10000;  // how often a running query checks for
 
 // Pragmas that only report something, allowed with an argument (a table or index name).
 constexpr std::array<std::string_view, 11> kReportingPragmas = {
-    "table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list",
+    "table_info", "table_xinfo",   "index_list",      "index_info",    "index_xinfo", "foreign_key_list",
     "table_list", "database_list", "compile_options", "function_list", "pragma_list"};
 
 bool reporting_pragma(const char* name) {
@@ -126,7 +126,8 @@ SqlResult ReadOnlySql::run(const std::string& sql, const std::atomic<bool>& canc
     out.cancelled = true;
     out.error.clear();
   }
-  out.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  out.elapsed_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
 

@@ -34,9 +34,9 @@ int main(int argc, char** argv) {
 
   auto start = std::chrono::steady_clock::now();
   auto history = allocator_history_from_db(db, device);
-  std::printf("events %zu  build %.0f ms  checkpoints %zu every %zu events  %.1f MiB\n", history->event_count(),
-              ms_since(start), history->checkpoint_count(), history->checkpoint_interval(),
-              static_cast<double>(history->memory_bytes()) / (1 << 20));
+  std::printf("events %zu  build %.0f ms  checkpoints %zu every %zu events  %.1f MiB\n",
+              history->event_count(), ms_since(start), history->checkpoint_count(),
+              history->checkpoint_interval(), static_cast<double>(history->memory_bytes()) / (1 << 20));
 
   std::mt19937_64 rng(7);
   double worst = 0, total = 0;
@@ -54,13 +54,15 @@ int main(int argc, char** argv) {
   std::printf("state + layout at %d random events: mean %.1f ms, worst %.1f ms (mean %zu blocks)\n", queries,
               total / queries, worst, blocks / static_cast<size_t>(std::max(1, queries)));
 
-  AllocationsFile file = read_allocations_json((std::filesystem::path(argv[1]) / "allocations.json").string());
+  AllocationsFile file =
+      read_allocations_json((std::filesystem::path(argv[1]) / "allocations.json").string());
   for (DeviceLayout& layout : file.devices) {
     if (layout.device != device) continue;
     const Timeline blocks_timeline(std::move(layout.blocks)), segments_timeline(std::move(layout.segments));
     const UsageCurve curve(blocks_timeline, segments_timeline);
     start = std::chrono::steady_clock::now();
-    const auto columns = curve.columns(blocks_timeline, 0, static_cast<double>(blocks_timeline.timesteps()), 1920);
+    const auto columns =
+        curve.columns(blocks_timeline, 0, static_cast<double>(blocks_timeline.timesteps()), 1920);
     std::printf("usage strip: %zu columns in %.2f ms\n", columns.size(), ms_since(start));
   }
   return 0;

@@ -66,8 +66,8 @@ std::vector<int64_t> sample_events(size_t count) {
 
 void check_device(const Snapshot& snapshot, int device, const std::string& db_path) {
   AllocatorHistory history(final_state_from_snapshot(snapshot, device),
-                           std::make_unique<SnapshotEventSource>(snapshot, device), AllocatorHistory::kDefaultBudget,
-                           256);
+                           std::make_unique<SnapshotEventSource>(snapshot, device),
+                           AllocatorHistory::kDefaultBudget, 256);
   const Expected expected = expected_end(snapshot, device);
   const AllocatorState end = history.at_position(history.event_count());
   std::map<uint64_t, uint64_t> segment_sizes;
@@ -79,12 +79,14 @@ void check_device(const Snapshot& snapshot, int device, const std::string& db_pa
 
   const Timeline block_timeline(derive_replay_input(snapshot, device, TimelineKind::Blocks));
   const Timeline segment_timeline(derive_replay_input(snapshot, device, TimelineKind::Segments));
-  AllocatorHistory from_db(final_state_from_db(db_path, device), std::make_unique<DbEventSource>(db_path, device));
+  AllocatorHistory from_db(final_state_from_db(db_path, device),
+                           std::make_unique<DbEventSource>(db_path, device));
   REQUIRE(from_db.event_count() == history.event_count());
   for (const int64_t event : sample_events(history.event_count())) {
     INFO("event " << event);
     const AllocatorState state = history.after_event(event);
-    CHECK(state.reserved_bytes() == segment_timeline.total_at_state(state_after_event(segment_timeline, event)));
+    CHECK(state.reserved_bytes() ==
+          segment_timeline.total_at_state(state_after_event(segment_timeline, event)));
     CHECK(state.allocated_bytes() == block_timeline.total_at_state(state_after_event(block_timeline, event)));
     CHECK(from_db.after_event(event) == state);
   }

@@ -54,28 +54,29 @@ Snapshot pending_fixture() {
   Snapshot s;
   s.device_traces.resize(1);
   auto& e = s.device_traces[0].events;
-  e.push_back(event(Action::SegmentAlloc, 0x1000, 4096));  // 0
-  e.push_back(event(Action::Alloc, 0x1000, 500));          // 1  A
-  e.push_back(event(Action::Alloc, 0x1200, 256));          // 2  B
-  e.push_back(event(Action::Alloc, 0x1400, 1024));         // 3  C
-  e.push_back(event(Action::FreeRequested, 0x1200, 256));  // 4  B (merged free)
-  e.push_back(event(Action::FreeCompleted, 0x1200, 256));  // 5
-  e.push_back(event(Action::FreeRequested, 0x1400, 1024)); // 6  C pending from here
-  e.push_back(event(Action::Alloc, 0x1800, 128));          // 7  D
-  e.push_back(event(Action::FreeCompleted, 0x1400, 1024)); // 8  C gone
-  e.push_back(event(Action::FreeRequested, 0x1800, 128));  // 9  D pending at the end
-  e.push_back(event(Action::Oom, 4096, 1 << 20));          // 10 oom: addr = device free
-  e.push_back(event(Action::SegmentFree, 0x10000, 8192));  // 11
-  add_segment(s, 0x1000, 4096,
-              {block(0x1000, 512, 500, BlockState::ActiveAllocated), block(0x1200, 1536, 1536, BlockState::Inactive),
-               block(0x1800, 128, 128, BlockState::ActivePending), block(0x1880, 1920, 1920, BlockState::Inactive)});
+  e.push_back(event(Action::SegmentAlloc, 0x1000, 4096));   // 0
+  e.push_back(event(Action::Alloc, 0x1000, 500));           // 1  A
+  e.push_back(event(Action::Alloc, 0x1200, 256));           // 2  B
+  e.push_back(event(Action::Alloc, 0x1400, 1024));          // 3  C
+  e.push_back(event(Action::FreeRequested, 0x1200, 256));   // 4  B (merged free)
+  e.push_back(event(Action::FreeCompleted, 0x1200, 256));   // 5
+  e.push_back(event(Action::FreeRequested, 0x1400, 1024));  // 6  C pending from here
+  e.push_back(event(Action::Alloc, 0x1800, 128));           // 7  D
+  e.push_back(event(Action::FreeCompleted, 0x1400, 1024));  // 8  C gone
+  e.push_back(event(Action::FreeRequested, 0x1800, 128));   // 9  D pending at the end
+  e.push_back(event(Action::Oom, 4096, 1 << 20));           // 10 oom: addr = device free
+  e.push_back(event(Action::SegmentFree, 0x10000, 8192));   // 11
+  add_segment(
+      s, 0x1000, 4096,
+      {block(0x1000, 512, 500, BlockState::ActiveAllocated), block(0x1200, 1536, 1536, BlockState::Inactive),
+       block(0x1800, 128, 128, BlockState::ActivePending), block(0x1880, 1920, 1920, BlockState::Inactive)});
   return s;
 }
 
 AllocatorHistory history_of(const Snapshot& s, size_t interval = AllocatorHistory::kDefaultInterval,
                             size_t budget = AllocatorHistory::kDefaultBudget) {
-  return AllocatorHistory(final_state_from_snapshot(s, 0), std::make_unique<SnapshotEventSource>(s, 0), budget,
-                          interval);
+  return AllocatorHistory(final_state_from_snapshot(s, 0), std::make_unique<SnapshotEventSource>(s, 0),
+                          budget, interval);
 }
 
 bool has_block(const AllocatorState& state, uint64_t addr) { return state.blocks().count(addr) != 0; }
@@ -135,10 +136,11 @@ TEST_CASE("allocator state: expandable segments map and unmap with merge and spl
   Snapshot s;
   s.device_traces.resize(1);
   auto& e = s.device_traces[0].events;
-  e.push_back(event(Action::SegmentMap, 0x100000, 0x2000));    // 0  grows to [0x100000, 0x102000)
-  e.push_back(event(Action::SegmentMap, 0x102000, 0x2000));    // 1  grows to 0x104000
-  e.push_back(event(Action::SegmentMap, 0x104000, 0x1000));    // 2  grows to 0x105000
-  e.push_back(event(Action::SegmentUnmap, 0x102000, 0x1000));  // 3  a hole: [0x100000,0x102000) + [0x103000,0x105000)
+  e.push_back(event(Action::SegmentMap, 0x100000, 0x2000));  // 0  grows to [0x100000, 0x102000)
+  e.push_back(event(Action::SegmentMap, 0x102000, 0x2000));  // 1  grows to 0x104000
+  e.push_back(event(Action::SegmentMap, 0x104000, 0x1000));  // 2  grows to 0x105000
+  e.push_back(
+      event(Action::SegmentUnmap, 0x102000, 0x1000));  // 3  a hole: [0x100000,0x102000) + [0x103000,0x105000)
   e.push_back(event(Action::SegmentUnmap, 0x103000, 0x2000));  // 4  tail gone
   add_segment(s, 0x100000, 0x2000, {});
   AllocatorHistory history = history_of(s);
@@ -205,7 +207,8 @@ Snapshot busy_fixture(size_t rounds) {
   for (uint64_t segment = 1ull << 32; segment < next_segment; segment += 1 << 20) {
     std::vector<Block> blocks;
     for (const auto& [addr, size] : live) {
-      if (addr >= segment && addr < segment + (1 << 20)) blocks.push_back(block(addr, size, size, BlockState::ActiveAllocated));
+      if (addr >= segment && addr < segment + (1 << 20))
+        blocks.push_back(block(addr, size, size, BlockState::ActiveAllocated));
     }
     add_segment(s, segment, 1 << 20, blocks);
   }
@@ -231,7 +234,7 @@ TEST_CASE("allocator state: allocated and reserved equal the timelines' totals a
 
 TEST_CASE("allocator state: checkpoints give the same states as one long undo, within budget") {
   const Snapshot s = busy_fixture(60);
-  AllocatorHistory dense = history_of(s, 1u << 30);  // only the final state and position 0
+  AllocatorHistory dense = history_of(s, 1u << 30);       // only the final state and position 0
   AllocatorHistory sparse = history_of(s, 8, 24 * 1024);  // forced to thin out
   CHECK(sparse.memory_bytes() <= 24 * 1024);
   CHECK(sparse.checkpoint_interval() > 8);

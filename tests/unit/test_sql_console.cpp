@@ -49,7 +49,9 @@ TEST_CASE("sql: no statement can change elements.db") {
       "INSERT INTO strings VALUES (999999, 'x')",
       "DROP TABLE events",
       "CREATE TABLE t (x)",
-      "ATTACH DATABASE '" "/tmp/snapscope-sql-attack.db" "' AS evil",
+      "ATTACH DATABASE '"
+      "/tmp/snapscope-sql-attack.db"
+      "' AS evil",
       "PRAGMA query_only=0",
       "PRAGMA journal_mode=DELETE",
       "PRAGMA user_version=7",
@@ -144,7 +146,8 @@ TEST_CASE("sql: a long query is cancelled from another thread") {
 TEST_CASE("sql: sorting by a column follows SQLite's order, history browses like a shell") {
   SqlResult result;
   result.columns = {"v"};
-  result.rows = {{std::string("b")}, {int64_t{10}}, {std::monostate{}}, {2.5}, {int64_t{-3}}, {std::string("a")}};
+  result.rows = {{std::string("b")}, {int64_t{10}},     {std::monostate{}}, {2.5},
+                 {int64_t{-3}},      {std::string("a")}};
   sort_rows(result, 0, true);
   std::vector<std::string> order;
   for (const auto& row : result.rows) order.push_back(sql_value_text(row[0]));
