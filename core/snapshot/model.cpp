@@ -54,7 +54,7 @@ FrameId FrameTable::intern(const Frame& frame) {
 
 // ---------------------------------------------------------------- StackTable
 
-StackTable::StackTable() : starts_{0} {}
+StackTable::StackTable() : starts_{0, 0} {}  // id 0: the empty stack
 
 StackId StackTable::intern(std::span<const FrameId> frames) {
   if (frames.empty()) return 0;

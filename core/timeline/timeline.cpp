@@ -19,6 +19,8 @@ constexpr size_t kCountStride = 64;
 }  // namespace
 
 Timeline::Timeline(ReplayInput input, size_t checkpoint_budget_bytes) : input_(std::move(input)) {
+  input_.elements.shrink_to_fit();  // the index lives as long as the view: drop growth slack
+  input_.actions.shrink_to_fit();
   const std::vector<uint32_t> sampled_live_counts = replay();
   compute_peaks();
   build_checkpoints(sampled_live_counts, checkpoint_budget_bytes);
@@ -26,10 +28,15 @@ Timeline::Timeline(ReplayInput input, size_t checkpoint_budget_bytes) : input_(s
 
 std::vector<uint32_t> Timeline::replay() {
   const size_t elements = input_.elements.size();
-  stack_position_.assign(elements, kNoIndex);
-  alloc_state_.assign(elements, static_cast<uint32_t>(never_freed()));
-  free_state_.assign(elements, static_cast<uint32_t>(never_freed()));
   if (never_freed() >= kNoIndex) reject("too many actions");
+  stack_position_.assign(elements, kNoIndex);
+  stack_order_.reserve(elements);
+  position_size_.reserve(elements);
+  position_alloc_state_.reserve(elements);
+  position_free_state_.reserve(elements);
+  action_position_.reserve(action_count());
+  step_end_.reserve(action_count());
+  total_.reserve(action_count() + 1);
 
   place_initial_stack();
   // Live positions, bottom to top; freed ones below the top are dropped lazily when they surface.
@@ -38,10 +45,6 @@ std::vector<uint32_t> Timeline::replay() {
 
   std::vector<uint32_t> sampled_live_counts;
   size_t live_count = stack_order_.size();
-  step_end_.reserve(action_count());
-  total_.reserve(action_count() + 1);
-  total_.push_back(0);
-  for (uint32_t elem : input_.initial_stack) total_[0] += input_.elements[elem].size;
   for (size_t action = 0; action < action_count(); ++action) {
     if (action % kCountStride == 0) sampled_live_counts.push_back(static_cast<uint32_t>(live_count));
     apply_action(action, live_positions);
@@ -51,39 +54,51 @@ std::vector<uint32_t> Timeline::replay() {
   return sampled_live_counts;
 }
 
+uint32_t Timeline::push_position(uint32_t elem, uint32_t alloc_state) {
+  const auto pos = static_cast<uint32_t>(stack_order_.size());
+  stack_position_[elem] = pos;
+  stack_order_.push_back(elem);
+  position_size_.push_back(input_.elements[elem].size);
+  position_alloc_state_.push_back(alloc_state);
+  position_free_state_.push_back(static_cast<uint32_t>(never_freed()));
+  return pos;
+}
+
 void Timeline::place_initial_stack() {
-  stack_order_.reserve(input_.elements.size());
+  uint64_t total = 0;
   for (uint32_t elem : input_.initial_stack) {
     if (elem >= input_.elements.size()) reject("initial stack refers to a missing element");
     if (stack_position_[elem] != kNoIndex) reject("element " + std::to_string(elem) + " is stacked twice");
-    stack_position_[elem] = static_cast<uint32_t>(stack_order_.size());
-    alloc_state_[elem] = 0;
-    stack_order_.push_back(elem);
+    push_position(elem, 0);
+    total += input_.elements[elem].size;
   }
+  total_.push_back(total);
 }
 
 void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions) {
   const uint32_t elem = input_.actions[action].elem;
-  if (elem >= input_.elements.size())
+  if (elem >= input_.elements.size()) {
     reject("action " + std::to_string(action) + " refers to a missing element");
-  const uint64_t size = input_.elements[elem].size;
+  }
   const uint64_t begin = step_begin(action);
   const auto state_after = static_cast<uint32_t>(action + 1);
   if (stack_position_[elem] == kNoIndex) {  // first appearance: alloc on top
-    stack_position_[elem] = static_cast<uint32_t>(stack_order_.size());
-    alloc_state_[elem] = state_after;
-    live_positions.push_back(stack_position_[elem]);
-    stack_order_.push_back(elem);
-    total_.push_back(total_.back() + size);
+    const uint32_t pos = push_position(elem, state_after);
+    action_position_.push_back(pos);
+    live_positions.push_back(pos);
+    total_.push_back(total_.back() + position_size_[pos]);
     step_end_.push_back(begin + 1);
     return;
   }
-  if (free_state_[elem] != never_freed())
+  const uint32_t pos = stack_position_[elem];
+  if (position_free_state_[pos] != never_freed()) {
     reject("element " + std::to_string(elem) + " is used after its free");
-  while (free_state_[stack_order_[live_positions.back()]] <= action) live_positions.pop_back();
-  const bool has_elements_above = live_positions.back() != stack_position_[elem];
-  free_state_[elem] = state_after;
-  total_.push_back(total_.back() - size);
+  }
+  while (position_free_state_[live_positions.back()] <= action) live_positions.pop_back();
+  const bool has_elements_above = live_positions.back() != pos;
+  action_position_.push_back(pos);
+  position_free_state_[pos] = state_after;
+  total_.push_back(total_.back() - position_size_[pos]);
   step_end_.push_back(begin + (has_elements_above ? 4 : 1));
 }
 
@@ -118,29 +133,42 @@ void Timeline::build_checkpoints(const std::vector<uint32_t>& sampled_live_count
   const size_t count = action_count() / checkpoint_interval_ + 1;
   checkpoint_begin_.reserve(count + 1);
   checkpoint_begin_.push_back(0);
-  for (uint32_t pos = 0; pos < input_.initial_stack.size(); ++pos) checkpoint_positions_.push_back(pos);
+  // Checkpoint c = survivors of checkpoint c-1 + positions allocated since and still live.
+  // Allocs get increasing stack positions, so appending them keeps the list sorted.
+  uint32_t allocated = positions_allocated_by(0);
+  for (uint32_t pos = 0; pos < allocated; ++pos) checkpoint_positions_.push_back(pos);
   checkpoint_begin_.push_back(checkpoint_positions_.size());
-  // Checkpoint c = survivors of checkpoint c-1 + the window's allocs still live. Allocs get
-  // increasing stack positions, so appending them keeps the list sorted.
   for (size_t c = 1; c < count; ++c) {
     const size_t state = c * checkpoint_interval_;
     for (uint64_t k = checkpoint_begin_[c - 1]; k < checkpoint_begin_[c]; ++k) {
       const uint32_t pos = checkpoint_positions_[k];
-      if (free_state_[stack_order_[pos]] > state) checkpoint_positions_.push_back(pos);
+      if (position_free_state_[pos] > state) checkpoint_positions_.push_back(pos);
     }
-    for (size_t action = state - checkpoint_interval_; action < state; ++action) {
-      const uint32_t elem = input_.actions[action].elem;
-      if (alloc_state_[elem] == action + 1 && free_state_[elem] > state) {
-        checkpoint_positions_.push_back(stack_position_[elem]);
-      }
+    const uint32_t allocated_now = positions_allocated_by(state);
+    for (uint32_t pos = allocated; pos < allocated_now; ++pos) {
+      if (position_free_state_[pos] > state) checkpoint_positions_.push_back(pos);
     }
+    allocated = allocated_now;
     checkpoint_begin_.push_back(checkpoint_positions_.size());
   }
   checkpoint_positions_.shrink_to_fit();
 }
 
+uint32_t Timeline::positions_allocated_by(size_t state) const {
+  const auto end = std::upper_bound(position_alloc_state_.begin(), position_alloc_state_.end(), state);
+  return static_cast<uint32_t>(end - position_alloc_state_.begin());
+}
+
+size_t Timeline::alloc_state(uint32_t elem) const {
+  return ever_live(elem) ? position_alloc_state_[stack_position_[elem]] : never_freed();
+}
+
+size_t Timeline::free_state(uint32_t elem) const {
+  return ever_live(elem) ? position_free_state_[stack_position_[elem]] : never_freed();
+}
+
 bool Timeline::action_is_free(size_t action) const {
-  return alloc_state_[input_.actions[action].elem] != action + 1;
+  return position_alloc_state_[action_position_[action]] != action + 1;
 }
 
 uint64_t Timeline::timesteps() const { return step_end_.empty() ? 0 : step_end_.back(); }
@@ -160,24 +188,29 @@ template <typename Visit>
 void Timeline::visit_live(size_t state, Visit&& visit) const {
   const size_t checkpoint = state / checkpoint_interval_;
   uint64_t offset = 0;
+  const auto visit_if_live = [&](uint32_t pos) {
+    if (position_free_state_[pos] <= state) return true;
+    if (!visit(pos, offset)) return false;
+    offset += position_size_[pos];
+    return true;
+  };
   for (uint64_t k = checkpoint_begin_[checkpoint]; k < checkpoint_begin_[checkpoint + 1]; ++k) {
-    const uint32_t elem = stack_order_[checkpoint_positions_[k]];
-    if (free_state_[elem] <= state) continue;
-    if (!visit(elem, offset)) return;
-    offset += input_.elements[elem].size;
+    if (!visit_if_live(checkpoint_positions_[k])) return;
   }
-  for (size_t action = checkpoint * checkpoint_interval_; action < state; ++action) {
-    const uint32_t elem = input_.actions[action].elem;
-    if (alloc_state_[elem] != action + 1 || free_state_[elem] <= state) continue;
-    if (!visit(elem, offset)) return;
-    offset += input_.elements[elem].size;
+  const uint32_t end = positions_allocated_by(state);
+  for (uint32_t pos = positions_allocated_by(checkpoint * checkpoint_interval_); pos < end; ++pos) {
+    if (!visit_if_live(pos)) return;
   }
 }
 
 std::vector<LiveAllocation> Timeline::live_at(size_t state) const {
   std::vector<LiveAllocation> live;
-  visit_live(state, [&](uint32_t elem, uint64_t offset) {
-    live.push_back({elem, offset, input_.elements[elem].size});
+  const size_t checkpoint = state / checkpoint_interval_;
+  live.reserve(checkpoint_begin_[checkpoint + 1] - checkpoint_begin_[checkpoint] +
+               positions_allocated_by(state) -
+               positions_allocated_by(checkpoint * checkpoint_interval_));  // an upper bound
+  visit_live(state, [&](uint32_t pos, uint64_t offset) {
+    live.push_back({stack_order_[pos], offset, position_size_[pos]});
     return true;
   });
   return live;
@@ -186,10 +219,10 @@ std::vector<LiveAllocation> Timeline::live_at(size_t state) const {
 std::optional<LiveAllocation> Timeline::allocation_at(size_t state, uint64_t offset) const {
   std::optional<LiveAllocation> found;
   // Offsets only grow going up the stack: the first element ending above `offset` decides.
-  visit_live(state, [&](uint32_t elem, uint64_t elem_offset) {
-    const uint64_t size = input_.elements[elem].size;
-    if (elem_offset + size <= offset) return true;
-    if (elem_offset <= offset) found = LiveAllocation{elem, elem_offset, size};
+  visit_live(state, [&](uint32_t pos, uint64_t pos_offset) {
+    const uint64_t size = position_size_[pos];
+    if (pos_offset + size <= offset) return true;
+    if (pos_offset <= offset) found = LiveAllocation{stack_order_[pos], pos_offset, size};
     return false;
   });
   return found;
@@ -198,8 +231,8 @@ std::optional<LiveAllocation> Timeline::allocation_at(size_t state, uint64_t off
 uint64_t Timeline::offset_of(uint32_t elem, size_t state) const {
   const uint32_t position = stack_position_[elem];
   uint64_t result = total_at_state(state);
-  visit_live(state, [&](uint32_t other, uint64_t offset) {
-    if (stack_position_[other] < position) return true;
+  visit_live(state, [&](uint32_t pos, uint64_t offset) {
+    if (pos < position) return true;
     result = offset;
     return false;
   });
@@ -209,18 +242,19 @@ uint64_t Timeline::offset_of(uint32_t elem, size_t state) const {
 std::vector<std::pair<uint64_t, uint64_t>> Timeline::polygon(uint32_t elem) const {
   std::vector<std::pair<uint64_t, uint64_t>> vertices;
   if (!ever_live(elem)) return vertices;
-  const size_t first_state = alloc_state_[elem];
-  const bool freed = free_state_[elem] != never_freed();
-  const size_t last_state = freed ? free_state_[elem] - 1 : action_count();
+  const uint32_t position = stack_position_[elem];
+  const size_t first_state = position_alloc_state_[position];
+  const bool freed = position_free_state_[position] != never_freed();
+  const size_t last_state = freed ? position_free_state_[position] - 1 : action_count();
   uint64_t offset = offset_of(elem, first_state);
   vertices.emplace_back(first_state == 0 ? 0 : step_begin(first_state - 1), offset);
   // Only frees below it move it: a 3-step ramp down by the freed size.
   for (size_t action = first_state; action < last_state; ++action) {
-    const uint32_t other = input_.actions[action].elem;
-    if (stack_position_[other] > stack_position_[elem] || !action_is_free(action)) continue;
+    const uint32_t other = action_position_[action];
+    if (other > position || position_alloc_state_[other] == action + 1) continue;
     const uint64_t ramp_start = step_begin(action) + 1;
     vertices.emplace_back(ramp_start, offset);
-    offset -= input_.elements[other].size;
+    offset -= position_size_[other];
     vertices.emplace_back(ramp_start + 3, offset);
   }
   vertices.emplace_back(freed ? step_begin(last_state) + 1 : timesteps(), offset);
@@ -230,8 +264,9 @@ std::vector<std::pair<uint64_t, uint64_t>> Timeline::polygon(uint32_t elem) cons
 size_t Timeline::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(input_.elements) + bytes(input_.initial_stack) + bytes(input_.actions) +
-         bytes(input_.action_time_us) + bytes(stack_order_) + bytes(stack_position_) + bytes(total_) +
-         bytes(step_end_) + bytes(alloc_state_) + bytes(free_state_) + bytes(checkpoint_positions_) +
+         bytes(input_.action_time_us) + bytes(stack_order_) + bytes(stack_position_) +
+         bytes(action_position_) + bytes(position_size_) + bytes(position_alloc_state_) +
+         bytes(position_free_state_) + bytes(total_) + bytes(step_end_) + bytes(checkpoint_positions_) +
          bytes(checkpoint_begin_);
 }
 

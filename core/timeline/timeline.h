@@ -73,14 +73,16 @@ class Timeline {
 
   // Lifetime of an element in states: live in [alloc_state, free_state).
   // alloc_state is 0 for the initial stack; free_state is never_freed() if it stays live.
-  size_t alloc_state(uint32_t elem) const { return alloc_state_[elem]; }
-  size_t free_state(uint32_t elem) const { return free_state_[elem]; }
+  // Both are never_freed() for an element that is never live.
+  size_t alloc_state(uint32_t elem) const;
+  size_t free_state(uint32_t elem) const;
   size_t never_freed() const { return action_count() + 1; }
   // Elements that appear in neither the initial stack nor any action are never live.
   bool ever_live(uint32_t elem) const { return stack_position_[elem] != kNoIndex; }
   size_t stack_size() const { return stack_order_.size(); }  // elements ever live
 
-  // Live allocations in state s, bottom to top, with byte offsets. O(K + live) via checkpoints.
+  // Live allocations in state s, bottom to top, with byte offsets. O(live + allocs since the
+  // nearest checkpoint), reading position-ordered arrays sequentially.
   std::vector<LiveAllocation> live_at(size_t state) const;
   // The allocation covering byte `offset` in state s, if any.
   std::optional<LiveAllocation> allocation_at(size_t state, uint64_t offset) const;
@@ -99,29 +101,33 @@ class Timeline {
   std::vector<uint32_t> replay();  // returns live counts sampled every 64 states
   void place_initial_stack();
   void apply_action(size_t action, std::vector<uint32_t>& live_positions);
+  uint32_t push_position(uint32_t elem, uint32_t alloc_state);
   void compute_peaks();
   void build_checkpoints(const std::vector<uint32_t>& sampled_live_counts, size_t budget_bytes);
   size_t choose_checkpoint_interval(const std::vector<uint32_t>& sampled_live_counts,
                                     size_t budget_bytes) const;
-  bool live_in_state(uint32_t elem, size_t state) const {
-    return alloc_state_[elem] <= state && state < free_state_[elem];
-  }
-  // Calls visit(elem, offset) for each live element of `state`, bottom to top, until it
-  // returns false.
+  // Number of stack positions allocated by the end of `state` (alloc states grow with position).
+  uint32_t positions_allocated_by(size_t state) const;
+  // Calls visit(position, offset) for each live stack position of `state`, bottom to top,
+  // until it returns false.
   template <typename Visit>
   void visit_live(size_t state, Visit&& visit) const;
 
   ReplayInput input_;
-  std::vector<uint32_t> stack_order_;     // stack position -> elem
-  std::vector<uint32_t> stack_position_;  // elem -> stack position (kNoIndex if never live)
-  std::vector<uint64_t> total_;           // action_count()+1 entries
-  std::vector<uint64_t> step_end_;        // per action
-  std::vector<uint32_t> alloc_state_, free_state_;
+  std::vector<uint32_t> stack_order_;      // stack position -> elem
+  std::vector<uint32_t> stack_position_;   // elem -> stack position (kNoIndex if never live)
+  std::vector<uint32_t> action_position_;  // action -> stack position of its element
+  // Per stack position, so live-set scans read memory in order.
+  std::vector<uint64_t> position_size_;
+  std::vector<uint32_t> position_alloc_state_, position_free_state_;
+  std::vector<uint64_t> total_;     // action_count()+1 entries
+  std::vector<uint64_t> step_end_;  // per action
   uint64_t max_size_ = 0, peak_bytes_ = 0;
   size_t peak_action_ = 0;
   // Checkpoints: sorted live stack positions at every state that is a multiple of
   // checkpoint_interval_, stored flat; checkpoint c is
-  // checkpoint_positions_[checkpoint_begin_[c], checkpoint_begin_[c + 1]).
+  // checkpoint_positions_[checkpoint_begin_[c], checkpoint_begin_[c + 1]). Positions allocated
+  // after a checkpoint form one contiguous range, so a query scans the checkpoint, then that range.
   size_t checkpoint_interval_ = 1;
   std::vector<uint32_t> checkpoint_positions_;
   std::vector<uint64_t> checkpoint_begin_;

@@ -1,0 +1,26 @@
+// Options of the synthetic snapshot generator (snapscope-gen and in-process test fixtures).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace snapscope::gen {
+
+struct GenOptions {
+  uint64_t events = 20000;    // over all devices; each trace ends at the next workload step boundary
+  uint64_t target_bytes = 0;  // approximate output size; 0 = use `events`
+  int devices = 1;
+  uint64_t seed = 1;
+  bool timestamps = true;  // false: no time_us on events, no external_annotations
+  int protocol = 4;
+  bool compile_context = false;  // compile_context on every trace event
+  bool user_metadata = false;    // user_metadata on every trace event
+  bool annotations = true;       // external_annotations (needs timestamps)
+  bool ghost_parameters = true;  // parameters allocated before recording started
+};
+
+// "100MB", "1GB", "512KiB", "4096" -> bytes (decimal and binary units). nullopt when malformed.
+std::optional<uint64_t> parse_size(std::string_view text);
+
+}  // namespace snapscope::gen

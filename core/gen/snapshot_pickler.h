@@ -1,0 +1,56 @@
+// Pickles the pieces of a torch memory snapshot (segments, trace events, settings,
+// annotations) with the sharing a real torch dump has: every string and frame dict is
+// written once and referenced through the memo afterwards, and free events reuse their
+// allocation's frames list.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/gen/caching_allocator.h"
+#include "core/gen/stack_catalog.h"
+#include "core/gen/training_loop.h"
+#include "core/pickle/pickle_writer.h"
+
+namespace snapscope::gen {
+
+struct EventFields {
+  bool time_us = true;
+  bool compile_context = false;
+  bool user_metadata = false;
+};
+
+class SnapshotPickler {
+ public:
+  SnapshotPickler(PickleWriter& writer, const StackCatalog& catalog);
+
+  void text(std::string_view value);  // a str, memoized on first use
+  void segment(const SimSegment& segment, int device);
+  void event(const GenEvent& event, const EventFields& fields);
+  void end_device_trace() { live_lists_.clear(); }  // addresses are per device
+  void allocator_settings(bool expandable_segments);
+  void annotation(const GenAnnotation& annotation, int device);
+
+ private:
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
+  uint32_t frames_list(uint32_t site);  // writes a fresh list; returns its memo index
+  void frame(uint32_t frame_id);
+  void block(const SimBlock& block, uint64_t address);
+  void key_uint(std::string_view key, uint64_t value);
+
+  PickleWriter& w_;
+  const StackCatalog& catalog_;
+  std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> strings_;
+  std::vector<uint32_t> frame_memo_;                   // kUnwritten until first use
+  std::unordered_map<uint64_t, uint32_t> live_lists_;  // alloc address -> its frames list
+};
+
+}  // namespace snapscope::gen

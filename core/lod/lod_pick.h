@@ -1,0 +1,27 @@
+// Picking on a built LodFrame: which allocation is drawn under a pixel. Answers come from the
+// Timeline itself (exact offsets in the state the column shows), so they agree with the drawing:
+// an allocation at least one pixel tall is returned as drawn; a smaller one is part of the
+// aggregated fill (still named, for tooltips); above the stack there is nothing.
+#pragma once
+
+#include <cstdint>
+
+#include "core/lod/lod_frame.h"
+#include "core/timeline/timeline.h"
+
+namespace snapscope {
+
+enum class PickKind : uint8_t { None, Allocation, Aggregated };
+
+struct PickResult {
+  PickKind kind = PickKind::None;
+  uint32_t elem = kNoIndex;
+  size_t state = 0;     // the state whose layout is shown under the pixel
+  uint64_t offset = 0;  // bottom of the allocation in that state (before any ramp slide)
+  uint64_t size = 0;
+};
+
+// px from the left edge, py from the TOP edge of the chart (mouse convention), in pixels.
+PickResult pick_at(const Timeline& timeline, const LodFrame& frame, double px, double py);
+
+}  // namespace snapscope
