@@ -1,7 +1,10 @@
 // Screenshots of the real app checked pixel by pixel against the core's layout.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -12,6 +15,7 @@
 #include "app/palette.h"
 #include "core/lod/memory_pyramid.h"
 #include "core/view/document.h"
+#include "core/view/view_transform.h"
 #include "gui_harness.h"
 
 using namespace snapscope;
