@@ -63,6 +63,10 @@ void ChartLayer::paint(float x, float y, float width, float height) const {
   if (frame.instances.empty()) return;
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   draw_list->PushClipRect(ImVec2(x, y), ImVec2(x + width, y + height), true);
+  // Anti-aliased fill fringes would bleed half a pixel into neighbouring columns; the chart
+  // must show each column's exact height.
+  const ImDrawListFlags saved_flags = draw_list->Flags;
+  draw_list->Flags &= ~ImDrawListFlags_AntiAliasedFill;
   const auto px_per_step = static_cast<float>(1.0 / frame.view.steps_per_px());
   const auto px_per_byte = static_cast<float>(1.0 / frame.view.bytes_per_px());
   const float base = y + height;
@@ -73,6 +77,7 @@ void ChartLayer::paint(float x, float y, float width, float height) const {
     draw_list->AddQuadFilled(ImVec2(left, bottom0), ImVec2(right, bottom1), ImVec2(right, bottom1 - tall),
                              ImVec2(left, bottom0 - tall), color_for(shape));
   }
+  draw_list->Flags = saved_flags;
   draw_list->PopClipRect();
 }
 
