@@ -91,10 +91,16 @@ bool Application::render_frame() {
 }
 
 void Application::handle_global_keys() {
+  const std::vector<GuiWindow::KeyPress> presses = window_.take_key_presses();
   if (ImGui::GetIO().WantTextInput) return;
-  // P prints the selection as JSON: the hook end-to-end tests use to read the inspector.
-  if (ImGui::IsKeyPressed(GLFW_KEY_P)) print_selection_json();
-  if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) state_.select(std::nullopt);
+  for (const GuiWindow::KeyPress& press : presses) {
+    const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0;
+    if (ctrl && press.key == GLFW_KEY_Q) quit_ = true;
+    if (ctrl && press.key == GLFW_KEY_O) browser_.open();
+    // P prints the selection as JSON: the hook end-to-end tests use to read the inspector.
+    if (!ctrl && press.key == GLFW_KEY_P) print_selection_json();
+    if (press.key == GLFW_KEY_ESCAPE) state_.select(std::nullopt);
+  }
 }
 
 void Application::print_selection_json() {

@@ -30,6 +30,7 @@ GuiWindow::GuiWindow(const char* title, WindowSize size) {
   }
   glfwSetWindowUserPointer(window_, this);
   glfwSetDropCallback(window_, &GuiWindow::on_drop);
+  glfwSetKeyCallback(window_, &GuiWindow::on_key);  // installed first: ImGui's backend chains to it
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -85,6 +86,17 @@ std::vector<std::string> GuiWindow::take_dropped_paths() {
   std::vector<std::string> paths;
   paths.swap(dropped_);
   return paths;
+}
+
+std::vector<GuiWindow::KeyPress> GuiWindow::take_key_presses() {
+  std::vector<KeyPress> presses;
+  presses.swap(key_presses_);
+  return presses;
+}
+
+void GuiWindow::on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
+  auto* self = static_cast<GuiWindow*>(glfwGetWindowUserPointer(window));
+  if (action == GLFW_PRESS) self->key_presses_.push_back({key, mods});
 }
 
 void GuiWindow::set_title(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }

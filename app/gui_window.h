@@ -33,13 +33,22 @@ class GuiWindow {
   int framebuffer_height() const;
 
   std::vector<std::string> take_dropped_paths();
+  // Keys pressed since the last call, with their modifiers. ImGui 1.86 samples key state once
+  // per frame and misses a press and release that arrive together (xdotool, fast typists).
+  struct KeyPress {
+    int key = 0;
+    int mods = 0;
+  };
+  std::vector<KeyPress> take_key_presses();
   void set_title(const std::string& title);
 
  private:
   static void on_drop(GLFWwindow* window, int count, const char** paths);
+  static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
 
   GLFWwindow* window_ = nullptr;
   std::vector<std::string> dropped_;
+  std::vector<KeyPress> key_presses_;
 };
 
 }  // namespace snapscope
