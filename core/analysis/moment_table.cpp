@@ -1,0 +1,82 @@
+#include "core/analysis/moment_table.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "core/analysis/text_table.h"
+#include "core/view/format.h"
+
+namespace snapscope {
+namespace {
+
+uint64_t median_of(std::vector<uint64_t>& sizes) {
+  const size_t n = sizes.size();
+  std::nth_element(sizes.begin(), sizes.begin() + n / 2, sizes.end());
+  const uint64_t upper = sizes[n / 2];
+  if (n % 2 == 1) return upper;
+  const uint64_t lower = *std::max_element(sizes.begin(), sizes.begin() + n / 2);
+  return lower + (upper - lower) / 2;
+}
+
+std::vector<std::string> text_cells(const MomentRow& row) {
+  return {format_bytes(double(row.bytes)), format_bytes(double(row.cumulative)),
+          format_bytes(double(row.median_size)), format_grouped(row.count), row.label};
+}
+
+}  // namespace
+
+MomentTable build_moment_table(std::span<const LiveElement> live, LocationIndex& locations, size_t state) {
+  std::unordered_map<LocationId, std::vector<uint64_t>> sizes_by_location;
+  MomentTable table;
+  table.state = state;
+  for (const LiveElement& element : live) {
+    sizes_by_location[locations.location_of(element.stack)].push_back(element.size);
+    table.live_bytes += element.size;
+  }
+  for (auto& [location, sizes] : sizes_by_location) {
+    MomentRow row;
+    row.location = location;
+    row.label = locations.label(location);
+    row.count = sizes.size();
+    for (uint64_t size : sizes) row.bytes += size;
+    row.median_size = median_of(sizes);
+    table.rows.push_back(std::move(row));
+  }
+  std::sort(table.rows.begin(), table.rows.end(), [](const MomentRow& a, const MomentRow& b) {
+    return a.bytes != b.bytes ? a.bytes > b.bytes : a.label < b.label;
+  });
+  uint64_t running = 0;
+  for (MomentRow& row : table.rows) row.cumulative = running += row.bytes;
+  return table;
+}
+
+std::string moment_table_text(const MomentTable& table, size_t top_n) {
+  TextTable text({"Mem", "Cumulative", "Median", "Count", "Location"});
+  const size_t shown = top_n == 0 ? table.rows.size() : std::min(top_n, table.rows.size());
+  for (size_t i = 0; i < shown; ++i) text.add_row(text_cells(table.rows[i]));
+  if (shown < table.rows.size()) {
+    MomentRow rest;
+    for (size_t i = shown; i < table.rows.size(); ++i) {
+      rest.bytes += table.rows[i].bytes;
+      rest.count += table.rows[i].count;
+    }
+    rest.cumulative = table.live_bytes;
+    rest.label = "(" + std::to_string(table.rows.size() - shown) + " more locations)";
+    std::vector<std::string> cells = text_cells(rest);
+    cells[2] = "-";  // a median of medians would mislead
+    text.add_row(std::move(cells));
+  }
+  return text.render();
+}
+
+std::string moment_table_csv(const MomentTable& table) {
+  std::string csv = "bytes,cumulative_bytes,median_size,count,location\n";
+  for (const MomentRow& row : table.rows) {
+    csv += std::to_string(row.bytes) + ',' + std::to_string(row.cumulative) + ',' +
+           std::to_string(row.median_size) + ',' + std::to_string(row.count) + ',' + csv_field(row.label) +
+           '\n';
+  }
+  return csv;
+}
+
+}  // namespace snapscope

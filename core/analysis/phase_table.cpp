@@ -1,0 +1,94 @@
+#include "core/analysis/phase_table.h"
+
+#include <algorithm>
+
+#include "core/analysis/state_mapping.h"
+#include "core/analysis/state_peaks.h"
+#include "core/analysis/text_table.h"
+#include "core/view/format.h"
+
+namespace snapscope {
+
+ActionClock::ActionClock(const Timeline& timeline) {
+  const std::vector<int64_t>& times = timeline.input().action_time_us;
+  latest_time_.reserve(times.size());
+  int64_t latest = kNoTime;
+  for (int64_t time : times) {
+    latest = std::max(latest, time);
+    latest_time_.push_back(latest);
+  }
+  has_times_ = latest != kNoTime;
+}
+
+size_t ActionClock::state_at_time(int64_t time_us) const {
+  return static_cast<size_t>(std::lower_bound(latest_time_.begin(), latest_time_.end(), time_us) -
+                             latest_time_.begin());
+}
+
+namespace {
+
+int64_t first_event_at(const Timeline& timeline, size_t state) {
+  return state < timeline.action_count() ? timeline.action_event(state) : -1;
+}
+
+PhaseRow phase_row(const Timeline& timeline, const ActionClock& clock, const StatePeaks& peaks,
+                   const AnnotationInterval& interval) {
+  PhaseRow row{interval.name, interval.depth, interval.start_time_us, interval.end_time_us};
+  row.start_state = clock.state_at_time(interval.start_time_us);
+  row.end_state = std::max(row.start_state, clock.state_at_time(interval.end_time_us));
+  row.start_event = first_event_at(timeline, row.start_state);
+  row.end_event = first_event_at(timeline, row.end_state);
+  row.start_bytes = timeline.total_at_state(row.start_state);
+  row.end_bytes = timeline.total_at_state(row.end_state);
+  const StatePeak peak = peaks.max_in(row.start_state, row.end_state);
+  row.peak_bytes = peak.bytes;
+  row.peak_state = peak.state;
+  row.peak_event = peak.state == row.start_state ? -1 : event_of_state(timeline, peak.state);
+  return row;
+}
+
+std::string signed_bytes(int64_t delta) {
+  const std::string magnitude = format_bytes(double(delta < 0 ? -delta : delta));
+  return (delta < 0 ? "-" : delta > 0 ? "+" : "") + magnitude;
+}
+
+std::string event_text(int64_t event) { return event < 0 ? "-" : std::to_string(event); }
+
+}  // namespace
+
+PhaseTable build_phase_table(const Timeline& timeline, const AnnotationPairing& pairing,
+                             std::string_view name_filter) {
+  PhaseTable table;
+  table.unmatched = pairing.unmatched;
+  const ActionClock clock(timeline);
+  table.has_times = clock.has_times();
+  if (!table.has_times) return table;
+  const StatePeaks peaks(timeline);
+  for (const AnnotationInterval& interval : pairing.intervals) {
+    if (interval.name.find(name_filter) == std::string::npos) continue;
+    if (interval.start_time_us == kNoTime || interval.end_time_us == kNoTime) continue;
+    table.rows.push_back(phase_row(timeline, clock, peaks, interval));
+  }
+  return table;
+}
+
+std::string phase_table_text(const PhaseTable& table) {
+  if (!table.has_times) return "phases: the trace has no time_us, so annotations cannot be placed on it\n";
+  if (table.rows.empty() && table.unmatched.empty()) return "phases: no annotations\n";
+  TextTable text({"Start", "End", "Peak", "Delta", "Events", "Peak at", "Phase"});
+  for (const PhaseRow& row : table.rows) {
+    text.add_row({format_bytes(double(row.start_bytes)), format_bytes(double(row.end_bytes)),
+                  format_bytes(double(row.peak_bytes)), signed_bytes(row.delta_bytes()),
+                  event_text(row.start_event) + ".." + event_text(row.end_event), event_text(row.peak_event),
+                  std::string(2 * row.depth, ' ') + row.name});
+  }
+  std::string result = text.render();
+  for (const AnnotationRecord& record : table.unmatched) {
+    result += "unmatched " + record.stage + " '" + record.name + "'" +
+              (record.time_us == kNoTime ? std::string() : " at time_us " + std::to_string(record.time_us)) +
+              '\n';
+  }
+  return result;
+}
+
+}  // namespace snapscope

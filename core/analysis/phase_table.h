@@ -1,0 +1,57 @@
+// Memory per annotated phase (e.g. Optimizer.step, zero_grad): each START/END interval mapped
+// onto Timeline states by time, with the live bytes at its start and end and the peak inside.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/analysis/annotation_pairing.h"
+#include "core/timeline/timeline.h"
+
+namespace snapscope {
+
+// Maps a time to a state: the memory just before the first action with time_us >= the time
+// (actions without time never match; past the last action: the final state).
+class ActionClock {
+ public:
+  explicit ActionClock(const Timeline& timeline);
+  bool has_times() const { return has_times_; }
+  size_t state_at_time(int64_t time_us) const;
+
+ private:
+  std::vector<int64_t> latest_time_;  // running maximum of action times, so lookup can bisect
+  bool has_times_ = false;
+};
+
+struct PhaseRow {
+  std::string name;
+  uint32_t depth = 0;
+  int64_t start_time_us = kNoTime, end_time_us = kNoTime;
+  size_t start_state = 0, end_state = 0;
+  int64_t start_event = -1,
+          end_event = -1;  // raw event of the first action at/after the time; -1 past the end
+  uint64_t start_bytes = 0, end_bytes = 0;
+  uint64_t peak_bytes = 0;  // largest live total over states [start_state, end_state]
+  size_t peak_state = 0;
+  int64_t peak_event = -1;  // the event whose action reached the peak; -1 if already live at the start
+  int64_t delta_bytes() const { return int64_t(end_bytes) - int64_t(start_bytes); }
+};
+
+struct PhaseTable {
+  bool has_times = true;  // false: the trace has no time_us, so annotations cannot be placed
+  std::vector<PhaseRow> rows;
+  std::vector<AnnotationRecord> unmatched;
+};
+
+// Keeps the intervals whose name contains name_filter (empty: all).
+PhaseTable build_phase_table(const Timeline& timeline, const AnnotationPairing& pairing,
+                             std::string_view name_filter = {});
+
+// "Phase  Start  End  Peak  Delta  Peak at" plus a line per unmatched annotation, or a note
+// when the trace has no time_us.
+std::string phase_table_text(const PhaseTable& table);
+
+}  // namespace snapscope

@@ -1,0 +1,26 @@
+#include "core/analysis/state_mapping.h"
+
+#include <algorithm>
+
+namespace snapscope {
+
+size_t state_after_event(const Timeline& timeline, int64_t event) {
+  const std::vector<ReplayAction>& actions = timeline.input().actions;
+  // Actions are in trace order, so their event indices increase.
+  const auto past =
+      std::upper_bound(actions.begin(), actions.end(), event,
+                       [](int64_t value, const ReplayAction& action) { return value < action.event; });
+  return static_cast<size_t>(past - actions.begin());
+}
+
+int64_t event_of_state(const Timeline& timeline, size_t state) {
+  return state == 0 ? -1 : timeline.input().actions[state - 1].event;
+}
+
+size_t peak_state(const Timeline& timeline) {
+  if (timeline.action_count() == 0) return 0;
+  const size_t action = timeline.peak_action();
+  return timeline.total_after(action) >= timeline.total_before(action) ? action + 1 : action;
+}
+
+}  // namespace snapscope

@@ -1,0 +1,23 @@
+// Conversions between raw trace event indices and Timeline states (state s = memory after the
+// first s actions). Every analysis view is "at a state"; users speak in events or "at peak".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/timeline/timeline.h"
+
+namespace snapscope {
+
+// The state after every action whose raw event index is <= event (event -1: state 0, or 1 for a
+// synthetic action, which happens before any event).
+size_t state_after_event(const Timeline& timeline, int64_t event);
+
+// The raw event of the action that produced `state`; -1 for state 0 and synthetic actions.
+int64_t event_of_state(const Timeline& timeline, size_t state);
+
+// The state whose live bytes are memory_viz's peak (Timeline::peak_bytes): after the peak action
+// if it allocates, before it if it frees (a free still shows the freed block during its steps).
+size_t peak_state(const Timeline& timeline);
+
+}  // namespace snapscope

@@ -1,0 +1,13 @@
+// Writes an RGBA image (top row first) as PNG.
+#pragma once
+
+#include <string>
+
+#include "render/chart_renderer.h"
+
+namespace snapscope {
+
+// Throws std::runtime_error naming the path when the file cannot be written.
+void write_png(const std::string& path, const RgbaImage& image);
+
+}  // namespace snapscope

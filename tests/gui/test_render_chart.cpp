@@ -1,0 +1,132 @@
+// The GL renderer end to end: what the GPU paints under every pixel is what picking reports.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "core/lod/lod_builder.h"
+#include "core/lod/lod_pick.h"
+#include "render/chart_renderer.h"
+#include "render/headless_gl.h"
+#include "render/png_writer.h"
+#include "test_lod_traces.h"
+
+using namespace snapscope;
+
+namespace {
+
+std::array<uint8_t, 4> to_bytes(Rgba c) {
+  auto byte = [](float v) { return static_cast<uint8_t>(std::lround(v * 255.0f)); };
+  return {byte(c.r), byte(c.g), byte(c.b), byte(c.a)};
+}
+
+std::array<uint8_t, 4> pixel(const RgbaImage& image, int px, int py) {
+  size_t at = (static_cast<size_t>(py) * static_cast<size_t>(image.width) + static_cast<size_t>(px)) * 4;
+  return {image.pixels[at], image.pixels[at + 1], image.pixels[at + 2], image.pixels[at + 3]};
+}
+
+Rgba expected_colour(const PickResult& pick) {
+  switch (pick.kind) {
+    case PickKind::None:
+      return kDefaultBackground;
+    case PickKind::Aggregated:
+      return kDefaultAggregateColor;
+    case PickKind::Allocation:
+      break;
+  }
+  return kDefaultPalette[default_color_key(pick.elem) % kDefaultPalette.size()];
+}
+
+}  // namespace
+
+TEST_CASE("render: every pixel's colour matches the pick under it") {
+  HeadlessGl gl;
+  MESSAGE("GL renderer: " << gl.renderer());
+  ReplayInput input = test::random_trace({.actions = 3000, .seed = 42});
+  Timeline timeline(input);
+  LodBuilder builder(timeline);
+  ChartRenderer renderer;
+  double steps = static_cast<double>(timeline.timesteps());
+  ChartView views[] = {{0.0, steps, 0.0, static_cast<double>(timeline.max_size()) * 1.1, 320, 200},
+                       {steps * 0.25, steps * 0.25 + 150.0, 0.0, 5e7, 300, 160},  // steps mode
+                       {steps * 0.6, steps * 0.6 + 900.0, 3e6, 4e7, 256, 256}};
+  for (const ChartView& view : views) {
+    LodFrame frame = builder.build(view);
+    renderer.render(frame);
+    RgbaImage image = renderer.read_pixels();
+    REQUIRE(image.width == view.width);
+    REQUIRE(image.height == view.height);
+    size_t compared = 0, mismatched = 0, allocation_pixels = 0;
+    for (int px = 0; px < view.width; ++px) {
+      double x = view.x_at_pixel_centre(px);
+      if (frame.mode == LodMode::Steps && x >= 0 && x < steps) {
+        size_t action = timeline.action_at_step(static_cast<uint64_t>(x));
+        if (x >= static_cast<double>(timeline.step_begin(action)) + 1.0) continue;  // ramp: snapped ends only
+      }
+      for (int py = 0; py < view.height; ++py) {
+        PickResult pick = pick_at(timeline, frame, px + 0.5, py + 0.5);
+        allocation_pixels += pick.kind == PickKind::Allocation;
+        ++compared;
+        if (pixel(image, px, py) != to_bytes(expected_colour(pick))) ++mismatched;
+      }
+    }
+    CHECK(compared > 0);
+    CHECK(allocation_pixels > 0);
+    CHECK(mismatched == 0);
+  }
+}
+
+TEST_CASE("render: stale image presented for a panned view, outline on top, PNG output") {
+  HeadlessGl gl;
+  ReplayInput input;
+  for (uint64_t size : {400u, 300u}) input.elements.push_back({.size = size});
+  input.actions = {{0, 0}, {1, 1}};
+  Timeline timeline(input);
+  LodBuilder builder(timeline);
+  ChartRenderer renderer;
+  ChartView view{0.0, 2.0, 0.0, 1000.0, 100, 100};  // elem 0: rows 0-39 from x = 0; elem 1 above from x = 50
+  LodFrame frame = builder.build(view);
+  renderer.render(frame);
+  RgbaImage image = renderer.read_pixels();
+  CHECK(pixel(image, 10, 99 - 20) == to_bytes(kDefaultPalette[0]));
+  CHECK(pixel(image, 75, 99 - 50) == to_bytes(kDefaultPalette[1]));
+  CHECK(pixel(image, 10, 99 - 50) == to_bytes(kDefaultBackground));
+
+  // Present the cached image for a view panned right by half its width into a second target.
+  GLuint fbo = 0, texture = 0;
+  glGenFramebuffers(1, &fbo);
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 100, 100, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, texture, 0);
+  glClearColor(0, 0, 0, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ChartView panned{1.0, 3.0, 0.0, 1000.0, 100, 100};
+  renderer.present(panned, 0, 0, 100, 100);
+  std::vector<ChartInstance> outlined;
+  for (const ChartInstance& i : frame.instances) {
+    if (i.elem == 0) outlined.push_back(i);
+  }
+  renderer.draw_outline(outlined, frame.view, panned, 0, 0, 100, 100, {1, 1, 1, 1});
+  std::array<uint8_t, 4> shown{}, edge{};
+  glReadPixels(10, 50, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, shown.data());  // old x = 1.1: elem 1
+  glReadPixels(25, 39, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, edge.data());   // top edge of elem 0
+  CHECK(shown == to_bytes(kDefaultPalette[1]));
+  CHECK(edge == std::array<uint8_t, 4>{255, 255, 255, 255});
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteFramebuffers(1, &fbo);
+  glDeleteTextures(1, &texture);
+
+  auto path = std::filesystem::temp_directory_path() / "snapscope_render_test.png";
+  write_png(path.string(), image);
+  std::ifstream png(path, std::ios::binary);
+  char signature[8] = {};
+  png.read(signature, 8);
+  CHECK(std::string(signature + 1, 3) == "PNG");
+  std::filesystem::remove(path);
+  CHECK_THROWS_AS(write_png("/nonexistent-dir/x.png", image), std::runtime_error);
+  CHECK_THROWS_AS(write_png(path.string(), RgbaImage{}), std::runtime_error);
+  CHECK_FALSE(std::filesystem::exists(path));
+}
