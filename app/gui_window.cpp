@@ -1,12 +1,13 @@
 #include "app/gui_window.h"
 
 #include <GLFW/glfw3.h>
-#include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
 #include <stdexcept>
+
+#include "render/chart_renderer.h"
 
 namespace snapscope {
 
@@ -23,7 +24,7 @@ GuiWindow::GuiWindow(const char* title, WindowSize size) {
   }
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(0);  // frame pacing comes from wait_events, not vsync (headless has none)
-  if (gladLoadGL(glfwGetProcAddress) == 0) {
+  if (!load_gl(glfwGetProcAddress)) {
     glfwDestroyWindow(window_);
     glfwTerminate();
     throw std::runtime_error("cannot load OpenGL functions");
