@@ -9,7 +9,7 @@ namespace {
 
 constexpr ImU32 kAllocatedColor = IM_COL32(70, 140, 220, 255);
 constexpr ImU32 kReservedColor = IM_COL32(230, 150, 60, 160);
-constexpr ImU32 kWindowColor = IM_COL32(255, 255, 255, 60);
+constexpr ImU32 kWindowColor = IM_COL32(255, 255, 255, 24);
 constexpr ImU32 kWindowBorder = IM_COL32(255, 255, 255, 200);
 
 std::vector<MemoryExtent> columns_of(const MemoryPyramid& pyramid, const Timeline& timeline, int columns) {
