@@ -1,5 +1,7 @@
 #include "core/analysis/source_location.h"
 
+#include "core/view/stack_format.h"
+
 namespace snapscope {
 
 std::string format_location(const FrameRef& frame) {
@@ -12,7 +14,8 @@ std::string format_location(const FrameRef& frame) {
   return text;
 }
 
-LocationIndex::LocationIndex(const StackSource& source) : source_(source), noise_(source) {
+LocationIndex::LocationIndex(const StackSource& source, LocationRule rule)
+    : source_(source), rule_(rule), noise_(source) {
   labels_.emplace_back(kUntracedLabel);
   by_label_.emplace(labels_.back(), kUntracedLocation);
   by_stack_.emplace(StackId{0}, kUntracedLocation);
@@ -20,16 +23,32 @@ LocationIndex::LocationIndex(const StackSource& source) : source_(source), noise
 
 LocationId LocationIndex::location_of(StackId stack) {
   if (auto it = by_stack_.find(stack); it != by_stack_.end()) return it->second;
-  noise_.kept_frames(source_.stack_frames(stack), scratch_);
   LocationId location = kUntracedLocation;
-  if (!scratch_.empty()) {
-    std::string label = format_location(source_.frame(scratch_.front()));
+  if (const std::optional<FrameId> frame = location_frame(stack)) {
+    std::string label = format_location(source_.frame(*frame));
     auto [it, inserted] = by_label_.try_emplace(std::move(label), static_cast<LocationId>(labels_.size()));
     if (inserted) labels_.push_back(it->first);
     location = it->second;
   }
   by_stack_.emplace(stack, location);
   return location;
+}
+
+std::optional<FrameId> LocationIndex::location_frame(StackId stack) {
+  const std::span<const FrameId> frames = source_.stack_frames(stack);
+  if (frames.empty()) return std::nullopt;
+  if (rule_ == LocationRule::FirstUserFrame) {
+    std::vector<FrameText> texts;
+    texts.reserve(frames.size());
+    for (FrameId id : frames) {
+      const FrameRef frame = source_.frame(id);
+      texts.push_back({std::string(frame.name), std::string(frame.filename), frame.line, {}, {}, {}, {}});
+    }
+    const size_t user = first_user_frame(texts);
+    if (user < frames.size()) return frames[user];
+  }
+  noise_.kept_frames(frames, scratch_);
+  return scratch_.front();
 }
 
 }  // namespace snapscope

@@ -6,8 +6,6 @@
 namespace snapscope::gen {
 namespace {
 
-constexpr uint32_t kUnwritten = std::numeric_limits<uint32_t>::max();
-
 std::string_view action_name(EventKind kind) {
   switch (kind) {
     case EventKind::Alloc:
@@ -35,6 +33,15 @@ std::string_view block_state(const SimBlock& block) {
 
 SnapshotPickler::SnapshotPickler(PickleWriter& writer, const StackCatalog& catalog)
     : w_(writer), catalog_(catalog), frame_memo_(catalog.frames().size(), kUnwritten) {}
+
+void SnapshotPickler::hot_text(uint32_t& slot, std::string_view value) {
+  if (slot != kUnwritten) {
+    w_.get(slot);
+    return;
+  }
+  text(value);
+  slot = strings_.find(value)->second;
+}
 
 void SnapshotPickler::text(std::string_view value) {
   if (auto it = strings_.find(value); it != strings_.end()) {
@@ -77,25 +84,28 @@ uint32_t SnapshotPickler::frames_list(uint32_t site) {
 
 void SnapshotPickler::event(const GenEvent& event, const EventFields& fields) {
   w_.begin_dict();
-  text("action");
-  text(action_name(event.kind));
-  key_uint("addr", event.address);
-  key_uint("size", event.size);
-  key_uint("stream", event.stream);
+  hot_text(hot_.action, "action");
+  hot_text(hot_.actions[static_cast<size_t>(event.kind)], action_name(event.kind));
+  hot_text(hot_.addr, "addr");
+  w_.uint(event.address);
+  hot_text(hot_.size, "size");
+  w_.uint(event.size);
+  hot_text(hot_.stream, "stream");
+  w_.uint(event.stream);
   if (fields.time_us) {
-    text("time_us");
+    hot_text(hot_.time_us, "time_us");
     w_.integer(event.time_us);
   }
   if (fields.compile_context) {
-    text("compile_context");
-    text("N/A");
+    hot_text(hot_.compile_context, "compile_context");
+    hot_text(hot_.not_available, "N/A");
   }
   if (fields.user_metadata) {
-    text("user_metadata");
-    text("");
+    hot_text(hot_.user_metadata, "user_metadata");
+    hot_text(hot_.empty, "");
   }
   if (event.kind != EventKind::SegmentFree) {  // torch records segment_free without frames
-    text("frames");
+    hot_text(hot_.frames, "frames");
     const auto live = live_lists_.find(event.address);
     const bool is_free = event.kind == EventKind::FreeRequested || event.kind == EventKind::FreeCompleted;
     if (is_free && live != live_lists_.end()) {

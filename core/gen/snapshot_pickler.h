@@ -41,6 +41,16 @@ class SnapshotPickler {
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
 
+  // Every event writes these; a slot per string skips the hash lookup in text().
+  static constexpr uint32_t kUnwritten = UINT32_MAX;
+  struct HotStrings {
+    uint32_t action = kUnwritten, addr = kUnwritten, size = kUnwritten, stream = kUnwritten;
+    uint32_t time_us = kUnwritten, compile_context = kUnwritten, user_metadata = kUnwritten;
+    uint32_t frames = kUnwritten, not_available = kUnwritten, empty = kUnwritten;
+    uint32_t actions[6] = {kUnwritten, kUnwritten, kUnwritten, kUnwritten, kUnwritten, kUnwritten};
+  };
+  void hot_text(uint32_t& slot, std::string_view value);
+
   uint32_t frames_list(uint32_t site);  // writes a fresh list; returns its memo index
   void frame(uint32_t frame_id);
   void block(const SimBlock& block, uint64_t address);
@@ -49,6 +59,7 @@ class SnapshotPickler {
   PickleWriter& w_;
   const StackCatalog& catalog_;
   std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> strings_;
+  HotStrings hot_;
   std::vector<uint32_t> frame_memo_;                   // kUnwritten until first use
   std::unordered_map<uint64_t, uint32_t> live_lists_;  // alloc address -> its frames list
 };

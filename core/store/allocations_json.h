@@ -2,6 +2,7 @@
 // (the replay inputs of both timelines) without touching SQLite. Format: docs/FORMAT.md.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,13 +20,23 @@ struct DeviceLayout {
 
 struct AllocationsFile {
   int format_version = kAllocationsJsonVersion;
-  std::string source_file;     // the pickle it was converted from
+  std::string source_file;  // the pickle it was converted from
   uint64_t source_bytes = 0;
   std::vector<DeviceLayout> devices;
 };
 
 AllocationsFile make_allocations_file(const Snapshot& snapshot, int only_device = -1);
 void write_allocations_json(const AllocationsFile& file, const std::string& path);
+
+// The same file from replay inputs owned elsewhere (e.g. by Timelines), so the converter
+// does not have to copy millions of elements. `path` must not exist yet.
+struct DeviceLayoutRef {
+  int device = 0;
+  const ReplayInput* blocks = nullptr;
+  const ReplayInput* segments = nullptr;
+};
+void write_allocations_json(const std::string& source_file, uint64_t source_bytes,
+                            std::span<const DeviceLayoutRef> devices, const std::string& path);
 // SAX-parsed; throws InputError ("<path>: <reason>") on malformed or wrong-version files.
 AllocationsFile read_allocations_json(const std::string& path);
 

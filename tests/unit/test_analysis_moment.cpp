@@ -12,7 +12,7 @@ using namespace snapscope::testing;
 
 TEST_CASE("analysis: source location is the first frame memory_viz keeps") {
   const FakeStackSource source = model_stacks();
-  LocationIndex locations(source);
+  LocationIndex locations(source, LocationRule::FirstShownFrame);
   CHECK(locations.label(locations.location_of(1)) == "model.py:10 (alloc_weights)");
   CHECK(locations.label(locations.location_of(2)) == "layers.py:30 (alloc_act)");
   // All frames are noise: fall back to the innermost one instead of losing the stack.
@@ -21,6 +21,22 @@ TEST_CASE("analysis: source location is the first frame memory_viz keeps") {
   CHECK(locations.label(kUntracedLocation) == "untraced / pre-existing");
   CHECK(locations.location_of(1) == locations.location_of(1));
   CHECK(locations.size() == 4);
+}
+
+TEST_CASE("analysis: the user-frame rule skips torch's own Python frames and C++ frames") {
+  FakeStackSource source = model_stacks();
+  source.frames.push_back({"forward", "/venv/lib/site-packages/torch/nn/modules/linear.py", 125});  // 6
+  source.frames.push_back({"c10::Allocator::malloc", "CUDACachingAllocator.cpp", 0});               // 7
+  source.stacks.push_back({0, 6, 2, 4, 3});  // 4: torch's linear called from model.py
+  source.stacks.push_back({0, 7, 4});        // 5: C++ only
+  LocationIndex shown(source, LocationRule::FirstShownFrame);
+  LocationIndex user(source, LocationRule::FirstUserFrame);
+  CHECK(shown.label(shown.location_of(4)) ==
+        "/venv/lib/site-packages/torch/nn/modules/linear.py:125 (forward)");
+  CHECK(user.label(user.location_of(4)) == "model.py:20 (forward)");
+  CHECK(user.label(user.location_of(5)) == "CUDACachingAllocator.cpp:0 (c10::Allocator::malloc)");
+  CHECK(user.label(user.location_of(1)) == "model.py:10 (alloc_weights)");
+  CHECK(user.location_of(0) == kUntracedLocation);
 }
 
 TEST_CASE("analysis: state mapping between events, states and the peak") {
@@ -50,7 +66,7 @@ TEST_CASE("analysis: the peak state of a trace whose peak action is a free") {
 TEST_CASE("analysis: moment table groups live bytes by location and sums exactly") {
   const FakeStackSource source = model_stacks();
   const Timeline timeline(model_replay());
-  LocationIndex locations(source);
+  LocationIndex locations(source, LocationRule::FirstShownFrame);
   for (size_t state = 0; state <= timeline.action_count(); ++state) {
     const std::vector<LiveElement> live = live_elements(timeline, state);
     const MomentTable table = build_moment_table(live, locations, state);
@@ -81,7 +97,7 @@ TEST_CASE("analysis: moment table groups live bytes by location and sums exactly
 
 TEST_CASE("analysis: moment table ties are ordered by label") {
   FakeStackSource source = model_stacks();
-  LocationIndex locations(source);
+  LocationIndex locations(source, LocationRule::FirstShownFrame);
   const std::vector<LiveElement> live = {{0, 64, 2}, {1, 64, 1}};
   const MomentTable table = build_moment_table(live, locations, 0);
   REQUIRE(table.rows.size() == 2);
@@ -92,7 +108,7 @@ TEST_CASE("analysis: moment table ties are ordered by label") {
 TEST_CASE("analysis: moment table text and CSV") {
   FakeStackSource source = model_stacks();
   source.frames[1].filename = "dir, \"quoted\"/model.py";
-  LocationIndex locations(source);
+  LocationIndex locations(source, LocationRule::FirstShownFrame);
   const std::vector<LiveElement> live = {{0, 3u << 20, 1}, {1, 1u << 20, 1}, {2, 512, 2}, {3, 100, 0}};
   const MomentTable table = build_moment_table(live, locations, 0);
 

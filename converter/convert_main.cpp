@@ -1,0 +1,88 @@
+// snapscope-convert: converts a PyTorch CUDA memory snapshot pickle into a directory with
+// elements.db and allocations.json (docs/FORMAT.md), or benchmarks live-set queries.
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "core/convert/cli_args.h"
+#include "core/convert/convert.h"
+#include "core/convert/convert_report.h"
+#include "core/convert/progress_meter.h"
+#include "core/convert/query_bench.h"
+#include "core/convert/signal_cleanup.h"
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+// Errors are exactly one line: any embedded newline (e.g. from a library message) is flattened.
+int print_error(std::string message) {
+  for (char& c : message) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  std::fprintf(stderr, "snapscope-convert: %s\n", message.c_str());
+  return kExitFailure;
+}
+
+int run_conversion(const snapscope::CliOptions& cli) {
+  snapscope::ConvertOptions options;
+  options.input = cli.input;
+  options.output_dir = cli.output_dir;
+  options.force = cli.force;
+  options.device = cli.device;
+  std::optional<snapscope::ProgressMeter> meter;
+  if (::isatty(STDERR_FILENO)) {
+    meter.emplace(stderr);
+    options.on_progress = [&](const snapscope::ConvertProgress& progress) { meter->update(progress); };
+  }
+  try {
+    const snapscope::ConvertSummary summary = snapscope::convert_snapshot(options);
+    if (meter) meter->finish();
+    const std::string text = cli.json_summary ? snapscope::summary_to_json(summary).dump(2) + "\n"
+                                              : snapscope::format_summary_text(summary);
+    std::fputs(text.c_str(), stdout);
+    return kExitOk;
+  } catch (...) {
+    if (meter) meter->finish();
+    throw;
+  }
+}
+
+int run_bench(const snapscope::CliOptions& cli) {
+  const auto result = snapscope::run_query_bench(cli.input, cli.bench_queries, cli.bench_seed);
+  std::fputs(snapscope::format_query_bench(result).c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  snapscope::CliOptions cli;
+  try {
+    cli = snapscope::parse_convert_args(args);
+  } catch (const snapscope::UsageError& error) {
+    print_error(error.what());
+    std::fputs(snapscope::kConvertUsage, stderr);
+    return kExitUsage;
+  }
+  if (cli.mode == snapscope::CliOptions::Mode::Help) {
+    std::fputs(snapscope::kConvertUsage, stdout);
+    return kExitOk;
+  }
+  snapscope::signal_cleanup::install();
+  try {
+    return cli.mode == snapscope::CliOptions::Mode::BenchQueries ? run_bench(cli) : run_conversion(cli);
+  } catch (const std::bad_alloc&) {
+    return print_error(cli.input + ": out of memory");
+  } catch (const std::exception& error) {
+    return print_error(error.what());  // already "<file>: <reason>"
+  }
+}

@@ -1,0 +1,54 @@
+// The conversion pipeline as a library (the CLI and the viewer both use it):
+// read the pickle -> derive both timelines per device -> write allocations.json and
+// elements.db (in parallel) into a staging directory -> rename it into place.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/store/device_stats.h"
+
+namespace snapscope {
+
+inline constexpr const char* kAllocationsJsonName = "allocations.json";
+inline constexpr const char* kElementsDbName = "elements.db";
+
+enum class ConvertStage : uint8_t { Reading, Deriving, Writing, Done };
+
+struct ConvertProgress {
+  ConvertStage stage = ConvertStage::Reading;
+  uint64_t bytes_read = 0;   // while Reading
+  uint64_t bytes_total = 0;  // input file size
+};
+
+struct ConvertOptions {
+  std::string input;
+  std::string output_dir;
+  bool force = false;  // replace an existing output directory
+  int device = -1;     // >= 0: convert only this device
+  std::function<void(const ConvertProgress&)> on_progress;
+};
+
+struct ConvertTimings {
+  double read_s = 0, derive_s = 0, write_s = 0, total_s = 0;
+};
+
+struct ConvertSummary {
+  std::string file;
+  uint64_t file_bytes = 0;
+  uint64_t events = 0;              // over the converted devices
+  int64_t first_time_us = kNoTime;  // over all events; kNoTime when there are no timestamps
+  int64_t last_time_us = kNoTime;
+  std::vector<DeviceStats> devices;
+  std::string output_dir;
+  uint64_t db_bytes = 0, json_bytes = 0;
+  ConvertTimings timings;
+};
+
+// Throws InputError for bad input (including an unknown --device) and OutputError or
+// std::runtime_error for output problems. On any exception nothing is left on disk.
+ConvertSummary convert_snapshot(const ConvertOptions& options);
+
+}  // namespace snapscope

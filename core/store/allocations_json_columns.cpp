@@ -1,0 +1,72 @@
+#include "core/store/allocations_json_columns.h"
+
+#include <limits>
+
+namespace snapscope::allocations_json {
+namespace {
+
+// uint32 indices with kNoIndex are written as -1, which reads better than 4294967295.
+int64_t index_to_json(uint32_t index) { return index == kNoIndex ? -1 : int64_t{index}; }
+
+bool index_from_json(uint32_t& field, int64_t value) {
+  if (value == -1) {
+    field = kNoIndex;
+    return true;
+  }
+  if (value < 0 || value >= int64_t{kNoIndex}) return false;
+  field = static_cast<uint32_t>(value);
+  return true;
+}
+
+bool event_from_json(int64_t& field, int64_t value) {
+  if (value < -1) return false;
+  field = value;
+  return true;
+}
+
+// Addresses and sizes are unsigned 64-bit; the reader hands their bit pattern through int64.
+bool unsigned_from_json(uint64_t& field, int64_t value) {
+  field = static_cast<uint64_t>(value);
+  return true;
+}
+
+}  // namespace
+
+const std::array<ElementColumn, 10> kElementColumns = {{
+    {"addr", [](const ReplayElement& e) { return static_cast<int64_t>(e.addr); },
+     [](ReplayElement& e, int64_t v) { return unsigned_from_json(e.addr, v); }},
+    {"size", [](const ReplayElement& e) { return static_cast<int64_t>(e.size); },
+     [](ReplayElement& e, int64_t v) { return unsigned_from_json(e.size, v); }},
+    {"alloc_event", [](const ReplayElement& e) { return e.alloc_event; },
+     [](ReplayElement& e, int64_t v) { return event_from_json(e.alloc_event, v); }},
+    {"free_event", [](const ReplayElement& e) { return e.free_event; },
+     [](ReplayElement& e, int64_t v) { return event_from_json(e.free_event, v); }},
+    {"source_event", [](const ReplayElement& e) { return e.source_event; },
+     [](ReplayElement& e, int64_t v) { return event_from_json(e.source_event, v); }},
+    {"block", [](const ReplayElement& e) { return index_to_json(e.block); },
+     [](ReplayElement& e, int64_t v) { return index_from_json(e.block, v); }},
+    {"segment", [](const ReplayElement& e) { return index_to_json(e.segment); },
+     [](ReplayElement& e, int64_t v) { return index_from_json(e.segment, v); }},
+    {"stack", [](const ReplayElement& e) { return int64_t{e.stack}; },
+     [](ReplayElement& e, int64_t v) {
+       if (v < 0 || v > int64_t{std::numeric_limits<StackId>::max()}) return false;
+       e.stack = static_cast<StackId>(v);
+       return true;
+     }},
+    {"origin", [](const ReplayElement& e) { return int64_t{static_cast<uint8_t>(e.origin)}; },
+     [](ReplayElement& e, int64_t v) {
+       if (v < 0 || v > static_cast<int64_t>(Origin::SnapshotSegment)) return false;
+       e.origin = static_cast<Origin>(v);
+       return true;
+     }},
+    {"merged_free", [](const ReplayElement& e) { return int64_t{e.merged_free}; },
+     [](ReplayElement& e, int64_t v) {
+       if (v != 0 && v != 1) return false;
+       e.merged_free = v == 1;
+       return true;
+     }},
+}};
+
+std::string_view kind_name(TimelineKind kind) { return kind == TimelineKind::Blocks ? "blocks" : "segments"; }
+
+}  // namespace snapscope::allocations_json

@@ -1,0 +1,186 @@
+// allocations.json reader: SAX-parse into raw columns, then validate and assemble ReplayInputs.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <limits>
+
+#include "core/snapshot/snapshot_reader.h"
+#include "core/store/allocations_json.h"
+#include "core/store/allocations_json_columns.h"
+#include "core/store/allocations_json_sax.h"
+
+namespace snapscope {
+namespace {
+
+using allocations_json::RawDevice;
+using allocations_json::RawFile;
+using allocations_json::RawReplay;
+
+// Read-only view of a whole file; mapping avoids a copy of a possibly large document.
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw InputError(path + ": " + std::strerror(errno));
+    struct stat info {};
+    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+      ::close(fd);
+      throw InputError(path + ": not a regular file");
+    }
+    size_ = static_cast<size_t>(info.st_size);
+    if (size_ > 0) {
+      data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (data_ == MAP_FAILED) data_ = nullptr;
+    }
+    ::close(fd);
+    if (size_ > 0 && !data_) throw InputError(path + ": cannot map file");
+  }
+  ~MappedFile() {
+    if (data_) ::munmap(data_, size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  std::string_view text() const { return {static_cast<const char*>(data_), size_}; }
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+class Assembler {
+ public:
+  explicit Assembler(const std::string& path) : path_(path) {}
+
+  AllocationsFile assemble(const RawFile& raw) {
+    if (raw.format != allocations_json::kFormatName) fail("not a snapscope allocations file");
+    if (raw.version != kAllocationsJsonVersion) {
+      fail("unsupported format version " + (raw.version ? std::to_string(*raw.version) : "(missing)") +
+           " (expected " + std::to_string(kAllocationsJsonVersion) + ")");
+    }
+    AllocationsFile file;
+    file.source_file = raw.source_file;
+    file.source_bytes = raw.source_bytes;
+    for (const RawDevice& device : raw.devices) file.devices.push_back(assemble_device(device));
+    return file;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& reason) const { throw InputError(path_ + ": " + reason); }
+
+  DeviceLayout assemble_device(const RawDevice& raw) {
+    if (!raw.device || *raw.device < 0 || *raw.device > std::numeric_limits<int>::max()) {
+      fail("device entry without a valid \"device\"");
+    }
+    DeviceLayout layout;
+    layout.device = static_cast<int>(*raw.device);
+    layout.blocks = assemble_replay(raw.blocks, layout.device, TimelineKind::Blocks);
+    layout.segments = assemble_replay(raw.segments, layout.device, TimelineKind::Segments);
+    return layout;
+  }
+
+  const std::vector<int64_t>& column(const RawReplay& raw, const std::string& name, size_t expected) const {
+    const auto it = raw.columns.find(name);
+    if (it == raw.columns.end()) fail("missing column " + name);
+    if (it->second.size() != expected) {
+      fail("column " + name + " has " + std::to_string(it->second.size()) + " values, expected " +
+           std::to_string(expected));
+    }
+    return it->second;
+  }
+
+  size_t count(const std::optional<int64_t>& value, const char* name) const {
+    if (!value || *value < 0 || *value >= int64_t{kNoIndex}) fail(std::string("missing or invalid ") + name);
+    return static_cast<size_t>(*value);
+  }
+
+  ReplayInput assemble_replay(const RawReplay& raw, int device, TimelineKind kind) {
+    const std::string_view name = allocations_json::kind_name(kind);
+    if (!raw.present || raw.kind != name)
+      fail("device " + std::to_string(device) + ": missing " + std::string(name));
+    ReplayInput input;
+    input.device = device;
+    input.kind = kind;
+    input.synthetic_action = raw.synthetic_action.value_or(false);
+    read_elements(raw, count(raw.element_count, "element_count"), input);
+    read_initial_stack(raw, input);
+    read_actions(raw, count(raw.action_count, "action_count"), input);
+    return input;
+  }
+
+  void read_elements(const RawReplay& raw, size_t element_count, ReplayInput& input) {
+    input.elements.resize(element_count);
+    for (const allocations_json::ElementColumn& spec : allocations_json::kElementColumns) {
+      const std::string name = "elements." + std::string(spec.name);
+      const std::vector<int64_t>& values = column(raw, name, element_count);
+      for (size_t i = 0; i < element_count; ++i) {
+        if (!spec.set(input.elements[i], values[i])) fail("invalid value in column " + name);
+      }
+    }
+  }
+
+  void check_elem(int64_t elem, const ReplayInput& input, const char* where) const {
+    if (elem < 0 || static_cast<size_t>(elem) >= input.elements.size()) {
+      fail(std::string("element index out of range in ") + where);
+    }
+  }
+
+  void read_initial_stack(const RawReplay& raw, ReplayInput& input) {
+    const auto it = raw.columns.find("initial_stack");
+    if (it == raw.columns.end()) fail("missing column initial_stack");
+    for (const int64_t elem : it->second) {
+      check_elem(elem, input, "initial_stack");
+      input.initial_stack.push_back(static_cast<uint32_t>(elem));
+    }
+  }
+
+  void read_actions(const RawReplay& raw, size_t action_count, ReplayInput& input) {
+    const auto& elems = column(raw, "actions." + std::string(allocations_json::kActionElem), action_count);
+    const auto& deltas =
+        column(raw, "actions." + std::string(allocations_json::kActionEventDelta), action_count);
+    input.actions.resize(action_count);
+    int64_t event = 0;
+    for (size_t i = 0; i < action_count; ++i) {
+      check_elem(elems[i], input, "actions");
+      event += deltas[i];
+      if (event < -1) fail("invalid action event");
+      input.actions[i] = {static_cast<uint32_t>(elems[i]), event};
+    }
+    read_action_times(raw, action_count, input);
+  }
+
+  void read_action_times(const RawReplay& raw, size_t action_count, ReplayInput& input) {
+    const std::string name = "actions." + std::string(allocations_json::kActionTimeDelta);
+    const auto it = raw.columns.find(name);
+    if (it == raw.columns.end()) fail("missing column " + name);
+    if (it->second.empty()) return;  // recorded without timestamps
+    const std::vector<int64_t>& deltas = column(raw, name, action_count);
+    input.action_time_us.resize(action_count);
+    int64_t time_us = 0;
+    for (size_t i = 0; i < action_count; ++i) {
+      if (deltas[i] == allocations_json::kNullValue) {
+        input.action_time_us[i] = kNoTime;
+        continue;
+      }
+      time_us += deltas[i];
+      input.action_time_us[i] = time_us;
+    }
+  }
+
+  std::string path_;
+};
+
+}  // namespace
+
+AllocationsFile read_allocations_json(const std::string& path) {
+  const MappedFile file(path);
+  RawFile raw;
+  if (const auto error = allocations_json::parse_raw_file(file.text(), raw))
+    throw InputError(path + ": " + *error);
+  return Assembler(path).assemble(raw);
+}
+
+}  // namespace snapscope

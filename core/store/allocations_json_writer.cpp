@@ -1,0 +1,152 @@
+// allocations.json writer: both timelines' replay inputs per device, column by column.
+#include <string_view>
+
+#include "core/store/allocations_json.h"
+#include "core/store/allocations_json_columns.h"
+#include "core/store/json_text_writer.h"
+
+namespace snapscope {
+namespace {
+
+template <typename Values, typename Encode>
+void write_array(JsonTextWriter& out, const Values& values, Encode encode) {
+  out.raw("[");
+  bool first = true;
+  for (const auto& value : values) {
+    if (!first) out.raw(",");
+    first = false;
+    encode(value);
+  }
+  out.raw("]");
+}
+
+void write_elements(JsonTextWriter& out, const std::vector<ReplayElement>& elements) {
+  out.raw("{");
+  bool first = true;
+  for (const allocations_json::ElementColumn& column : allocations_json::kElementColumns) {
+    if (!first) out.raw(",\n");
+    first = false;
+    out.key(column.name);
+    write_array(out, elements, [&](const ReplayElement& e) { out.integer(column.get(e)); });
+  }
+  out.raw("}");
+}
+
+void write_event_deltas(JsonTextWriter& out, const std::vector<ReplayAction>& actions) {
+  int64_t previous = 0;
+  write_array(out, actions, [&](const ReplayAction& action) {
+    out.integer(action.event - previous);
+    previous = action.event;
+  });
+}
+
+// Null marks an action without a timestamp; deltas run from the previous timestamped action.
+void write_time_deltas(JsonTextWriter& out, const std::vector<int64_t>& times) {
+  int64_t previous = 0;
+  write_array(out, times, [&](int64_t time_us) {
+    if (time_us == kNoTime) {
+      out.raw("null");
+      return;
+    }
+    out.integer(time_us - previous);
+    previous = time_us;
+  });
+}
+
+void write_actions(JsonTextWriter& out, const ReplayInput& input) {
+  out.raw("{");
+  out.key(allocations_json::kActionElem);
+  write_array(out, input.actions, [&](const ReplayAction& action) { out.integer(action.elem); });
+  out.raw(",\n");
+  out.key(allocations_json::kActionEventDelta);
+  write_event_deltas(out, input.actions);
+  out.raw(",\n");
+  out.key(allocations_json::kActionTimeDelta);
+  write_time_deltas(out, input.action_time_us);
+  out.raw("}");
+}
+
+void write_replay(JsonTextWriter& out, const ReplayInput& input) {
+  out.raw("{");
+  out.key("kind");
+  out.string(allocations_json::kind_name(input.kind));
+  out.raw(",");
+  out.key("synthetic_action");
+  out.raw(input.synthetic_action ? "true" : "false");
+  out.raw(",");
+  out.key("element_count");
+  out.unsigned_integer(input.elements.size());
+  out.raw(",");
+  out.key("action_count");
+  out.unsigned_integer(input.actions.size());
+  out.raw(",\n");
+  out.key("elements");
+  write_elements(out, input.elements);
+  out.raw(",\n");
+  out.key("initial_stack");
+  write_array(out, input.initial_stack, [&](uint32_t elem) { out.integer(elem); });
+  out.raw(",\n");
+  out.key("actions");
+  write_actions(out, input);
+  out.raw("}");
+}
+
+void write_device(JsonTextWriter& out, const DeviceLayoutRef& device) {
+  out.raw("{");
+  out.key("device");
+  out.integer(device.device);
+  out.raw(",\n");
+  out.key("blocks");
+  write_replay(out, *device.blocks);
+  out.raw(",\n");
+  out.key("segments");
+  write_replay(out, *device.segments);
+  out.raw("}");
+}
+
+}  // namespace
+
+AllocationsFile make_allocations_file(const Snapshot& snapshot, int only_device) {
+  AllocationsFile file;
+  file.source_file = snapshot.source_path;
+  file.source_bytes = snapshot.source_bytes;
+  for (const int device : snapshot.devices()) {
+    if (only_device >= 0 && device != only_device) continue;
+    DeviceLayout& layout = file.devices.emplace_back();
+    layout.device = device;
+    layout.blocks = derive_replay_input(snapshot, device, TimelineKind::Blocks);
+    layout.segments = derive_replay_input(snapshot, device, TimelineKind::Segments);
+  }
+  return file;
+}
+
+void write_allocations_json(const AllocationsFile& file, const std::string& path) {
+  std::vector<DeviceLayoutRef> refs;
+  for (const DeviceLayout& layout : file.devices)
+    refs.push_back({layout.device, &layout.blocks, &layout.segments});
+  write_allocations_json(file.source_file, file.source_bytes, refs, path);
+}
+
+void write_allocations_json(const std::string& source_file, uint64_t source_bytes,
+                            std::span<const DeviceLayoutRef> devices, const std::string& path) {
+  JsonTextWriter out(path);
+  out.raw("{");
+  out.key("format");
+  out.string(allocations_json::kFormatName);
+  out.raw(",");
+  out.key("version");
+  out.integer(kAllocationsJsonVersion);
+  out.raw(",\n");
+  out.key("source_file");
+  out.string(source_file);
+  out.raw(",\n");
+  out.key("source_bytes");
+  out.unsigned_integer(source_bytes);
+  out.raw(",\n");
+  out.key("devices");
+  write_array(out, devices, [&](const DeviceLayoutRef& device) { write_device(out, device); });
+  out.raw("}\n");
+  out.close();
+}
+
+}  // namespace snapscope

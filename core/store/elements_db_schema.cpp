@@ -1,0 +1,77 @@
+#include "core/store/elements_db_schema.h"
+
+namespace snapscope {
+
+// Hot tables (events, allocations, stacks) are WITHOUT ROWID with the natural key as primary
+// key: rows arrive in key order, so the key index costs nothing extra. Keep docs/FORMAT.md in sync.
+const char* const kElementsDbTables = R"sql(
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE action_names (action INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE origin_names (origin INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE strings (id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE frames (
+  id INTEGER PRIMARY KEY, name INTEGER NOT NULL, filename INTEGER NOT NULL, line INTEGER NOT NULL,
+  fx_node_op INTEGER NOT NULL, fx_node_name INTEGER NOT NULL, fx_node_target INTEGER NOT NULL,
+  fx_original_trace INTEGER NOT NULL);
+CREATE TABLE stacks (
+  stack_id INTEGER NOT NULL, depth INTEGER NOT NULL, frame_id INTEGER NOT NULL,
+  PRIMARY KEY (stack_id, depth)) WITHOUT ROWID;
+CREATE TABLE devices (
+  device INTEGER PRIMARY KEY, events INTEGER NOT NULL, allocations INTEGER NOT NULL,
+  free_without_alloc INTEGER NOT NULL, snapshot_blocks INTEGER NOT NULL,
+  peak_bytes INTEGER NOT NULL, peak_event INTEGER, initial_bytes INTEGER NOT NULL,
+  final_bytes INTEGER NOT NULL, reserved_bytes INTEGER NOT NULL,
+  peak_reserved_bytes INTEGER NOT NULL, segment_allocations INTEGER NOT NULL,
+  block_actions INTEGER NOT NULL, segment_actions INTEGER NOT NULL,
+  first_time_us INTEGER, last_time_us INTEGER);
+CREATE TABLE events (
+  device INTEGER NOT NULL, idx INTEGER NOT NULL, action INTEGER NOT NULL,
+  addr INTEGER NOT NULL, size INTEGER NOT NULL, stream INTEGER NOT NULL, time_us INTEGER,
+  stack_id INTEGER NOT NULL, compile_context INTEGER NOT NULL, user_metadata INTEGER NOT NULL,
+  elem INTEGER,
+  PRIMARY KEY (device, idx)) WITHOUT ROWID;
+CREATE TABLE event_extras (
+  device INTEGER NOT NULL, idx INTEGER NOT NULL, raw_action INTEGER NOT NULL,
+  pool_id_0 INTEGER, pool_id_1 INTEGER, forward_frames INTEGER NOT NULL,
+  PRIMARY KEY (device, idx)) WITHOUT ROWID;
+CREATE TABLE allocations (
+  device INTEGER NOT NULL, elem INTEGER NOT NULL, stack_index INTEGER NOT NULL,
+  addr INTEGER NOT NULL, size INTEGER NOT NULL, requested_size INTEGER NOT NULL,
+  alloc_event INTEGER, free_event INTEGER, origin INTEGER NOT NULL, stack_id INTEGER NOT NULL,
+  stream INTEGER NOT NULL, alloc_time_us INTEGER, free_time_us INTEGER,
+  compile_context INTEGER NOT NULL, user_metadata INTEGER NOT NULL,
+  total_after_alloc INTEGER NOT NULL, block_id INTEGER,
+  PRIMARY KEY (device, elem)) WITHOUT ROWID;
+CREATE TABLE segment_allocations (
+  device INTEGER NOT NULL, elem INTEGER NOT NULL, stack_index INTEGER NOT NULL,
+  addr INTEGER NOT NULL, size INTEGER NOT NULL, alloc_event INTEGER, free_event INTEGER,
+  origin INTEGER NOT NULL, stack_id INTEGER NOT NULL, stream INTEGER NOT NULL,
+  alloc_time_us INTEGER, free_time_us INTEGER, total_after_alloc INTEGER NOT NULL,
+  segment_id INTEGER,
+  PRIMARY KEY (device, elem)) WITHOUT ROWID;
+CREATE TABLE segments (
+  id INTEGER PRIMARY KEY, device INTEGER NOT NULL, address INTEGER NOT NULL,
+  total_size INTEGER NOT NULL, allocated_size INTEGER NOT NULL, active_size INTEGER NOT NULL,
+  requested_size INTEGER NOT NULL, stream INTEGER NOT NULL, segment_type TEXT NOT NULL,
+  pool_id_0 INTEGER NOT NULL, pool_id_1 INTEGER NOT NULL, is_expandable INTEGER NOT NULL,
+  stack_id INTEGER NOT NULL);
+CREATE TABLE blocks (
+  id INTEGER PRIMARY KEY, segment_id INTEGER NOT NULL, address INTEGER NOT NULL,
+  size INTEGER NOT NULL, requested_size INTEGER NOT NULL, state TEXT NOT NULL,
+  stack_id INTEGER NOT NULL);
+CREATE TABLE annotations (
+  id INTEGER PRIMARY KEY, device INTEGER NOT NULL, stage TEXT NOT NULL, name TEXT NOT NULL,
+  time_us INTEGER);
+CREATE TABLE allocator_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+)sql";
+
+const char* const kElementsDbIndexes = R"sql(
+CREATE INDEX allocations_by_alloc_event ON allocations (device, alloc_event);
+CREATE INDEX allocations_by_addr ON allocations (addr);
+CREATE INDEX allocations_by_size ON allocations (size);
+CREATE INDEX segment_allocations_by_addr ON segment_allocations (addr);
+CREATE INDEX blocks_by_segment ON blocks (segment_id);
+CREATE INDEX segments_by_device ON segments (device);
+)sql";
+
+}  // namespace snapscope

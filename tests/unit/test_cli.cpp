@@ -1,0 +1,154 @@
+// snapscope-convert as a process: exit codes, one-line errors, no partial output, the JSON
+// summary, --force, --device and --bench-queries.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/snapshot/snapshot_reader.h"
+#include "core/timeline/timeline.h"
+#include "unit/test_store_fixture.h"
+
+using namespace snapscope;
+using snapscope::test::TempDir;
+
+namespace {
+
+struct CliResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+CliResult run_cli(const TempDir& dir, const std::string& args) {
+  const std::string command = "cd '" + dir.path().string() +
+                              "' && '" SNAPSCOPE_BIN_DIR "/snapscope-convert' " + args + " >'" +
+                              (dir / ".stdout").string() + "' 2>'" + (dir / ".stderr").string() + "'";
+  const int status = std::system(command.c_str());
+  CliResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = test::read_file(dir / ".stdout");
+  result.err = test::read_file(dir / ".stderr");
+  std::filesystem::remove(dir / ".stdout");
+  std::filesystem::remove(dir / ".stderr");
+  return result;
+}
+
+size_t line_count(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+void write_fixture(const TempDir& dir) {
+  test::write_file(dir / "s.pickle", test::pickle_bytes(test::standard_fixture()));
+}
+
+}  // namespace
+
+TEST_CASE("cli: converts, exit 0, text summary on stdout, nothing on stderr when not a TTY") {
+  TempDir dir;
+  write_fixture(dir);
+  const CliResult result = run_cli(dir, "s.pickle -o out");
+  CHECK(result.exit_code == 0);
+  CHECK(result.err.empty());
+  CHECK(result.out.find("peak:") != std::string::npos);
+  CHECK(result.out.find("1000 B (1000 bytes) at event 5") != std::string::npos);
+  CHECK(dir.entries() == std::vector<std::string>{"out", "s.pickle"});
+}
+
+TEST_CASE("cli: --summary json agrees with Timeline") {
+  TempDir dir;
+  write_fixture(dir);
+  const CliResult result = run_cli(dir, "s.pickle -o out --summary json");
+  REQUIRE(result.exit_code == 0);
+  const nlohmann::json summary = nlohmann::json::parse(result.out);
+  const Snapshot snapshot = read_snapshot((dir / "s.pickle").string());
+  REQUIRE(summary["devices"].size() == 2);
+  for (const nlohmann::json& device : summary["devices"]) {
+    const Timeline blocks(derive_replay_input(snapshot, device["device"].get<int>(), TimelineKind::Blocks));
+    CHECK(device["allocations"] == blocks.element_count());
+    CHECK(device["peak_bytes"] == blocks.peak_bytes());
+    CHECK(device["peak_event"] == blocks.input().actions[blocks.peak_action()].event);
+    CHECK(device["final_bytes"] == blocks.total_at_state(blocks.action_count()));
+    CHECK(device["events"] == snapshot.device_traces[device["device"].get<size_t>()].events.size());
+  }
+  CHECK(summary["devices"][0]["pre_existing"] == 2);
+  CHECK(summary["time_span_us"] == 100);
+}
+
+TEST_CASE("cli: bad input exits 1 with one line naming the file, and leaves nothing") {
+  TempDir dir;
+  const std::string good = test::pickle_bytes(test::standard_fixture());
+  test::write_file(dir / "truncated.pickle", good.substr(0, good.size() - 10));
+  test::write_file(dir / "notes.txt", "not a pickle at all\n");
+  test::write_file(dir / "evil.pickle", std::string("\x80\x02"
+                                                    "cos\nsystem\n"
+                                                    "(S'true'\ntR.",
+                                                    26));
+  for (const char* name : {"truncated.pickle", "notes.txt", "evil.pickle", "missing.pickle"}) {
+    CAPTURE(name);
+    const CliResult result = run_cli(dir, std::string(name) + " -o out");
+    CHECK(result.exit_code == 1);
+    CHECK(result.out.empty());
+    CHECK(result.err.starts_with("snapscope-convert: " + std::string(name) + ": "));
+    CHECK(line_count(result.err) == 1);
+  }
+  CHECK(dir.entries() == std::vector<std::string>{"evil.pickle", "notes.txt", "truncated.pickle"});
+}
+
+TEST_CASE("cli: usage errors exit 2 and print the usage") {
+  TempDir dir;
+  write_fixture(dir);
+  for (const char* args :
+       {"", "s.pickle", "s.pickle -o", "s.pickle -o out --frobnicate", "s.pickle -o out --device x",
+        "s.pickle -o out --summary xml", "a.pickle b.pickle -o out"}) {
+    CAPTURE(args);
+    const CliResult result = run_cli(dir, args);
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.starts_with("snapscope-convert: "));
+    CHECK(result.err.find("usage: snapscope-convert") != std::string::npos);
+  }
+  CHECK(dir.entries() == std::vector<std::string>{"s.pickle"});
+  CHECK(run_cli(dir, "--help").exit_code == 0);
+}
+
+TEST_CASE("cli: an existing OUTDIR needs --force") {
+  TempDir dir;
+  write_fixture(dir);
+  REQUIRE(run_cli(dir, "s.pickle -o out").exit_code == 0);
+  const CliResult again = run_cli(dir, "s.pickle -o out");
+  CHECK(again.exit_code == 1);
+  CHECK(again.err == "snapscope-convert: out: already exists (use --force to replace it)\n");
+  const CliResult forced = run_cli(dir, "s.pickle -o out --force --device 1 --summary json");
+  CHECK(forced.exit_code == 0);
+  CHECK(nlohmann::json::parse(forced.out)["devices"].size() == 1);
+  CHECK(dir.entries() == std::vector<std::string>{"out", "s.pickle"});
+}
+
+TEST_CASE("cli: --device of a device not in the snapshot exits 1") {
+  TempDir dir;
+  write_fixture(dir);
+  const CliResult result = run_cli(dir, "s.pickle -o out --device 3");
+  CHECK(result.exit_code == 1);
+  CHECK(result.err == "snapscope-convert: s.pickle: device 3 is not in the snapshot\n");
+  CHECK(dir.entries() == std::vector<std::string>{"s.pickle"});
+}
+
+TEST_CASE("cli: --bench-queries reports latencies for a directory and for a pickle") {
+  TempDir dir;
+  write_fixture(dir);
+  REQUIRE(run_cli(dir, "s.pickle -o out").exit_code == 0);
+  for (const char* source : {"out", "s.pickle"}) {
+    CAPTURE(source);
+    const CliResult result = run_cli(dir, std::string("--bench-queries ") + source + " --queries 50");
+    CHECK(result.exit_code == 0);
+    CHECK(result.out.find("live_at        n=50  median") != std::string::npos);
+    CHECK(result.out.find("allocation_at  n=50  median") != std::string::npos);
+    CHECK(result.out.find("device 0: 5 elements") != std::string::npos);
+  }
+  CHECK(run_cli(dir, "--bench-queries nothing-here").exit_code == 1);
+}

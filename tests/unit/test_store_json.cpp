@@ -1,0 +1,184 @@
+// allocations.json: exact round trips through the columnar writer and the SAX reader, and
+// one-line errors for files that are not what they claim to be.
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <string>
+
+#include "core/snapshot/snapshot_reader.h"
+#include "core/store/allocations_json.h"
+#include "unit/test_store_fixture.h"
+
+using namespace snapscope;
+using snapscope::test::TempDir;
+
+namespace {
+
+void check_same_element(const ReplayElement& a, const ReplayElement& b) {
+  CHECK(a.addr == b.addr);
+  CHECK(a.size == b.size);
+  CHECK(a.alloc_event == b.alloc_event);
+  CHECK(a.free_event == b.free_event);
+  CHECK(a.source_event == b.source_event);
+  CHECK(a.block == b.block);
+  CHECK(a.segment == b.segment);
+  CHECK(a.stack == b.stack);
+  CHECK(a.origin == b.origin);
+  CHECK(a.merged_free == b.merged_free);
+}
+
+void check_same_replay(const ReplayInput& a, const ReplayInput& b) {
+  CHECK(a.device == b.device);
+  CHECK(a.kind == b.kind);
+  CHECK(a.synthetic_action == b.synthetic_action);
+  REQUIRE(a.elements.size() == b.elements.size());
+  for (size_t i = 0; i < a.elements.size(); ++i) check_same_element(a.elements[i], b.elements[i]);
+  CHECK(a.initial_stack == b.initial_stack);
+  REQUIRE(a.actions.size() == b.actions.size());
+  for (size_t i = 0; i < a.actions.size(); ++i) {
+    CHECK(a.actions[i].elem == b.actions[i].elem);
+    CHECK(a.actions[i].event == b.actions[i].event);
+  }
+  CHECK(a.action_time_us == b.action_time_us);
+}
+
+void check_same_file(const AllocationsFile& a, const AllocationsFile& b) {
+  CHECK(a.format_version == b.format_version);
+  CHECK(a.source_file == b.source_file);
+  CHECK(a.source_bytes == b.source_bytes);
+  REQUIRE(a.devices.size() == b.devices.size());
+  for (size_t i = 0; i < a.devices.size(); ++i) {
+    CHECK(a.devices[i].device == b.devices[i].device);
+    check_same_replay(a.devices[i].blocks, b.devices[i].blocks);
+    check_same_replay(a.devices[i].segments, b.devices[i].segments);
+  }
+}
+
+ReplayElement element(uint64_t addr, uint64_t size, int64_t alloc_event, int64_t free_event, Origin origin) {
+  ReplayElement e;
+  e.addr = addr;
+  e.size = size;
+  e.alloc_event = alloc_event;
+  e.free_event = free_event;
+  e.source_event = alloc_event >= 0 ? alloc_event : free_event;
+  e.origin = origin;
+  return e;
+}
+
+// Every field at an unusual value: addresses above 2^63, kNoIndex, -1 events, missing times.
+AllocationsFile edge_case_file() {
+  AllocationsFile file;
+  file.source_file = "dir/with \"quotes\"\\and\nnewline.pickle";
+  file.source_bytes = std::numeric_limits<uint64_t>::max();
+  DeviceLayout& layout = file.devices.emplace_back();
+  layout.device = 3;
+  layout.blocks.device = 3;
+  layout.blocks.kind = TimelineKind::Blocks;
+  layout.blocks.elements = {element(0xFFFF'FFFF'FFFF'FF00ULL, 1ULL << 40, 0, 5, Origin::Traced),
+                            element(0x10, 7, -1, 2, Origin::FreeWithoutAlloc),
+                            element(0x7f00'0000'0000, 512, -1, -1, Origin::SnapshotBlock)};
+  layout.blocks.elements[1].merged_free = true;
+  layout.blocks.elements[2].block = 9;
+  layout.blocks.elements[2].segment = 4;
+  layout.blocks.elements[2].source_event = -1;
+  layout.blocks.elements[0].stack = 123456;
+  layout.blocks.initial_stack = {2, 1};
+  layout.blocks.actions = {{0, 0}, {1, 2}, {0, 5}};
+  layout.blocks.action_time_us = {-5, kNoTime, 1'700'000'000'000'000};
+  layout.segments.device = 3;
+  layout.segments.kind = TimelineKind::Segments;
+  layout.segments.elements = {element(0x100, 2 << 20, -1, -1, Origin::SnapshotSegment)};
+  layout.segments.elements[0].segment = 0;
+  layout.segments.initial_stack = {};
+  layout.segments.actions = {{0, -1}};
+  layout.segments.synthetic_action = true;
+  return file;
+}
+
+std::string write_and_read_text(const AllocationsFile& file, const TempDir& dir) {
+  write_allocations_json(file, (dir / "a.json").string());
+  return test::read_file(dir / "a.json");
+}
+
+std::string read_error(const std::string& path) {
+  try {
+    read_allocations_json(path);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("allocations.json: edge-case values round-trip exactly") {
+  TempDir dir;
+  const AllocationsFile original = edge_case_file();
+  write_allocations_json(original, (dir / "a.json").string());
+  check_same_file(original, read_allocations_json((dir / "a.json").string()));
+}
+
+TEST_CASE("allocations.json: columns are arrays of numbers, not arrays of objects") {
+  TempDir dir;
+  const nlohmann::json doc = nlohmann::json::parse(write_and_read_text(edge_case_file(), dir));
+  CHECK(doc["format"] == "snapscope-allocations");
+  CHECK(doc["version"] == kAllocationsJsonVersion);
+  const auto& blocks = doc["devices"][0]["blocks"];
+  CHECK(blocks["elements"]["size"] == nlohmann::json({1ULL << 40, 7, 512}));
+  CHECK(blocks["elements"]["block"] == nlohmann::json({-1, -1, 9}));
+  CHECK(blocks["actions"]["elem"] == nlohmann::json({0, 1, 0}));
+  CHECK(blocks["actions"]["event_delta"] == nlohmann::json({0, 2, 3}));
+}
+
+TEST_CASE("allocations.json: a snapshot's derived layouts round-trip exactly") {
+  TempDir dir;
+  test::write_file(dir / "s.pickle", test::pickle_bytes(test::standard_fixture()));
+  const AllocationsFile original = make_allocations_file(read_snapshot((dir / "s.pickle").string()));
+  REQUIRE(original.devices.size() == 2);
+  CHECK(original.devices[0].blocks.elements.size() == 5);
+  write_allocations_json(original, (dir / "a.json").string());
+  check_same_file(original, read_allocations_json((dir / "a.json").string()));
+}
+
+TEST_CASE("allocations.json: make_allocations_file honours only_device") {
+  TempDir dir;
+  test::write_file(dir / "s.pickle", test::pickle_bytes(test::standard_fixture()));
+  const AllocationsFile file = make_allocations_file(read_snapshot((dir / "s.pickle").string()), 1);
+  REQUIRE(file.devices.size() == 1);
+  CHECK(file.devices[0].device == 1);
+  CHECK(file.devices[0].blocks.elements.size() == 1);
+}
+
+TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
+  TempDir dir;
+  const std::string good = write_and_read_text(edge_case_file(), dir);
+  const auto error_for = [&](const std::string& text) {
+    const std::string path = (dir / "bad.json").string();
+    std::filesystem::remove(path);
+    test::write_file(path, text);
+    return read_error(path);
+  };
+  const std::string prefix = (dir / "bad.json").string() + ": ";
+
+  std::string version_2 = good;
+  version_2.replace(version_2.find("\"version\":1"), 11, "\"version\":2");
+  CHECK(error_for(version_2) == prefix + "unsupported format version 2 (expected 1)");
+
+  CHECK(error_for(good.substr(0, good.size() / 2)).starts_with(prefix + "invalid JSON"));
+  CHECK(error_for("{\"format\":\"something-else\",\"version\":1}") ==
+        prefix + "not a snapscope allocations file");
+
+  std::string short_column = good;
+  short_column.replace(short_column.find("\"size\":["), 8, "\"size\":[1,");
+  CHECK(error_for(short_column).find("column elements.size has 4 values, expected 3") != std::string::npos);
+
+  std::string bad_elem = good;
+  bad_elem.replace(bad_elem.find("\"elem\":[0"), 9, "\"elem\":[7");
+  CHECK(error_for(bad_elem) == prefix + "element index out of range in actions");
+
+  std::string bad_origin = good;
+  bad_origin.replace(bad_origin.find("\"origin\":[0"), 11, "\"origin\":[9");
+  CHECK(error_for(bad_origin) == prefix + "invalid value in column elements.origin");
+
+  CHECK(read_error((dir / "missing.json").string()).starts_with((dir / "missing.json").string() + ": "));
+}
