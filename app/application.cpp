@@ -19,6 +19,7 @@ constexpr float kInspectorWidth = 440;
 constexpr float kMinimapHeight = 64;
 constexpr double kIdleWaitSeconds = 0.25;   // nothing happening: sleep until input or this long
 constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
+constexpr int kSettleFrames = 3;
 
 }  // namespace
 
@@ -122,10 +123,19 @@ bool Application::wait_for_load() {
 }
 
 int Application::run_interactive() {
+  // ImGui settles some state (hover, popups, layout) one frame late: after input, draw a few
+  // more frames; when nothing happens, draw none.
+  int frames_owed = kSettleFrames;
   while (!window_.should_close() && !quit_) {
-    render_frame();
-    present();
-    window_.wait_events(state_.loader().busy() ? kBusyWaitSeconds : kIdleWaitSeconds);
+    if (state_.loader().busy()) frames_owed = kSettleFrames;  // progress now, then the result
+    if (frames_owed > 0) {
+      render_frame();
+      present();
+      --frames_owed;
+    }
+    if (window_.wait_events(state_.loader().busy() ? kBusyWaitSeconds : kIdleWaitSeconds)) {
+      frames_owed = kSettleFrames;
+    }
   }
   return 0;
 }

@@ -31,7 +31,16 @@ GuiWindow::GuiWindow(const char* title, WindowSize size) {
   }
   glfwSetWindowUserPointer(window_, this);
   glfwSetDropCallback(window_, &GuiWindow::on_drop);
-  glfwSetKeyCallback(window_, &GuiWindow::on_key);  // installed first: ImGui's backend chains to it
+  // Installed before ImGui's backend, which chains to them; they only note that input arrived.
+  glfwSetKeyCallback(window_, &GuiWindow::on_key);
+  glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double, double) { mark_input(w); });
+  glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int, int, int) { mark_input(w); });
+  glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double) { mark_input(w); });
+  glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned) { mark_input(w); });
+  glfwSetCursorEnterCallback(window_, [](GLFWwindow* w, int) { mark_input(w); });
+  glfwSetWindowFocusCallback(window_, [](GLFWwindow* w, int) { mark_input(w); });
+  glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) { mark_input(w); });
+  glfwSetWindowRefreshCallback(window_, [](GLFWwindow* w) { mark_input(w); });
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -51,7 +60,15 @@ GuiWindow::~GuiWindow() {
 
 bool GuiWindow::should_close() const { return glfwWindowShouldClose(window_) != 0; }
 void GuiWindow::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
-void GuiWindow::wait_events(double timeout_seconds) const { glfwWaitEventsTimeout(timeout_seconds); }
+bool GuiWindow::wait_events(double timeout_seconds) {
+  input_seen_ = false;
+  glfwWaitEventsTimeout(timeout_seconds);
+  return input_seen_;
+}
+
+void GuiWindow::mark_input(GLFWwindow* window) {
+  static_cast<GuiWindow*>(glfwGetWindowUserPointer(window))->input_seen_ = true;
+}
 void GuiWindow::poll_events() const { glfwPollEvents(); }
 
 void GuiWindow::begin_frame() {
@@ -98,6 +115,7 @@ std::vector<GuiWindow::KeyPress> GuiWindow::take_key_presses() {
 void GuiWindow::on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
   auto* self = static_cast<GuiWindow*>(glfwGetWindowUserPointer(window));
   if (action == GLFW_PRESS) self->key_presses_.push_back({key, mods});
+  self->input_seen_ = true;
 }
 
 void GuiWindow::set_title(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }
@@ -105,6 +123,7 @@ void GuiWindow::set_title(const std::string& title) { glfwSetWindowTitle(window_
 void GuiWindow::on_drop(GLFWwindow* window, int count, const char** paths) {
   auto* self = static_cast<GuiWindow*>(glfwGetWindowUserPointer(window));
   for (int i = 0; i < count; ++i) self->dropped_.emplace_back(paths[i]);
+  self->input_seen_ = true;
 }
 
 }  // namespace snapscope

@@ -21,8 +21,9 @@ class GuiWindow {
   GLFWwindow* handle() const { return window_; }
   bool should_close() const;
   void request_close();
-  // Sleeps until input arrives or timeout passes; idle frames cost nothing.
-  void wait_events(double timeout_seconds) const;
+  // Sleeps until input arrives or timeout passes; true when any input (mouse, keys, resize,
+  // drop) arrived, so idle periods need no frames at all.
+  bool wait_events(double timeout_seconds);
   void poll_events() const;
 
   void begin_frame();
@@ -45,10 +46,12 @@ class GuiWindow {
  private:
   static void on_drop(GLFWwindow* window, int count, const char** paths);
   static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
+  static void mark_input(GLFWwindow* window);
 
   GLFWwindow* window_ = nullptr;
   std::vector<std::string> dropped_;
   std::vector<KeyPress> key_presses_;
+  bool input_seen_ = false;
 };
 
 }  // namespace snapscope

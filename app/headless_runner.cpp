@@ -134,10 +134,10 @@ int run_script(Application& app, const std::string& script_path) {
 }
 
 int run_bench(Application& app) {
+  const auto opened = Clock::now();  // the load started in Application's constructor, just before
   if (!load_or_report(app)) return 1;
-  const auto first = Clock::now();
-  app.render_frame();
-  const double first_frame_ms = elapsed_ms(first);
+  app.window().finish_gl();
+  const double first_frame_ms = elapsed_ms(opened);
   ViewTransform& view = app.state().view;
   std::vector<double> frame_ms, restream_ms;
   std::vector<double> instances;
@@ -160,7 +160,7 @@ int run_bench(Application& app) {
     if (i + 20 >= path.size()) idle_ms.push_back(ms);
     instances.push_back(static_cast<double>(app.timeline().layer().instance_count()));
   }
-  std::printf("first frame: %.1f ms\n", first_frame_ms);
+  std::printf("open to first frame: %.1f ms\n", first_frame_ms);
   std::printf("frames: %zu\n", frame_ms.size());
   std::printf("frame time: median %.2f ms, p95 %.2f ms\n", percentile(frame_ms, 0.5), percentile(frame_ms, 0.95));
   std::printf("idle frame: median %.2f ms\n", percentile(idle_ms, 0.5));
