@@ -17,14 +17,13 @@ namespace {
 constexpr float kStatusHeight = 28;
 constexpr float kInspectorWidth = 440;
 constexpr float kMinimapHeight = 64;
-constexpr double kIdleWaitSeconds = 0.25;   // nothing happening: sleep until input or this long
+constexpr double kIdleWaitSeconds = 0.25;      // nothing happening: sleep until input or this long
 constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
 constexpr int kSettleFrames = 3;
 
 }  // namespace
 
-Application::Application(const AppOptions& options)
-    : options_(options), window_("snapscope", options.size) {
+Application::Application(const AppOptions& options) : options_(options), window_("snapscope", options.size) {
   state_.settings.device = options.device;
   state_.settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
   if (!options.path.empty()) state_.open(options.path);

@@ -13,7 +13,11 @@ namespace {
 
 ChartView chart_view_of(const ViewTransform& view) {
   const DataRect& visible = view.visible();
-  return {visible.x0, visible.x1, visible.y0, visible.y1, static_cast<int>(view.viewport_width()),
+  return {visible.x0,
+          visible.x1,
+          visible.y0,
+          visible.y1,
+          static_cast<int>(view.viewport_width()),
           static_cast<int>(view.viewport_height())};
 }
 

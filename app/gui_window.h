@@ -27,8 +27,8 @@ class GuiWindow {
   void poll_events() const;
 
   void begin_frame();
-  void end_frame();  // renders ImGui into the back buffer (still readable for screenshots)
-  void present();    // swaps buffers
+  void end_frame();        // renders ImGui into the back buffer (still readable for screenshots)
+  void present();          // swaps buffers
   void finish_gl() const;  // waits for the GPU: frame timings include the drawing
   int framebuffer_width() const;
   int framebuffer_height() const;

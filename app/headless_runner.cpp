@@ -10,8 +10,8 @@
 #include <variant>
 #include <vector>
 
-#include "app/screenshot.h"
 #include <nlohmann/json.hpp>
+#include "app/screenshot.h"
 
 #include "core/view/script.h"
 
@@ -74,8 +74,11 @@ struct CommandRunner {
     const ViewTransform& view = app.state().view;
     const DataRect& visible = view.visible();
     const nlohmann::json line = {
-        {"chart", {{"x", panel.chart_x()}, {"y", panel.chart_y()}, {"width", view.viewport_width()},
-                   {"height", view.viewport_height()}}},
+        {"chart",
+         {{"x", panel.chart_x()},
+          {"y", panel.chart_y()},
+          {"width", view.viewport_width()},
+          {"height", view.viewport_height()}}},
         {"view", {{"x0", visible.x0}, {"x1", visible.x1}, {"y0", visible.y0}, {"y1", visible.y1}}},
         {"device", app.state().settings.device},
         {"instances", panel.layer().instance_count()}};
@@ -162,7 +165,8 @@ int run_bench(Application& app) {
   }
   std::printf("open to first frame: %.1f ms\n", first_frame_ms);
   std::printf("frames: %zu\n", frame_ms.size());
-  std::printf("frame time: median %.2f ms, p95 %.2f ms\n", percentile(frame_ms, 0.5), percentile(frame_ms, 0.95));
+  std::printf("frame time: median %.2f ms, p95 %.2f ms\n", percentile(frame_ms, 0.5),
+              percentile(frame_ms, 0.95));
   std::printf("idle frame: median %.2f ms\n", percentile(idle_ms, 0.5));
   std::printf("view change (re-stream): %zu, median %.2f ms, p95 %.2f ms\n", restream_ms.size(),
               percentile(restream_ms, 0.5), percentile(restream_ms, 0.95));

@@ -30,7 +30,8 @@ void Minimap::rebuild(const DeviceDocument& device, int columns) {
   columns_ = columns;
   allocated_columns_ = columns_of(*allocated_, device.blocks, columns);
   reserved_columns_ = columns_of(*reserved_, device.segments, columns);
-  top_bytes_ = static_cast<double>(std::max({device.blocks.peak_bytes(), device.segments.peak_bytes(), uint64_t{1}}));
+  top_bytes_ =
+      static_cast<double>(std::max({device.blocks.peak_bytes(), device.segments.peak_bytes(), uint64_t{1}}));
 }
 
 void Minimap::draw(AppState& state, float x_offset, float width, float height) {

@@ -9,7 +9,8 @@
 namespace snapscope {
 
 void write_framebuffer_png(const std::string& path, int width, int height) {
-  RgbaImage image{width, height, std::vector<uint8_t>(static_cast<size_t>(width) * static_cast<size_t>(height) * 4)};
+  RgbaImage image{width, height,
+                  std::vector<uint8_t>(static_cast<size_t>(width) * static_cast<size_t>(height) * 4)};
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadBuffer(GL_BACK);
   glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, image.pixels.data());

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
-#include "render/chart_palette.h"
 #include "core/view/format.h"
+#include "render/chart_palette.h"
 
 namespace snapscope {
 namespace {
@@ -24,8 +24,9 @@ void draw_site_legend(AppState& state, float width) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const float side = ImGui::GetTextLineHeight();
     const Rgba& color = kDefaultPalette[i % kDefaultPalette.size()];  // the chart's key -> color rule
-    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side),
-                                              ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, 1)));
+    ImGui::GetWindowDrawList()->AddRectFilled(
+        at, ImVec2(at.x + side, at.y + side),
+        ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, 1)));
     ImGui::Dummy(ImVec2(side, side));
     ImGui::SameLine();
     ImGui::Text("%s  %s in %llu allocations", format_bytes(static_cast<double>(site.bytes)).c_str(),

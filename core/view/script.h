@@ -67,10 +67,10 @@ struct PrintSelection {};
 struct PrintView {};
 }  // namespace script
 
-using ScriptCommand = std::variant<script::View, script::Fit, script::Device, script::ShowSegments,
-                                   script::ColorBySite, script::TimeAxis, script::Click, script::Select,
-                                   script::Wait, script::Screenshot, script::PrintSelection,
-                                   script::PrintView>;
+using ScriptCommand =
+    std::variant<script::View, script::Fit, script::Device, script::ShowSegments, script::ColorBySite,
+                 script::TimeAxis, script::Click, script::Select, script::Wait, script::Screenshot,
+                 script::PrintSelection, script::PrintView>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

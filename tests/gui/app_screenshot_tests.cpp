@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -15,8 +15,8 @@
 #include "core/lod/memory_pyramid.h"
 #include "core/view/document.h"
 #include "core/view/view_transform.h"
-#include "render/chart_palette.h"
 #include "gui_harness.h"
+#include "render/chart_palette.h"
 
 using namespace snapscope;
 using namespace snapscope::gui_test;
@@ -111,7 +111,9 @@ TEST_CASE("column tops of the full view match the core's totals") {
 TEST_CASE("a known allocation is drawn in its color at full zoom and picks back to itself") {
   const fs::path sandbox = make_sandbox("zoom");
   const std::string input = fixture_pickle(sandbox).string();
-  REQUIRE(run_app(sandbox, shell_quote(input) + " --screenshot " + (sandbox / "warm.png").string()).exit_code == 0);
+  REQUIRE(
+      run_app(sandbox, shell_quote(input) + " --screenshot " + (sandbox / "warm.png").string()).exit_code ==
+      0);
   const auto document = open_converted(sandbox, input);
   const Timeline& timeline = document->devices.front().blocks;
   // The largest allocation made during the trace: tall enough to aim at.
@@ -137,10 +139,10 @@ TEST_CASE("a known allocation is drawn in its color at full zoom and picks back 
   // Centre of the allocation on screen: x of `step`, y halfway up the allocation.
   const int px = chart.x + static_cast<int>((step - chart.view.x0) / chart.view.width() * chart.width);
   const int py = chart.y + static_cast<int>((1 - (bottom + size / 2 - chart.view.y0) / chart.view.height()) *
-                                             chart.height);
+                                            chart.height);
   const RunResult run = run_script(sandbox, input,
-                                   view.str() + "screenshot " + png.string() + "\nclick " + std::to_string(px) +
-                                       " " + std::to_string(py) + "\nprint-selection\n");
+                                   view.str() + "screenshot " + png.string() + "\nclick " +
+                                       std::to_string(px) + " " + std::to_string(py) + "\nprint-selection\n");
   REQUIRE(run.exit_code == 0);
   const Image image = load_png(png);
   INFO("pixel " << std::hex << image.pixel(px, py));
@@ -156,7 +158,7 @@ TEST_CASE("a file that is not a snapshot is reported and nothing is drawn") {
   const fs::path bad = sandbox / "bad.pickle";
   std::ofstream(bad) << "this is not a pickle";
   const RunResult run = run_app(sandbox, shell_quote(bad.string()) + " --screenshot " +
-                                              shell_quote((sandbox / "bad.png").string()) + " 2>&1");
+                                             shell_quote((sandbox / "bad.png").string()) + " 2>&1");
   CHECK(run.exit_code == 1);
   CHECK(run.out.find("bad.pickle") != std::string::npos);
   CHECK_FALSE(fs::exists(sandbox / "bad.png"));
