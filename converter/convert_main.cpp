@@ -15,6 +15,7 @@
 #include "core/convert/progress_meter.h"
 #include "core/convert/query_bench.h"
 #include "core/convert/signal_cleanup.h"
+#include "converter/convert_report.h"
 
 namespace {
 
@@ -65,6 +66,9 @@ int run_bench(const snapscope::CliOptions& cli) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (!args.empty() && args.front() == "--report") {
+    return snapscope::run_report(std::span(args).subspan(1), stdout, stderr);
+  }
   snapscope::CliOptions cli;
   try {
     cli = snapscope::parse_convert_args(args);

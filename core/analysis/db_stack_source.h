@@ -3,37 +3,28 @@
 // distinct stacks costs a few thousand indexed lookups, not a full table load.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "core/analysis/stack_source.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
+#include "core/store/sqlite_handle.h"
 
 namespace snapscope {
 
 class DbStackSource final : public StackSource {
  public:
-  // Throws InputError("<path>: <reason>") when the file is missing or not an elements.db.
+  // Throws std::runtime_error("<path>: <reason>") when the file is missing or not an elements.db.
   explicit DbStackSource(const std::string& path);
-  ~DbStackSource() override;
-  DbStackSource(const DbStackSource&) = delete;
-  DbStackSource& operator=(const DbStackSource&) = delete;
 
   std::span<const FrameId> stack_frames(StackId stack) const override;
   FrameRef frame(FrameId id) const override;
 
  private:
-  class Statement;
   std::string_view string(StringId id) const;
-  [[noreturn]] void fail(const std::string& what) const;
 
-  std::string path_;
-  sqlite3* db_ = nullptr;
-  std::unique_ptr<Statement> stack_query_, frame_query_, string_query_;
+  SqliteDatabase db_;  // declared first: the statements below must be finalized before it closes
+  mutable SqliteStatement stack_query_, frame_query_, string_query_;
   // Node-based maps: cached vectors and strings never move, so returned spans/views stay valid.
   mutable std::unordered_map<StackId, std::vector<FrameId>> stacks_;
   mutable std::unordered_map<FrameId, FrameRef> frames_;

@@ -77,10 +77,11 @@ std::string phase_table_text(const PhaseTable& table) {
   if (table.rows.empty() && table.unmatched.empty()) return "phases: no annotations\n";
   TextTable text({"Start", "End", "Peak", "Delta", "Events", "Peak at", "Phase"});
   for (const PhaseRow& row : table.rows) {
-    text.add_row({format_bytes(double(row.start_bytes)), format_bytes(double(row.end_bytes)),
-                  format_bytes(double(row.peak_bytes)), signed_bytes(row.delta_bytes()),
-                  event_text(row.start_event) + ".." + event_text(row.end_event), event_text(row.peak_event),
-                  std::string(2 * row.depth, ' ') + row.name});
+    text.add_row(
+        {format_bytes(double(row.start_bytes)), format_bytes(double(row.end_bytes)),
+         format_bytes(double(row.peak_bytes)), signed_bytes(row.delta_bytes()),
+         event_text(row.start_event) + ".." + (row.end_event < 0 ? "end" : event_text(row.end_event)),
+         event_text(row.peak_event), std::string(2 * row.depth, ' ') + row.name});
   }
   std::string result = text.render();
   for (const AnnotationRecord& record : table.unmatched) {

@@ -21,12 +21,6 @@ void InstanceCollector::add(const Shape& shape) {
     aggregates_.push_back(shape);
     return;
   }
-  auto [it, inserted] = last_shape_of_.try_emplace(shape.elem, allocations_.size());
-  if (!inserted && continues(allocations_[it->second], shape)) {
-    allocations_[it->second].x1 = shape.x1;
-    return;
-  }
-  it->second = allocations_.size();
   allocations_.push_back(shape);
 }
 

@@ -1,10 +1,9 @@
-// Collects the shapes of one view in data coordinates, merges a shape into the previous one of
-// the same allocation when it continues it unchanged (runs of columns keep one instance), and
-// finally clips them to the view and converts them to view-relative float instances.
+// Collects the shapes of one view in data coordinates (merging aggregated fill that continues the
+// previous one unchanged), then clips them to the view and converts them to view-relative float
+// instances. Runs of individual allocations are merged before they get here (RunTracker).
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "core/lod/chart_instance.h"
@@ -36,7 +35,6 @@ class InstanceCollector {
   ChartView view_;
   std::vector<Shape> aggregates_, allocations_;
   size_t last_aggregate_ = kNoIndex;
-  std::unordered_map<uint32_t, size_t> last_shape_of_;  // elem -> index in allocations_
 };
 
 }  // namespace snapscope

@@ -31,7 +31,7 @@ LodFrame LodBuilder::build(const ChartView& view) {
     if (frame.mode == LodMode::Columns) {
       build_columns(frame, out);
     } else {
-      build_steps(frame, out);
+      build_steps(out);
     }
   }
   frame.instances = out.finish();
@@ -46,6 +46,9 @@ void LodBuilder::build_columns(LodFrame& frame, InstanceCollector& out) {
   auto steps = static_cast<double>(timeline_.timesteps());
   double per_column = view_.steps_per_px();
   frame.columns.assign(static_cast<size_t>(view_.width), ColumnSample{});
+  RunTracker runs(out);
+  uint32_t dirty_from = 0;  // the first drawn column reads the whole visible stack
+  double end = 0.0;
   for (size_t c = 0; c < frame.columns.size(); ++c) {
     double left = std::max(view_.x0 + static_cast<double>(c) * per_column, 0.0);
     double right = std::min(view_.x0 + static_cast<double>(c + 1) * per_column, steps);
@@ -54,51 +57,59 @@ void LodBuilder::build_columns(LodFrame& frame, InstanceCollector& out) {
     auto last = static_cast<uint64_t>(std::max(std::ceil(right) - 1.0, std::floor(left)));
     MemoryExtent extent = pyramid_.over_steps(first, last);
     cursor_.move_to(extent.peak_state);
-    add_state(left, right, out);
+    add_state(left, right, std::min(dirty_from, cursor_.take_lowest_change()), runs, out);
+    dirty_from = kNoIndex;
+    end = right;
     frame.columns[c].state = static_cast<uint32_t>(extent.peak_state);
     frame.columns[c].total = timeline_.total_at_state(extent.peak_state);
     frame.columns[c].aggregated_bytes = frame.columns[c].total - cursor_.big_bytes();
   }
+  runs.close_all(end);
 }
 
-void LodBuilder::build_steps(LodFrame& /*frame*/, InstanceCollector& out) {
+void LodBuilder::build_steps(InstanceCollector& out) {
   uint64_t final_step = timeline_.timesteps() - 1;
   double first_x = std::max(view_.x0, 0.0), last_x = std::ceil(view_.x1) - 1.0;
   if (last_x < first_x || first_x > static_cast<double>(final_step)) return;
   size_t first = timeline_.action_at_step(static_cast<uint64_t>(std::floor(first_x)));
   size_t last = timeline_.action_at_step(std::min(static_cast<uint64_t>(last_x), final_step));
+  RunTracker runs(out);
+  uint32_t dirty_from = 0;
   for (size_t action = first; action <= last; ++action) {
     auto begin = static_cast<double>(timeline_.step_begin(action));
     auto end = static_cast<double>(timeline_.step_end(action));
-    if (!timeline_.action_is_free(action)) {
-      cursor_.move_to(action + 1);
-      add_state(begin, end, out);
-      continue;
-    }
+    bool is_free = timeline_.action_is_free(action);
     // memory_viz shows a free's first step before the free, then slides what was above it.
-    cursor_.move_to(action);
-    add_state(begin, begin + 1.0, out);
-    if (end > begin + 1.0) add_ramp(action, begin + 1.0, end, out);
+    cursor_.move_to(is_free ? action : action + 1);
+    double shown_until = is_free ? begin + 1.0 : end;
+    add_state(begin, shown_until, std::min(dirty_from, cursor_.take_lowest_change()), runs, out);
+    dirty_from = kNoIndex;
+    if (end > shown_until) dirty_from = add_ramp(action, shown_until, end, runs, out);
   }
+  runs.close_all(static_cast<double>(timeline_.step_end(last)));
 }
 
-void LodBuilder::add_state(double x0, double x1, InstanceCollector& out) {
+void LodBuilder::add_state(double x0, double x1, uint32_t dirty_from, RunTracker& runs,
+                           InstanceCollector& out) {
   uint64_t total = timeline_.total_at_state(cursor_.state());
   double floor_row = snap(0.0);
   out.add({x0, x1, floor_row, floor_row, snap(static_cast<double>(total)) - floor_row, kAggregateColorKey,
            kAggregateElem});
+  if (dirty_from == kNoIndex) return;  // the stack did not change: every run continues
   const auto& big = cursor_.big_positions();
-  uint32_t first = cursor_.position_covering(static_cast<uint64_t>(std::max(view_.y0, 0.0)));
-  for (auto it = big.lower_bound(first); it != big.end(); ++it) {
+  uint32_t first_visible = cursor_.position_covering(static_cast<uint64_t>(std::max(view_.y0, 0.0)));
+  fresh_.clear();
+  for (auto it = big.lower_bound(std::max(dirty_from, first_visible)); it != big.end(); ++it) {
     auto offset = static_cast<double>(cursor_.offset_of(*it));
     if (offset >= view_.y1) break;
     uint32_t elem = timeline_.element_at_stack_position(*it);
     double bottom = snap(offset), top = snap(offset + static_cast<double>(timeline_.element(elem).size));
-    out.add({x0, x1, bottom, bottom, top - bottom, color_of(elem), elem});
+    fresh_.push_back({*it, elem, color_of(elem), bottom, top - bottom});
   }
+  runs.replace_from(dirty_from, fresh_, x0);
 }
 
-void LodBuilder::add_ramp(size_t action, double x0, double x1, InstanceCollector& out) {
+uint32_t LodBuilder::add_ramp(size_t action, double x0, double x1, RunTracker& runs, InstanceCollector& out) {
   uint32_t freed = timeline_.input().actions[action].elem;
   uint32_t freed_position = timeline_.stack_position(freed);
   auto freed_offset = static_cast<double>(cursor_.offset_of(freed_position));
@@ -110,17 +121,25 @@ void LodBuilder::add_ramp(size_t action, double x0, double x1, InstanceCollector
   double above_bottom = snap(freed_offset + freed_size);
   out.add({x0, x1, above_bottom, snap(freed_offset), snap(total) - above_bottom, kAggregateColorKey,
            kAggregateElem});
+  // Runs below the freed allocation continue through the ramp, and so do those above whose slide
+  // stays within their pixel rows; the others become trapezoids.
   const auto& big = cursor_.big_positions();
-  uint32_t first = cursor_.position_covering(static_cast<uint64_t>(std::max(view_.y0, 0.0)));
-  for (auto it = big.lower_bound(first); it != big.end(); ++it) {
-    if (*it == freed_position) continue;
+  uint32_t first_visible = cursor_.position_covering(static_cast<uint64_t>(std::max(view_.y0, 0.0)));
+  fresh_.clear();
+  for (auto it = big.lower_bound(std::max(freed_position + 1, first_visible)); it != big.end(); ++it) {
     auto offset = static_cast<double>(cursor_.offset_of(*it));
-    double slide = *it > freed_position ? freed_size : 0.0;
-    if (offset - slide >= view_.y1) break;
+    if (offset - freed_size >= view_.y1) break;
     uint32_t elem = timeline_.element_at_stack_position(*it);
     double bottom = snap(offset), top = snap(offset + static_cast<double>(timeline_.element(elem).size));
-    out.add({x0, x1, bottom, snap(offset - slide), top - bottom, color_of(elem), elem});
+    double slid_bottom = snap(offset - freed_size);
+    if (slid_bottom == bottom) {
+      fresh_.push_back({*it, elem, color_of(elem), bottom, top - bottom});
+    } else {
+      out.add({x0, x1, bottom, slid_bottom, top - bottom, color_of(elem), elem});
+    }
   }
+  runs.replace_from(freed_position, fresh_, x0);
+  return freed_position;
 }
 
 size_t LodBuilder::memory_bytes() const {

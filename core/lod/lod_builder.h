@@ -8,8 +8,9 @@
 //    snapped to pixel rows, and runs of columns where an allocation covers the same rows merge.
 //  - Steps mode (a step at least a pixel wide): memory_viz's exact shapes, including the 3-step
 //    ramps where allocations above a free slide down (trapezoids).
-// Work per view: O(columns x visible big allocations x log n) plus the allocations whose
-// liveness changes between consecutive drawn states; never a pass over the whole trace.
+// Work per view: per drawn column, the allocations whose liveness changed since the previous
+// column plus the visible big allocations above the lowest change (x log n); never a pass over
+// the whole trace.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include "core/lod/instance_collector.h"
 #include "core/lod/lod_frame.h"
 #include "core/lod/memory_pyramid.h"
+#include "core/lod/run_tracker.h"
 #include "core/lod/stack_cursor.h"
 #include "core/lod/state_delta_index.h"
 #include "core/timeline/timeline.h"
@@ -43,11 +45,13 @@ class LodBuilder {
 
  private:
   void build_columns(LodFrame& frame, InstanceCollector& out);
-  void build_steps(LodFrame& frame, InstanceCollector& out);
-  // The current cursor state drawn over [x0, x1); returns the big allocations' bytes.
-  void add_state(double x0, double x1, InstanceCollector& out);
-  // Free action `action`'s ramp over [x0, x1): cursor is at the state before the free.
-  void add_ramp(size_t action, double x0, double x1, InstanceCollector& out);
+  void build_steps(InstanceCollector& out);
+  // Draws the cursor's state from x0 to x1: the aggregated fill, and the runs of big allocations
+  // re-read from stack position `dirty_from` up (kNoIndex: nothing changed since the last call).
+  void add_state(double x0, double x1, uint32_t dirty_from, RunTracker& runs, InstanceCollector& out);
+  // Free action `action`'s ramp over [x0, x1): cursor is at the state before the free. Ends the
+  // runs above the freed allocation; returns its stack position.
+  uint32_t add_ramp(size_t action, double x0, double x1, RunTracker& runs, InstanceCollector& out);
   uint32_t color_of(uint32_t elem) const;
   double snap(double bytes) const;  // to the nearest pixel row boundary (see pick_at)
 
@@ -56,6 +60,7 @@ class LodBuilder {
   StateDeltaIndex deltas_;
   StackCursor cursor_;
   std::vector<uint32_t> color_keys_;
+  std::vector<RunPiece> fresh_;  // scratch for add_state
   ChartView view_;
 };
 

@@ -1,5 +1,7 @@
 #include "core/lod/stack_cursor.h"
 
+#include <algorithm>
+
 namespace snapscope {
 
 StackCursor::StackCursor(const Timeline& timeline, const StateDeltaIndex& deltas)
@@ -13,6 +15,7 @@ uint64_t StackCursor::size_at(uint32_t position) const {
 
 void StackCursor::set_live(uint32_t position, bool live) {
   uint64_t size = size_at(position);
+  lowest_change_ = std::min(lowest_change_, position);
   fenwick_.add(position, live ? static_cast<int64_t>(size) : -static_cast<int64_t>(size));
   if (size < big_threshold_) return;
   if (live) {
@@ -32,6 +35,7 @@ void StackCursor::move_to(size_t state) {
 void StackCursor::set_big_threshold(uint64_t bytes) {
   if (bytes == big_threshold_) return;
   big_threshold_ = bytes;
+  lowest_change_ = 0;
   big_.clear();
   big_bytes_ = 0;
   deltas_.for_each_live(state_, [&](uint32_t p) {

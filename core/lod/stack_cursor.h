@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <set>
+#include <utility>
 
 #include "core/lod/stack_fenwick.h"
 #include "core/lod/state_delta_index.h"
@@ -26,6 +27,9 @@ class StackCursor {
   uint32_t position_covering(uint64_t offset) const { return fenwick_.position_covering(offset); }
   const std::set<uint32_t>& big_positions() const { return big_; }
   uint64_t big_bytes() const { return big_bytes_; }  // sum of the big live allocations
+  // The lowest stack position whose liveness changed since the last call (kNoIndex if none):
+  // every offset below it is unchanged.
+  uint32_t take_lowest_change() { return std::exchange(lowest_change_, kNoIndex); }
 
  private:
   void set_live(uint32_t position, bool live);
@@ -38,6 +42,7 @@ class StackCursor {
   uint64_t big_threshold_ = 1;
   std::set<uint32_t> big_;
   uint64_t big_bytes_ = 0;
+  uint32_t lowest_change_ = 0;
 };
 
 }  // namespace snapscope

@@ -171,10 +171,6 @@ bool Timeline::action_is_free(size_t action) const {
   return position_alloc_state_[action_position_[action]] != action + 1;
 }
 
-uint64_t Timeline::timesteps() const { return step_end_.empty() ? 0 : step_end_.back(); }
-uint64_t Timeline::step_begin(size_t action) const { return action == 0 ? 0 : step_end_[action - 1]; }
-uint64_t Timeline::step_end(size_t action) const { return step_end_[action]; }
-
 size_t Timeline::action_at_step(uint64_t step) const {
   return static_cast<size_t>(std::upper_bound(step_end_.begin(), step_end_.end(), step) - step_end_.begin());
 }

@@ -45,11 +45,13 @@ class Timeline {
   size_t element_count() const { return input_.elements.size(); }
   size_t action_count() const { return input_.actions.size(); }
 
-  // Stack order: position of an element in insertion order (initial stack first, then allocs).
+  // Stack order: position of an element in insertion order (initial stack first, then allocs);
+  // kNoIndex for an element that is never live.
   uint32_t stack_position(uint32_t elem) const { return stack_position_[elem]; }
   uint32_t element_at_stack_position(uint32_t pos) const { return stack_order_[pos]; }
 
   uint32_t action_elem(size_t action) const { return input_.actions[action].elem; }
+  uint32_t action_stack_position(size_t action) const { return action_position_[action]; }
   int64_t action_event(size_t action) const { return input_.actions[action].event; }
   // An action frees its element iff the element was live before it (memory_viz's rule).
   bool action_is_free(size_t action) const;
@@ -59,9 +61,9 @@ class Timeline {
   uint64_t total_before(size_t action) const { return total_[action]; }
   uint64_t total_after(size_t action) const { return total_[action + 1]; }
 
-  uint64_t timesteps() const;  // T, memory_viz's max_at_time.length
-  uint64_t step_begin(size_t action) const;
-  uint64_t step_end(size_t action) const;
+  uint64_t timesteps() const { return step_end_.empty() ? 0 : step_end_.back(); }  // max_at_time.length
+  uint64_t step_begin(size_t action) const { return action == 0 ? 0 : step_end_[action - 1]; }
+  uint64_t step_end(size_t action) const { return step_end_[action]; }
   // Both require step < timesteps().
   size_t action_at_step(uint64_t step) const;    // the action whose steps contain `step`
   uint64_t memory_at_step(uint64_t step) const;  // memory_viz's max_at_time[step]

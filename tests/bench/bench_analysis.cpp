@@ -2,7 +2,9 @@
 // call trees, each with cold caches (a fresh LocationIndex / tree builder, as on the first
 // click) and the moment table again with warm ones (as when scrubbing).
 //
-//   bench_analysis FILE.pickle [--device N] [--states K]
+//   bench_analysis FILE.pickle [--device N] [--states K] [--stress LIVE]
+// --stress also times a synthetic state with LIVE allocations spread over the file's stacks
+// (generated traces keep only a few hundred allocations live at once).
 //   e.g. snapscope-gen --events 10000000 -o /tmp/gen10m.pickle; bench_analysis /tmp/gen10m.pickle
 #include <algorithm>
 #include <chrono>
@@ -39,6 +41,7 @@ struct Options {
   std::string input;
   int device = 0;
   size_t states = 8;
+  size_t stress_live = 0;
 };
 
 Options parse(int argc, char** argv) {
@@ -47,6 +50,8 @@ Options parse(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--device" && i + 1 < argc) {
       options.device = std::stoi(argv[++i]);
+    } else if (arg == "--stress" && i + 1 < argc) {
+      options.stress_live = std::stoul(argv[++i]);
     } else if (arg == "--states" && i + 1 < argc) {
       options.states = std::stoul(argv[++i]);
     } else {
@@ -87,6 +92,19 @@ void bench_state(const Snapshot& snapshot, const Timeline& timeline, size_t stat
               live_ms + cold_ms + top_down_ms, rows, nodes);
 }
 
+// `live` allocations, all live after the last action, cycling through every stack of the file.
+Timeline stress_timeline(const Snapshot& snapshot, size_t live) {
+  ReplayInput input;
+  for (size_t i = 0; i < live; ++i) {
+    ReplayElement element;
+    element.size = 512 * (1 + i % 4096);
+    element.stack = static_cast<StackId>(i % snapshot.stacks.size());
+    input.elements.push_back(element);
+    input.actions.push_back({static_cast<uint32_t>(i), static_cast<int64_t>(i)});
+  }
+  return Timeline(std::move(input));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -107,6 +125,13 @@ int main(int argc, char** argv) {
     const SnapshotStackSource source(snapshot);
     LocationIndex warm(source, LocationRule::FirstUserFrame);
     for (size_t state : bench_states(timeline, options.states)) bench_state(snapshot, timeline, state, warm);
+    if (options.stress_live > 0) {
+      const Timeline stress = stress_timeline(snapshot, options.stress_live);
+      std::printf("stress: %zu live allocations over %zu stacks\n", options.stress_live,
+                  snapshot.stacks.size());
+      LocationIndex stress_warm(source, LocationRule::FirstUserFrame);
+      bench_state(snapshot, stress, stress.action_count(), stress_warm);
+    }
     std::printf("\ntotal_ms = live set + moment table (cold) + filtered top-down tree\n");
     return 0;
   } catch (const std::exception& error) {

@@ -3,6 +3,8 @@
 // phases land on the events worked out independently (Python over the raw pickles).
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -15,12 +17,16 @@
 
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/call_tree.h"
+#include "core/analysis/db_annotations.h"
+#include "core/analysis/db_stack_source.h"
 #include "core/analysis/live_elements.h"
 #include "core/analysis/moment_table.h"
 #include "core/analysis/phase_table.h"
 #include "core/analysis/snapshot_stack_source.h"
 #include "core/analysis/state_mapping.h"
+#include "core/convert/convert.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/store/allocations_json.h"
 
 using namespace snapscope;
 namespace fs = std::filesystem;
@@ -195,5 +201,38 @@ TEST_SUITE("conformance") {
         CHECK(row.delta_bytes() == int64_t(row.end_bytes) - int64_t(row.start_bytes));
       }
     }
+  }
+
+  TEST_CASE("analysis: a converted directory gives the same tables as its pickle") {
+    const fs::path pickle = snapshot_dir() / "train_user_metadata.pickle";
+    const fs::path out =
+        fs::temp_directory_path() / ("snapscope_analysis_convert_" + std::to_string(::getpid()));
+    fs::remove_all(out);
+    ConvertOptions options;
+    options.input = pickle.string();
+    options.output_dir = out.string();
+    convert_snapshot(options);
+
+    const Snapshot snapshot = read_snapshot(pickle.string());
+    const Timeline from_pickle = block_timeline(snapshot, 0);
+    AllocationsFile layouts = read_allocations_json((out / kAllocationsJsonName).string());
+    REQUIRE(layouts.devices.size() == 1);
+    const Timeline from_dir(std::move(layouts.devices[0].blocks));
+    const SnapshotStackSource memory(snapshot);
+    const DbStackSource db((out / kElementsDbName).string());
+    for (LocationRule rule : {LocationRule::FirstShownFrame, LocationRule::FirstUserFrame}) {
+      LocationIndex memory_locations(memory, rule), db_locations(db, rule);
+      for (size_t state : {peak_state(from_pickle), from_pickle.action_count() / 2}) {
+        CHECK(
+            moment_table_csv(build_moment_table(live_elements(from_dir, state), db_locations, state)) ==
+            moment_table_csv(build_moment_table(live_elements(from_pickle, state), memory_locations, state)));
+      }
+    }
+    const std::vector<AnnotationRecord> db_annotations =
+        read_db_annotations((out / kElementsDbName).string());
+    CHECK(phase_table_text(build_phase_table(from_dir, pair_annotations(db_annotations, 0))) ==
+          phase_table_text(
+              build_phase_table(from_pickle, pair_annotations(snapshot_annotations(snapshot), 0))));
+    fs::remove_all(out);
   }
 }

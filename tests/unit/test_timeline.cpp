@@ -55,6 +55,7 @@ TEST_CASE("timeline: freeing the top takes 1 step, a middle free 4 and slides th
   CHECK(timeline.action_is_free(3));
   CHECK_FALSE(timeline.action_is_free(2));
   CHECK(timeline.action_shifts(3));
+  CHECK(timeline.action_stack_position(4) == timeline.stack_position(2));
   CHECK_FALSE(timeline.action_shifts(4));
   CHECK(timeline.polygon(0) == Vertices{{0, 0}, {9, 0}});
   CHECK(timeline.polygon(1) == Vertices{{1, 10}, {4, 10}});
