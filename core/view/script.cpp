@@ -177,6 +177,10 @@ ScriptCommand parse_script_line(std::string_view line) {
     expect_arguments(words, 0);
     return script::PrintSelection{};
   }
+  if (verb == "print-view") {
+    expect_arguments(words, 0);
+    return script::PrintView{};
+  }
   throw std::invalid_argument("unknown command '" + std::string(verb) + "'");
 }
 

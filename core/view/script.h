@@ -11,6 +11,7 @@
 //   wait MS              keep rendering for MS milliseconds
 //   screenshot FILE.png
 //   print-selection      the selection as one JSON line on stdout
+//   print-view           chart rectangle (window pixels) and visible data range, one JSON line
 #pragma once
 
 #include <optional>
@@ -63,11 +64,13 @@ struct Screenshot {
   std::string path;
 };
 struct PrintSelection {};
+struct PrintView {};
 }  // namespace script
 
-using ScriptCommand = std::variant<script::View, script::Fit, script::Device, script::ShowSegments,
-                                   script::ColorBySite, script::TimeAxis, script::Click, script::Select,
-                                   script::Wait, script::Screenshot, script::PrintSelection>;
+using ScriptCommand =
+    std::variant<script::View, script::Fit, script::Device, script::ShowSegments, script::ColorBySite,
+                 script::TimeAxis, script::Click, script::Select, script::Wait, script::Screenshot,
+                 script::PrintSelection, script::PrintView>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

@@ -35,9 +35,10 @@ TEST_CASE("sizes and addresses") {
 TEST_CASE("script commands parse into their structs") {
   const auto commands = parse_script(
       "# comment\nview 0:10\n\nclick 100 200  # trailing\nselect 0x10\nwait 50\n"
-      "screenshot out.png\nprint-selection\ntimeline segments\ncolor site\nxaxis time\ndevice 1\nfit\n",
+      "screenshot out.png\nprint-selection\ntimeline segments\ncolor site\nxaxis time\ndevice 1\nfit\n"
+      "print-view\n",
       "s");
-  REQUIRE(commands.size() == 11);
+  REQUIRE(commands.size() == 12);
   CHECK(std::get<script::View>(commands[0]).spec.x1 == 10);
   CHECK(std::get<script::Click>(commands[1]).y == 200);
   CHECK(std::get<script::Select>(commands[2]).address == 16);
@@ -49,6 +50,7 @@ TEST_CASE("script commands parse into their structs") {
   CHECK(std::get<script::TimeAxis>(commands[8]).time);
   CHECK(std::get<script::Device>(commands[9]).device == 1);
   CHECK(std::holds_alternative<script::Fit>(commands[10]));
+  CHECK(std::holds_alternative<script::PrintView>(commands[11]));
 }
 
 TEST_CASE("script errors name the line") {

@@ -1,0 +1,133 @@
+#include "app/app_state.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "core/view/app_dirs.h"
+
+namespace snapscope {
+
+AppState::AppState() : recent_(config_root() / "recent-files.txt") { recent_.load(); }
+
+void AppState::open(const std::string& path) {
+  if (!loader_.start(path)) error_ = "still loading " + loader_.path() + "; try again when it is done";
+}
+
+bool AppState::poll_loader() {
+  auto result = loader_.take_result();
+  if (!result) return false;
+  if (!result->document) {
+    error_ = result->error;  // the previous document (if any) stays open and usable
+    return false;
+  }
+  install(std::move(result->document));
+  return true;
+}
+
+void AppState::install(std::unique_ptr<Document> document) {
+  error_.clear();
+  elements_db_.reset();
+  try {
+    elements_db_ = std::make_unique<ElementsDbReader>(document->elements_db().string());
+  } catch (const std::exception& failure) {
+    error_ = std::string("details unavailable: ") + failure.what();
+  }
+  recent_.add(document->opened_path);
+  recent_.save();
+  document_ = std::move(document);
+  selected_.reset();
+  details_.reset();
+  site_coloring_.reset();
+  hovered.reset();
+  if (!document_->find_device(settings.device) && !document_->devices.empty()) {
+    settings.device = document_->devices.front().device;
+  }
+  fit_view();
+}
+
+const DeviceDocument* AppState::device() const {
+  return document_ ? document_->find_device(settings.device) : nullptr;
+}
+
+const Timeline* AppState::timeline() const {
+  const DeviceDocument* current = device();
+  return current ? &current->timeline(settings.kind) : nullptr;
+}
+
+void AppState::select_device(int device) {
+  if (device == settings.device || !document_ || !document_->find_device(device)) return;
+  settings.device = device;
+  site_coloring_.reset();
+  select(std::nullopt);
+  fit_view();
+}
+
+void AppState::select_kind(TimelineKind kind) {
+  if (kind == settings.kind) return;
+  settings.kind = kind;
+  site_coloring_.reset();
+  select(std::nullopt);
+  fit_view();
+}
+
+void AppState::fit_view() {
+  const Timeline* shown = timeline();
+  const double steps = shown ? static_cast<double>(shown->timesteps()) : 1.0;
+  // A little headroom above the peak so the top allocation is not glued to the frame.
+  const double top = shown ? static_cast<double>(std::max<uint64_t>(shown->peak_bytes(), 1)) * 1.05 : 1.0;
+  view.set_bounds({0, std::max(steps, 1.0), 0, top});
+  view.fit();
+}
+
+void AppState::select(std::optional<uint32_t> elem) {
+  selected_ = elem;
+  details_.reset();
+  if (!elem || !elements_db_) return;
+  try {
+    details_ = elements_db_->allocation(settings.device, settings.kind, *elem);
+  } catch (const std::exception& failure) {
+    error_ = failure.what();
+  }
+}
+
+std::optional<uint32_t> AppState::find_by_address(uint64_t address) const {
+  const Timeline* shown = timeline();
+  if (!shown) return std::nullopt;
+  for (uint32_t elem = 0; elem < shown->element_count(); ++elem) {
+    if (shown->element(elem).addr == address && shown->ever_live(elem)) return elem;
+  }
+  return std::nullopt;
+}
+
+const SiteColoring& AppState::site_coloring() {
+  if (!site_coloring_) {
+    site_coloring_.emplace();
+    const Timeline* shown = timeline();
+    if (shown && elements_db_) {
+      try {
+        site_coloring_ = color_by_site(*elements_db_, settings.device, settings.kind, shown->element_count());
+      } catch (const std::exception& failure) {
+        error_ = failure.what();
+      }
+    }
+  }
+  return *site_coloring_;
+}
+
+void AppState::zoom_to_selection() {
+  const Timeline* shown = timeline();
+  if (!shown || !selected_) return;
+  const uint32_t elem = *selected_;
+  const size_t alloc_state = shown->alloc_state(elem);
+  const size_t free_state = std::min(shown->free_state(elem), shown->action_count());
+  // States map to steps through the actions that enter and leave them.
+  const double x0 = alloc_state == 0 ? 0.0 : static_cast<double>(shown->step_begin(alloc_state - 1));
+  const double x1 = free_state == 0 ? 1.0 : static_cast<double>(shown->step_end(free_state - 1));
+  const double margin = std::max(2.0, (x1 - x0) * 0.1);
+  const double size = static_cast<double>(shown->element(elem).size);
+  // Its bottom when allocated; frees below it later slide it down, so keep room underneath.
+  const double bottom = static_cast<double>(shown->offset_of(elem, alloc_state));
+  view.set_visible({x0 - margin, x1 + margin, std::max(0.0, bottom - size), bottom + 2 * size});
+}
+
+}  // namespace snapscope

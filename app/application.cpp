@@ -1,0 +1,142 @@
+#include "app/application.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "app/inspector.h"
+#include "app/menu_bar.h"
+#include "app/site_legend.h"
+
+namespace snapscope {
+namespace {
+
+constexpr float kStatusHeight = 28;
+constexpr float kInspectorWidth = 440;
+constexpr float kMinimapHeight = 64;
+constexpr double kIdleWaitSeconds = 0.25;      // nothing happening: sleep until input or this long
+constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
+constexpr int kSettleFrames = 3;
+
+}  // namespace
+
+Application::Application(const AppOptions& options) : options_(options), window_("snapscope", options.size) {
+  state_.settings.device = options.device;
+  state_.settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
+  if (!options.path.empty()) state_.open(options.path);
+}
+
+void Application::on_document_loaded() {
+  timeline_.layer().reset();
+  minimap_.reset();
+  if (options_.view) apply_view(*options_.view);
+  apply_color_mode();
+  window_.set_title("snapscope - " + state_.document()->opened_path);
+}
+
+void Application::apply_view(const ViewSpec& spec) {
+  DataRect rect = state_.view.visible();
+  rect.x0 = spec.x0;
+  rect.x1 = spec.x1;
+  if (spec.y0 && spec.y1) {
+    rect.y0 = *spec.y0;
+    rect.y1 = *spec.y1;
+  }
+  state_.view.set_visible(rect);
+}
+
+void Application::apply_color_mode() {
+  std::vector<uint32_t> keys;
+  if (state_.settings.color_by_site) keys = state_.site_coloring().keys;
+  timeline_.layer().set_color_keys(std::move(keys));
+}
+
+bool Application::render_frame() {
+  for (const std::string& path : window_.take_dropped_paths()) state_.open(path);
+  if (state_.poll_loader()) on_document_loaded();
+  window_.begin_frame();
+  const MenuActions actions = draw_menu_bar(state_, browser_);
+  if (actions.quit) quit_ = true;
+  if (actions.color_changed) apply_color_mode();
+  if (auto chosen = browser_.draw()) state_.open(*chosen);
+  handle_global_keys();
+  const ImGuiIO& io = ImGui::GetIO();
+  const float top = ImGui::GetFrameHeight();
+  ImGui::SetNextWindowPos(ImVec2(0, top));
+  ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, io.DisplaySize.y - top - kStatusHeight));
+  ImGui::Begin("##workspace", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
+  bool restreamed = false;
+  const ImVec2 available = ImGui::GetContentRegionAvail();
+  const float chart_width = available.x - kInspectorWidth;
+  ImGui::BeginGroup();
+  const float legend_height = state_.settings.color_by_site ? site_legend_height() : 0;
+  restreamed = timeline_.draw(state_, chart_width, available.y - kMinimapHeight - legend_height - 8);
+  ImGui::Dummy(ImVec2(1, 4));
+  minimap_.draw(state_, TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
+  if (state_.settings.color_by_site) draw_site_legend(state_, chart_width);
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginChild("inspector", ImVec2(0, 0), true);
+  draw_inspector(state_);
+  ImGui::EndChild();
+  ImGui::End();
+  draw_status_bar(state_, io.DisplaySize.y - kStatusHeight, io.DisplaySize.x, kStatusHeight);
+  window_.end_frame();
+  return restreamed;
+}
+
+void Application::handle_global_keys() {
+  const std::vector<GuiWindow::KeyPress> presses = window_.take_key_presses();
+  if (ImGui::GetIO().WantTextInput) return;
+  for (const GuiWindow::KeyPress& press : presses) {
+    const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0;
+    if (ctrl && press.key == GLFW_KEY_Q) quit_ = true;
+    if (ctrl && press.key == GLFW_KEY_O) browser_.open();
+    // P prints the selection as JSON: the hook end-to-end tests use to read the inspector.
+    if (!ctrl && press.key == GLFW_KEY_P) print_selection_json();
+    if (press.key == GLFW_KEY_ESCAPE) state_.select(std::nullopt);
+  }
+}
+
+void Application::print_selection_json() {
+  const auto& details = state_.details();
+  const std::string line =
+      details ? details_to_json(*details, state_.settings.show_all_frames).dump() : std::string("null");
+  std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+bool Application::wait_for_load() {
+  while (state_.loader().busy()) {
+    render_frame();
+    present();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  render_frame();  // installs the result
+  return state_.document() != nullptr && state_.error().empty();
+}
+
+int Application::run_interactive() {
+  // ImGui settles some state (hover, popups, layout) one frame late: after input, draw a few
+  // more frames; when nothing happens, draw none.
+  int frames_owed = kSettleFrames;
+  while (!window_.should_close() && !quit_) {
+    if (state_.loader().busy()) frames_owed = kSettleFrames;  // progress now, then the result
+    if (frames_owed > 0) {
+      render_frame();
+      present();
+      --frames_owed;
+    }
+    if (window_.wait_events(state_.loader().busy() ? kBusyWaitSeconds : kIdleWaitSeconds)) {
+      frames_owed = kSettleFrames;
+    }
+  }
+  return 0;
+}
+
+}  // namespace snapscope

@@ -1,0 +1,46 @@
+// The viewer: window, state and panels, and one frame of the UI. Interactive and headless
+// runs (headless_runner.h) drive the same frame function, so tests see what users see.
+#pragma once
+
+#include "app/app_state.h"
+#include "app/file_browser.h"
+#include "app/gui_window.h"
+#include "app/minimap.h"
+#include "app/timeline_panel.h"
+#include "core/view/app_options.h"
+
+namespace snapscope {
+
+class Application {
+ public:
+  explicit Application(const AppOptions& options);
+
+  int run_interactive();
+  // Draws one frame into the back buffer; does not present. True if the chart re-streamed.
+  bool render_frame();
+  void present() { window_.present(); }
+  // Keeps rendering until the background load finishes; false if it failed.
+  bool wait_for_load();
+  void apply_view(const ViewSpec& spec);
+  void apply_color_mode();
+  void print_selection_json();  // one JSON line on stdout ("null" without a selection)
+
+  AppState& state() { return state_; }
+  TimelinePanel& timeline() { return timeline_; }
+  GuiWindow& window() { return window_; }
+
+ private:
+  void on_document_loaded();
+  void draw_workspace();
+  void handle_global_keys();
+
+  AppOptions options_;
+  GuiWindow window_;
+  AppState state_;
+  FileBrowser browser_;
+  TimelinePanel timeline_;
+  Minimap minimap_;
+  bool quit_ = false;
+};
+
+}  // namespace snapscope

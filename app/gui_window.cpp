@@ -1,0 +1,129 @@
+#include "app/gui_window.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <stdexcept>
+
+#include "render/chart_renderer.h"
+
+namespace snapscope {
+
+GuiWindow::GuiWindow(const char* title, WindowSize size) {
+  if (glfwInit() != GLFW_TRUE) throw std::runtime_error("cannot initialise GLFW (no display?)");
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  window_ = glfwCreateWindow(size.width, size.height, title, nullptr, nullptr);
+  if (window_ == nullptr) {
+    glfwTerminate();
+    throw std::runtime_error("cannot create an OpenGL 3.3 core window");
+  }
+  glfwMakeContextCurrent(window_);
+  glfwSwapInterval(0);  // frame pacing comes from wait_events, not vsync (headless has none)
+  if (!load_gl(glfwGetProcAddress)) {
+    glfwDestroyWindow(window_);
+    glfwTerminate();
+    throw std::runtime_error("cannot load OpenGL functions");
+  }
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetDropCallback(window_, &GuiWindow::on_drop);
+  // Installed before ImGui's backend, which chains to them; they only note that input arrived.
+  glfwSetKeyCallback(window_, &GuiWindow::on_key);
+  glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double, double) { mark_input(w); });
+  glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int, int, int) { mark_input(w); });
+  glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double) { mark_input(w); });
+  glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned) { mark_input(w); });
+  glfwSetCursorEnterCallback(window_, [](GLFWwindow* w, int) { mark_input(w); });
+  glfwSetWindowFocusCallback(window_, [](GLFWwindow* w, int) { mark_input(w); });
+  glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) { mark_input(w); });
+  glfwSetWindowRefreshCallback(window_, [](GLFWwindow* w) { mark_input(w); });
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // layout is fixed; no imgui.ini next to the user's files
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+}
+
+GuiWindow::~GuiWindow() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool GuiWindow::should_close() const { return glfwWindowShouldClose(window_) != 0; }
+void GuiWindow::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+bool GuiWindow::wait_events(double timeout_seconds) {
+  input_seen_ = false;
+  glfwWaitEventsTimeout(timeout_seconds);
+  return input_seen_;
+}
+
+void GuiWindow::mark_input(GLFWwindow* window) {
+  static_cast<GuiWindow*>(glfwGetWindowUserPointer(window))->input_seen_ = true;
+}
+void GuiWindow::poll_events() const { glfwPollEvents(); }
+
+void GuiWindow::begin_frame() {
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void GuiWindow::end_frame() {
+  ImGui::Render();
+  glViewport(0, 0, framebuffer_width(), framebuffer_height());
+  glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void GuiWindow::present() { glfwSwapBuffers(window_); }
+void GuiWindow::finish_gl() const { glFinish(); }
+
+int GuiWindow::framebuffer_width() const {
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(window_, &width, &height);
+  return width;
+}
+
+int GuiWindow::framebuffer_height() const {
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(window_, &width, &height);
+  return height;
+}
+
+std::vector<std::string> GuiWindow::take_dropped_paths() {
+  std::vector<std::string> paths;
+  paths.swap(dropped_);
+  return paths;
+}
+
+std::vector<GuiWindow::KeyPress> GuiWindow::take_key_presses() {
+  std::vector<KeyPress> presses;
+  presses.swap(key_presses_);
+  return presses;
+}
+
+void GuiWindow::on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
+  auto* self = static_cast<GuiWindow*>(glfwGetWindowUserPointer(window));
+  if (action == GLFW_PRESS) self->key_presses_.push_back({key, mods});
+  self->input_seen_ = true;
+}
+
+void GuiWindow::set_title(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }
+
+void GuiWindow::on_drop(GLFWwindow* window, int count, const char** paths) {
+  auto* self = static_cast<GuiWindow*>(glfwGetWindowUserPointer(window));
+  for (int i = 0; i < count; ++i) self->dropped_.emplace_back(paths[i]);
+  self->input_seen_ = true;
+}
+
+}  // namespace snapscope

@@ -1,0 +1,13 @@
+// Headless modes: --screenshot, --script and --bench. They drive Application::render_frame
+// exactly as the interactive loop does, then exit with a status.
+#pragma once
+
+#include "app/application.h"
+
+namespace snapscope {
+
+int run_screenshot(Application& app, const std::string& path);
+int run_script(Application& app, const std::string& script_path);
+int run_bench(Application& app);
+
+}  // namespace snapscope

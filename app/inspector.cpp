@@ -1,0 +1,82 @@
+#include "app/inspector.h"
+
+#include <imgui.h>
+
+#include <string>
+
+#include "core/view/format.h"
+
+namespace snapscope {
+namespace {
+
+void field(const char* name, const std::string& value) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", name);
+  ImGui::TableNextColumn();
+  ImGui::TextWrapped("%s", value.c_str());
+}
+
+std::string event_text(const std::optional<int64_t>& event, const std::optional<int64_t>& time_us,
+                       const char* missing) {
+  if (!event) return missing;
+  std::string text = "#" + std::to_string(*event);
+  if (time_us) text += "  at " + std::to_string(*time_us) + " us";
+  return text;
+}
+
+void draw_fields(const AllocationDetails& details) {
+  if (!ImGui::BeginTable("fields", 2)) return;
+  ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, 96);
+  ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+  const double size = static_cast<double>(details.size);
+  field("size", format_bytes(size) + "  (" + format_bytes_exact(details.size) + ")");
+  if (details.requested_size) field("requested", format_bytes_exact(*details.requested_size));
+  field("address", format_address(details.address));
+  field("device", std::to_string(details.device));
+  field("stream", std::to_string(details.stream));
+  field("allocated", event_text(details.alloc_event, details.alloc_time_us, "before the trace"));
+  field("freed", event_text(details.free_event, details.free_time_us, "never"));
+  std::string lifetime = "-";
+  if (details.lifetime_events()) lifetime = std::to_string(*details.lifetime_events()) + " events";
+  if (details.lifetime_us())
+    lifetime += ", " + format_duration_us(static_cast<double>(*details.lifetime_us()));
+  field("lifetime", lifetime);
+  field("total then", format_bytes(static_cast<double>(details.total_after_alloc)));
+  field("origin", details.origin);
+  if (!details.compile_context.empty()) field("compile ctx", details.compile_context);
+  if (!details.user_metadata.empty()) field("user metadata", details.user_metadata);
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void draw_inspector(AppState& state) {
+  ImGui::TextUnformatted(state.settings.kind == TimelineKind::Blocks ? "Allocation" : "Segment");
+  ImGui::Separator();
+  const auto& details = state.details();
+  if (!details) {
+    ImGui::TextDisabled(state.selected() ? "details unavailable" : "click an allocation to inspect it");
+    return;
+  }
+  if (ImGui::Button("Copy"))
+    ImGui::SetClipboardText(details_to_text(*details, state.settings.show_all_frames).c_str());
+  ImGui::SameLine();
+  if (ImGui::Button("Zoom to allocation")) state.zoom_to_selection();
+  ImGui::SameLine();
+  if (ImGui::Button("Clear")) {
+    state.select(std::nullopt);
+    return;
+  }
+  draw_fields(*details);
+  ImGui::Separator();
+  ImGui::Checkbox("show all frames", &state.settings.show_all_frames);
+  ImGui::BeginChild("stack", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+  if (details->frames.empty()) ImGui::TextDisabled("<no stack recorded>");
+  for (const std::string& line : stack_lines(details->frames, state.settings.show_all_frames)) {
+    ImGui::TextUnformatted(line.c_str());
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace snapscope

@@ -1,0 +1,35 @@
+// snapscope: the viewer. See core/view/app_options.cpp for the command line.
+#include <cstdio>
+#include <exception>
+#include <string_view>
+#include <vector>
+
+#include "app/application.h"
+#include "app/headless_runner.h"
+#include "core/view/app_options.h"
+
+int main(int argc, char** argv) {
+  using namespace snapscope;
+  AppOptions options;
+  try {
+    const std::vector<std::string_view> arguments(argv + 1, argv + argc);
+    options = parse_app_options(arguments);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "snapscope: %s\n%s", error.what(), app_usage());
+    return 2;
+  }
+  if (options.help) {
+    std::printf("%s", app_usage());
+    return 0;
+  }
+  try {
+    Application app(options);
+    if (options.script) return run_script(app, *options.script);
+    if (options.screenshot) return run_screenshot(app, *options.screenshot);
+    if (options.bench) return run_bench(app);
+    return app.run_interactive();
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "snapscope: %s\n", error.what());
+    return 1;
+  }
+}

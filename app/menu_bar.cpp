@@ -1,0 +1,103 @@
+#include "app/menu_bar.h"
+
+#include <imgui.h>
+
+#include <string>
+
+#include "core/view/format.h"
+
+namespace snapscope {
+namespace {
+
+void draw_file_menu(AppState& state, FileBrowser& browser, MenuActions& actions) {
+  if (!ImGui::BeginMenu("File")) return;
+  if (ImGui::MenuItem("Open...", "Ctrl+O")) browser.open();
+  if (ImGui::BeginMenu("Open Recent", !state.recent().entries().empty())) {
+    std::string chosen;
+    for (const std::string& path : state.recent().entries()) {
+      if (ImGui::MenuItem(path.c_str())) chosen = path;
+    }
+    ImGui::EndMenu();
+    if (!chosen.empty()) state.open(chosen);
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
+  ImGui::EndMenu();
+}
+
+void draw_view_menu(AppState& state, MenuActions& actions) {
+  if (!ImGui::BeginMenu("View")) return;
+  if (ImGui::MenuItem("Active Memory Timeline", nullptr, state.settings.kind == TimelineKind::Blocks)) {
+    state.select_kind(TimelineKind::Blocks);
+  }
+  if (ImGui::MenuItem("Active Cached Segment Timeline", nullptr,
+                      state.settings.kind == TimelineKind::Segments)) {
+    state.select_kind(TimelineKind::Segments);
+  }
+  ImGui::Separator();
+  if (ImGui::MenuItem("Color by allocation site", nullptr, &state.settings.color_by_site)) {
+    actions.color_changed = true;
+  }
+  const bool has_time = state.device() != nullptr && state.device()->has_time;
+  ImGui::MenuItem("Wall-clock time axis", nullptr, &state.settings.time_axis, has_time);
+  ImGui::MenuItem("Show all stack frames", nullptr, &state.settings.show_all_frames);
+  if (ImGui::MenuItem("Fit", "F")) state.view.fit();
+  ImGui::EndMenu();
+}
+
+void draw_device_selector(AppState& state) {
+  const Document* document = state.document();
+  if (document == nullptr || document->devices.empty()) return;
+  ImGui::Separator();
+  ImGui::SetNextItemWidth(120);
+  const std::string current = "Device " + std::to_string(state.settings.device);
+  if (ImGui::BeginCombo("##device", current.c_str())) {
+    for (const DeviceDocument& device : document->devices) {
+      const std::string label = "Device " + std::to_string(device.device);
+      if (ImGui::Selectable(label.c_str(), device.device == state.settings.device)) {
+        state.select_device(device.device);
+      }
+    }
+    ImGui::EndCombo();
+  }
+}
+
+}  // namespace
+
+MenuActions draw_menu_bar(AppState& state, FileBrowser& browser) {
+  MenuActions actions;
+  if (!ImGui::BeginMainMenuBar()) return actions;
+  draw_file_menu(state, browser, actions);
+  draw_view_menu(state, actions);
+  draw_device_selector(state);
+  ImGui::EndMainMenuBar();
+  return actions;
+}
+
+void draw_status_bar(AppState& state, float y, float width, float height) {
+  ImGui::SetNextWindowPos(ImVec2(0, y));
+  ImGui::SetNextWindowSize(ImVec2(width, height));
+  ImGui::Begin("##status", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+  const DocumentLoader& loader = state.loader();
+  if (loader.busy()) {
+    const LoadProgress& progress = loader.progress();
+    const std::string label = std::string(load_stage_name(progress.stage)) + " " + loader.path();
+    ImGui::ProgressBar(progress.fraction, ImVec2(260, 0));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label.c_str());
+  } else if (!state.error().empty()) {
+    ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "Error: %s", state.error().c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("dismiss")) state.clear_error();
+  } else if (const Timeline* timeline = state.timeline()) {
+    ImGui::Text("%s | %zu allocations | %zu actions | peak %s", state.document()->opened_path.c_str(),
+                timeline->element_count(), timeline->action_count(),
+                format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
+  } else {
+    ImGui::TextDisabled("File > Open, drop a snapshot on the window, or pass a path on the command line");
+  }
+  ImGui::End();
+}
+
+}  // namespace snapscope

@@ -1,0 +1,17 @@
+// The main menu bar (File, View) and the status bar with load progress and errors.
+#pragma once
+
+#include "app/app_state.h"
+#include "app/file_browser.h"
+
+namespace snapscope {
+
+struct MenuActions {
+  bool quit = false;
+  bool color_changed = false;
+};
+
+MenuActions draw_menu_bar(AppState& state, FileBrowser& browser);
+void draw_status_bar(AppState& state, float y, float width, float height);
+
+}  // namespace snapscope

@@ -1,0 +1,41 @@
+#include "app/site_legend.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+
+#include "core/view/format.h"
+#include "render/chart_palette.h"
+
+namespace snapscope {
+namespace {
+constexpr size_t kShownSites = 8;  // the biggest sites; smaller ones share colors anyway
+}
+
+float site_legend_height() { return ImGui::GetTextLineHeightWithSpacing() * (kShownSites + 1); }
+
+void draw_site_legend(AppState& state, float width) {
+  const SiteColoring& coloring = state.site_coloring();
+  ImGui::BeginChild("legend", ImVec2(width, site_legend_height()), false);
+  const size_t shown = std::min(kShownSites, coloring.sites.size());
+  for (size_t i = 0; i < shown; ++i) {
+    const AllocationSite& site = coloring.sites[i];
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float side = ImGui::GetTextLineHeight();
+    const Rgba& color = kDefaultPalette[i % kDefaultPalette.size()];  // the chart's key -> color rule
+    ImGui::GetWindowDrawList()->AddRectFilled(
+        at, ImVec2(at.x + side, at.y + side),
+        ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, 1)));
+    ImGui::Dummy(ImVec2(side, side));
+    ImGui::SameLine();
+    ImGui::Text("%s  %s in %llu allocations", format_bytes(static_cast<double>(site.bytes)).c_str(),
+                site.label.c_str(), static_cast<unsigned long long>(site.count));
+  }
+  if (coloring.sites.size() > shown) {
+    ImGui::TextDisabled("... %zu more sites (colors repeat)", coloring.sites.size() - shown);
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace snapscope

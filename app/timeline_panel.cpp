@@ -1,0 +1,181 @@
+#include "app/timeline_panel.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/view/axis_ticks.h"
+#include "core/view/format.h"
+#include "core/view/timeline_axis.h"
+
+namespace snapscope {
+namespace {
+
+constexpr ImU32 kAxisColor = IM_COL32(150, 150, 160, 255);
+constexpr ImU32 kGridColor = IM_COL32(255, 255, 255, 28);
+constexpr ImU32 kHoverColor = IM_COL32(255, 255, 255, 200);
+constexpr ImU32 kSelectColor = IM_COL32(255, 210, 0, 255);
+constexpr double kWheelZoom = 1.25;  // per wheel notch
+constexpr double kKeyPanFraction = 0.1;
+
+}  // namespace
+
+bool TimelinePanel::draw(AppState& state, float width, float height) {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  chart_x_ = origin.x + kAxisLeft;
+  chart_y_ = origin.y;
+  chart_w_ = std::max(1.0f, width - kAxisLeft);
+  chart_h_ = std::max(1.0f, height - kAxisBottom);
+  state.view.set_viewport(std::floor(chart_w_), std::floor(chart_h_));
+
+  const Timeline* timeline = state.timeline();
+  if (timeline == nullptr) {
+    ImGui::Dummy(ImVec2(width, height));
+    return false;
+  }
+  ImGui::SetCursorScreenPos(ImVec2(chart_x_, chart_y_));
+  ImGui::InvisibleButton("chart", ImVec2(chart_w_, chart_h_),
+                         ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+  handle_keys(state);
+  handle_mouse(state);
+
+  const bool restreamed = layer_.update(*timeline, state.view);
+  ImDrawList* draw_list = ImGui::GetWindowDrawList();
+  layer_.paint(chart_x_, chart_y_, chart_w_, chart_h_);
+  draw_axes(state);
+  draw_highlights(state);
+  if (box_start_) {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    draw_list->AddRect(ImVec2(static_cast<float>(box_start_->first), static_cast<float>(box_start_->second)),
+                       mouse, kHoverColor);
+  }
+  draw_tooltip(state);
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
+  return restreamed;
+}
+
+void TimelinePanel::click_at(AppState& state, double window_x, double window_y) {
+  const auto elem = layer_.pick(window_x - chart_x_, window_y - chart_y_);
+  state.select(elem);
+}
+
+void TimelinePanel::handle_keys(AppState& state) {
+  if (ImGui::GetIO().WantTextInput) return;
+  const double pan_x = state.view.viewport_width() * kKeyPanFraction;
+  const double pan_y = state.view.viewport_height() * kKeyPanFraction;
+  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT) || ImGui::IsKeyPressed(GLFW_KEY_A)) state.view.pan_pixels(pan_x, 0);
+  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT) || ImGui::IsKeyPressed(GLFW_KEY_D))
+    state.view.pan_pixels(-pan_x, 0);
+  if (ImGui::IsKeyPressed(GLFW_KEY_UP) || ImGui::IsKeyPressed(GLFW_KEY_W)) state.view.pan_pixels(0, pan_y);
+  if (ImGui::IsKeyPressed(GLFW_KEY_DOWN) || ImGui::IsKeyPressed(GLFW_KEY_S)) state.view.pan_pixels(0, -pan_y);
+  if (ImGui::IsKeyPressed(GLFW_KEY_F)) state.view.fit();
+}
+
+void TimelinePanel::handle_mouse(AppState& state) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const double local_x = io.MousePos.x - chart_x_;
+  const double local_y = io.MousePos.y - chart_y_;
+  const bool hovered = ImGui::IsItemHovered();
+  state.hovered = hovered ? layer_.pick(local_x, local_y) : std::nullopt;
+
+  if (hovered && io.MouseWheel != 0) {
+    const double factor = std::pow(kWheelZoom, io.MouseWheel);
+    if (io.KeyShift) {
+      state.view.zoom_y_at(local_y, factor);
+    } else {
+      state.view.zoom_x_at(local_x, factor);
+    }
+  }
+  if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    state.view.fit();
+    return;
+  }
+  if (ImGui::IsItemActivated() && io.KeyCtrl) box_start_ = {io.MousePos.x, io.MousePos.y};
+  if (box_start_) {
+    if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+      const double dx = std::fabs(io.MousePos.x - box_start_->first);
+      const double dy = std::fabs(io.MousePos.y - box_start_->second);
+      if (dx > 3 && dy > 3) {
+        state.view.zoom_to_pixels(box_start_->first - chart_x_, box_start_->second - chart_y_, local_x,
+                                  local_y);
+      }
+      box_start_.reset();
+    }
+    return;
+  }
+  if (ImGui::IsItemActivated()) dragged_ = false;
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
+    dragged_ = true;
+    state.view.pan_pixels(io.MouseDelta.x, io.MouseDelta.y);
+  } else if (ImGui::IsItemDeactivated() && !dragged_) {
+    click_at(state, io.MousePos.x, io.MousePos.y);  // a click, not the end of a drag
+  }
+}
+
+void TimelinePanel::draw_axes(const AppState& state) const {
+  ImDrawList* draw_list = ImGui::GetWindowDrawList();
+  const DataRect& visible = state.view.visible();
+  const float bottom = chart_y_ + chart_h_;
+  for (const Tick& tick : byte_ticks(visible.y0, visible.y1, std::max(2, static_cast<int>(chart_h_ / 60)))) {
+    const float y = chart_y_ + static_cast<float>(state.view.to_screen_y(tick.value));
+    draw_list->AddLine(ImVec2(chart_x_, y), ImVec2(chart_x_ + chart_w_, y), kGridColor);
+    const ImVec2 text = ImGui::CalcTextSize(tick.label.c_str());
+    draw_list->AddText(ImVec2(chart_x_ - text.x - 6, y - text.y / 2), kAxisColor, tick.label.c_str());
+  }
+  const int max_x_ticks = std::max(2, static_cast<int>(chart_w_ / 110));
+  for (const Tick& tick :
+       step_axis_ticks(*state.timeline(), visible.x0, visible.x1, max_x_ticks, state.settings.time_axis)) {
+    const float x = chart_x_ + static_cast<float>(state.view.to_screen_x(tick.value));
+    draw_list->AddLine(ImVec2(x, bottom), ImVec2(x, bottom + 4), kAxisColor);
+    draw_list->AddText(ImVec2(x + 2, bottom + 3), kAxisColor, tick.label.c_str());
+  }
+  draw_list->AddRect(ImVec2(chart_x_, chart_y_), ImVec2(chart_x_ + chart_w_, bottom), kAxisColor);
+}
+
+void TimelinePanel::draw_outline(const ViewTransform& view, uint32_t elem, unsigned color,
+                                 float thickness) const {
+  ImDrawList* draw_list = ImGui::GetWindowDrawList();
+  draw_list->PushClipRect(ImVec2(chart_x_, chart_y_), ImVec2(chart_x_ + chart_w_, chart_y_ + chart_h_), true);
+  // Instances are in data units relative to the view's bottom-left corner.
+  const auto px_per_step = static_cast<float>(view.viewport_width() / view.visible().width());
+  const auto px_per_byte = static_cast<float>(view.viewport_height() / view.visible().height());
+  const float base = chart_y_ + chart_h_;
+  for (const ChartInstance& shape : layer_.instances_of(elem)) {
+    const float left = chart_x_ + shape.x0 * px_per_step, right = chart_x_ + shape.x1 * px_per_step;
+    const float bottom0 = base - shape.bottom0 * px_per_byte, bottom1 = base - shape.bottom1 * px_per_byte;
+    const float height = std::max(1.0f, shape.height * px_per_byte);
+    const ImVec2 corners[4] = {ImVec2(left, bottom0), ImVec2(right, bottom1), ImVec2(right, bottom1 - height),
+                               ImVec2(left, bottom0 - height)};
+    draw_list->AddPolyline(corners, 4, color, ImDrawFlags_Closed, thickness);
+  }
+  draw_list->PopClipRect();
+}
+
+void TimelinePanel::draw_highlights(const AppState& state) const {
+  if (state.hovered && state.hovered != state.selected())
+    draw_outline(state.view, *state.hovered, kHoverColor, 1.0f);
+  if (state.selected()) draw_outline(state.view, *state.selected(), kSelectColor, 2.0f);
+}
+
+void TimelinePanel::draw_tooltip(const AppState& state) const {
+  if (!state.hovered || box_start_) return;
+  const Timeline& timeline = *state.timeline();
+  const ReplayElement& element = timeline.element(*state.hovered);
+  ImGui::BeginTooltip();
+  ImGui::Text("%s (%s)", format_bytes(static_cast<double>(element.size)).c_str(),
+              format_bytes_exact(element.size).c_str());
+  ImGui::Text("address %s", format_address(element.addr).c_str());
+  const std::string alloc =
+      element.alloc_event < 0 ? "before trace" : "#" + std::to_string(element.alloc_event);
+  const std::string freed = element.free_event < 0 ? "never" : "#" + std::to_string(element.free_event);
+  ImGui::Text("alloc %s, free %s", alloc.c_str(), freed.c_str());
+  if (element.alloc_event >= 0 && element.free_event >= 0) {
+    ImGui::Text("lifetime %lld events", static_cast<long long>(element.free_event - element.alloc_event));
+  }
+  ImGui::TextDisabled("click to inspect");
+  ImGui::EndTooltip();
+}
+
+}  // namespace snapscope

@@ -1,0 +1,69 @@
+// Everything the inspector shows about one allocation, read from elements.db on demand
+// (one indexed row plus its stack), and its JSON form for "print selection".
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/timeline/replay_input.h"
+#include "core/view/stack_format.h"
+
+namespace snapscope {
+
+class SqliteDatabase;
+
+struct AllocationDetails {
+  int device = 0;
+  TimelineKind kind = TimelineKind::Blocks;
+  uint32_t elem = 0;
+  uint64_t address = 0;
+  uint64_t size = 0;
+  std::optional<uint64_t> requested_size;  // blocks only
+  uint64_t stream = 0;
+  std::optional<int64_t> alloc_event, free_event;
+  std::optional<int64_t> alloc_time_us, free_time_us;
+  uint64_t total_after_alloc = 0;  // memory in use right after it was allocated
+  std::string origin;
+  std::string compile_context;
+  std::string user_metadata;
+  std::vector<FrameText> frames;  // innermost first, unfiltered
+
+  // Lifetime in events / microseconds; empty while it is never freed or unknown.
+  std::optional<int64_t> lifetime_events() const;
+  std::optional<int64_t> lifetime_us() const;
+};
+
+// Read-only connection to one converted snapshot's elements.db.
+class ElementsDbReader {
+ public:
+  explicit ElementsDbReader(const std::string& path);  // throws std::runtime_error
+  ~ElementsDbReader();
+  ElementsDbReader(const ElementsDbReader&) = delete;
+  ElementsDbReader& operator=(const ElementsDbReader&) = delete;
+
+  // Throws std::runtime_error when the row is missing.
+  AllocationDetails allocation(int device, TimelineKind kind, uint32_t elem) const;
+  std::vector<FrameText> stack(int64_t stack_id) const;
+
+  struct ElementStack {
+    uint32_t elem = 0;
+    int64_t stack_id = 0;
+    uint64_t size = 0;
+  };
+  // Every element of one timeline with its stack, in element order.
+  std::vector<ElementStack> element_stacks(int device, TimelineKind kind) const;
+
+ private:
+  std::unique_ptr<SqliteDatabase> db_;
+};
+
+nlohmann::json details_to_json(const AllocationDetails& details, bool show_all_frames);
+// Plain text of the inspector (for the clipboard).
+std::string details_to_text(const AllocationDetails& details, bool show_all_frames);
+
+}  // namespace snapscope

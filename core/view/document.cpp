@@ -1,0 +1,100 @@
+#include "core/view/document.h"
+
+#include <algorithm>
+
+#include "core/convert/convert.h"
+#include "core/snapshot/snapshot_reader.h"
+#include "core/store/allocations_json.h"
+#include "core/view/app_dirs.h"
+
+namespace snapscope {
+namespace fs = std::filesystem;
+
+const char* load_stage_name(int stage) {
+  switch (stage) {
+    case LoadProgress::Hashing:
+      return "Hashing";
+    case LoadProgress::Converting:
+      return "Converting";
+    case LoadProgress::Reading:
+      return "Reading layout";
+    case LoadProgress::Indexing:
+      return "Indexing";
+    default:
+      return "Done";
+  }
+}
+
+const DeviceDocument* Document::find_device(int device) const {
+  const auto it = std::find_if(devices.begin(), devices.end(),
+                               [&](const DeviceDocument& entry) { return entry.device == device; });
+  return it == devices.end() ? nullptr : &*it;
+}
+
+fs::path Document::elements_db() const { return directory / kElementsDbName; }
+
+bool is_snapshot_pickle(const fs::path& path) {
+  const std::string name = path.filename().string();
+  return name.ends_with(".pickle") || name.ends_with(".pickle.gz") || name.ends_with(".pkl") ||
+         name.ends_with(".pkl.gz");
+}
+
+namespace {
+
+fs::path converted_directory_for(const std::string& path, LoadProgress& progress) {
+  if (fs::is_directory(path)) return path;
+  if (!fs::exists(path)) throw InputError(path + ": no such file or directory");
+  progress.stage = LoadProgress::Hashing;
+  const fs::path cache = conversion_cache_dir(path);
+  if (!fs::exists(cache / kAllocationsJsonName)) {
+    progress.stage = LoadProgress::Converting;
+    progress.fraction = 0;
+    fs::create_directories(cache.parent_path());
+    ConvertOptions options;
+    options.input = path;
+    options.output_dir = cache.string();
+    options.on_progress = [&](const ConvertProgress& step) {
+      // Reading dominates; deriving and writing share the last tenth.
+      if (step.stage == ConvertStage::Reading && step.bytes_total > 0) {
+        progress.fraction = 0.9f * static_cast<float>(step.bytes_read) / static_cast<float>(step.bytes_total);
+      } else if (step.stage != ConvertStage::Reading) {
+        progress.fraction = step.stage == ConvertStage::Done ? 1.0f : 0.95f;
+      }
+    };
+    // The converter builds in a staging directory and renames: a half-done cache never exists.
+    convert_snapshot(options);
+  }
+  return cache;
+}
+
+bool has_time(const ReplayInput& input) {
+  return std::any_of(input.action_time_us.begin(), input.action_time_us.end(),
+                     [](int64_t time) { return time != kNoTime; });
+}
+
+}  // namespace
+
+std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& progress) {
+  auto document = std::make_unique<Document>();
+  document->opened_path = path;
+  document->directory = converted_directory_for(path, progress);
+  const fs::path layout_path = document->directory / kAllocationsJsonName;
+  if (!fs::exists(layout_path)) {
+    throw InputError(path + ": not a snapshot pickle or converted directory (no allocations.json)");
+  }
+  progress.stage = LoadProgress::Reading;
+  AllocationsFile layout = read_allocations_json(layout_path.string());
+  progress.stage = LoadProgress::Indexing;
+  const size_t count = layout.devices.size();
+  for (size_t i = 0; i < count; ++i) {
+    DeviceLayout& device = layout.devices[i];
+    const bool timed = has_time(device.blocks);
+    document->devices.push_back(
+        {device.device, Timeline(std::move(device.blocks)), Timeline(std::move(device.segments)), timed});
+    progress.fraction = static_cast<float>(i + 1) / static_cast<float>(count);
+  }
+  progress.stage = LoadProgress::Done;
+  return document;
+}
+
+}  // namespace snapscope

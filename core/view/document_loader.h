@@ -1,0 +1,46 @@
+// Runs open_document on a worker thread so the window keeps drawing (with a progress bar)
+// while a big snapshot converts or loads.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "core/view/document.h"
+
+namespace snapscope {
+
+class DocumentLoader {
+ public:
+  struct Result {
+    std::unique_ptr<Document> document;  // null on failure
+    std::string error;
+  };
+
+  DocumentLoader() = default;
+  ~DocumentLoader();
+  DocumentLoader(const DocumentLoader&) = delete;
+  DocumentLoader& operator=(const DocumentLoader&) = delete;
+
+  // Starts loading; false (and nothing happens) while another load is still running.
+  bool start(const std::string& path);
+  bool busy() const { return running_; }
+  const std::string& path() const { return path_; }
+  const LoadProgress& progress() const { return progress_; }
+  // The finished load, once; nothing while running or idle.
+  std::optional<Result> take_result();
+
+ private:
+  void join();
+
+  std::thread worker_;
+  bool running_ = false;  // UI-thread view: started and not yet taken
+  std::string path_;
+  LoadProgress progress_;
+  std::mutex mutex_;
+  std::optional<Result> result_;  // guarded by mutex_
+};
+
+}  // namespace snapscope

@@ -1,0 +1,49 @@
+#include "core/view/site_colors.h"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_map>
+
+#include "core/view/allocation_details.h"
+
+namespace snapscope {
+
+SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind kind, size_t element_count) {
+  std::vector<ElementsDbReader::ElementStack> rows = db.element_stacks(device, kind);
+  // Stacks are shared by many allocations: resolve each distinct one once.
+  std::unordered_map<int64_t, uint32_t> site_of_stack;
+  std::unordered_map<std::string, uint32_t> site_of_label;
+  std::vector<AllocationSite> sites;
+  std::vector<uint32_t> unranked(element_count, 0);
+  for (const auto& row : rows) {
+    auto [it, inserted] = site_of_stack.try_emplace(row.stack_id, 0);
+    if (inserted) {
+      const std::vector<FrameText> frames = db.stack(row.stack_id);
+      const size_t user = first_user_frame(frames);
+      const std::string label = user < frames.size() ? frame_line(frames[user]) : "<no stack>";
+      auto [site, new_site] = site_of_label.try_emplace(label, static_cast<uint32_t>(sites.size()));
+      if (new_site) sites.push_back({label, 0, 0});
+      it->second = site->second;
+    }
+    if (row.elem >= element_count) continue;
+    unranked[row.elem] = it->second;
+    sites[it->second].bytes += row.size;
+    sites[it->second].count += 1;
+  }
+  std::vector<uint32_t> order(sites.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return sites[a].bytes > sites[b].bytes; });
+  std::vector<uint32_t> rank(sites.size());
+  SiteColoring coloring;
+  for (uint32_t r = 0; r < order.size(); ++r) {
+    rank[order[r]] = r;
+    coloring.sites.push_back(sites[order[r]]);
+  }
+  coloring.keys.resize(element_count, 0);
+  for (size_t elem = 0; elem < element_count; ++elem)
+    coloring.keys[elem] = sites.empty() ? 0 : rank[unranked[elem]];
+  return coloring;
+}
+
+}  // namespace snapscope

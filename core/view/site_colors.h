@@ -1,0 +1,29 @@
+// "Color by allocation site": every allocation gets the key of its first user frame
+// (stack_format.h), ranked by bytes so the biggest sites get the first palette colors.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/timeline/replay_input.h"
+
+namespace snapscope {
+
+class ElementsDbReader;
+
+struct AllocationSite {
+  std::string label;   // "file:line:function", or "<no stack>"
+  uint64_t bytes = 0;  // sum of the sizes of its allocations
+  uint64_t count = 0;
+};
+
+struct SiteColoring {
+  std::vector<uint32_t> keys;         // per element: index into sites
+  std::vector<AllocationSite> sites;  // by bytes, largest first
+};
+
+// One query over the device's allocations plus one stack lookup per distinct stack.
+SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind kind, size_t element_count);
+
+}  // namespace snapscope

@@ -1,0 +1,35 @@
+// Helpers for GUI tests: run the real snapscope binary (under the Xvfb display the test runs
+// in), capture its stdout, and read back its screenshots.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace snapscope::gui_test {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;  // stdout
+};
+
+// Runs `snapscope ARGS` with XDG dirs inside `sandbox`.
+RunResult run_app(const std::filesystem::path& sandbox, const std::string& arguments);
+// Writes a script file and runs it against `input`.
+RunResult run_script(const std::filesystem::path& sandbox, const std::string& input,
+                     const std::string& script, const std::string& size = "1200x800");
+// A small generated snapshot (cached per test run).
+std::filesystem::path fixture_pickle(const std::filesystem::path& sandbox);
+std::filesystem::path make_sandbox(const std::string& name);
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<uint8_t> rgba;
+  uint32_t pixel(int x, int y) const;  // 0xRRGGBB
+};
+Image load_png(const std::filesystem::path& path);  // throws on failure
+
+std::string shell_quote(const std::string& text);
+
+}  // namespace snapscope::gui_test
