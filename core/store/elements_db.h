@@ -14,7 +14,7 @@ namespace snapscope {
 
 class SqliteDatabase;
 
-inline constexpr int kElementsDbVersion = 1;
+inline constexpr int kElementsDbVersion = 2;
 
 // One device's replayed timelines and headline numbers, as the db writer needs them.
 struct DeviceTimelines {

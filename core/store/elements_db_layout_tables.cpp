@@ -19,11 +19,6 @@ const TraceEvent* event_at(const std::vector<TraceEvent>& events, int64_t index)
                                                                   : nullptr;
 }
 
-std::optional<int64_t> time_of(const std::vector<TraceEvent>& events, int64_t index) {
-  const TraceEvent* event = event_at(events, index);
-  return event ? time_or_null(event->time_us) : std::nullopt;
-}
-
 uint64_t stream_of(const Snapshot& snapshot, const TraceEvent* source, uint32_t segment) {
   if (source) return source->stream;
   return segment < snapshot.segments.size() ? snapshot.segments[segment].stream : 0;
@@ -34,18 +29,18 @@ uint64_t stream_of(const Snapshot& snapshot, const TraceEvent* source, uint32_t 
 void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
   const Timeline& timeline = *device.blocks;
   const std::vector<TraceEvent>& events = events_of(snapshot, device.stats.device);
-  SqliteBatchInsert insert(db, "allocations", 17);
+  SqliteBatchInsert insert(db, "allocations", 13);
   for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
     const ReplayElement& element = timeline.element(elem);
     const TraceEvent* source = event_at(events, element.source_event);
     const Block* block = element.block < snapshot.blocks.size() ? &snapshot.blocks[element.block] : nullptr;
     const uint32_t segment = block ? block->segment : element.segment;
     insert.add(device.stats.device).add(elem).add(timeline.stack_position(elem));
-    insert.add(element.addr).add(element.size).add(block ? block->requested_size : element.size);
+    insert.add(element.addr).add(element.size);
+    insert.add(block && block->requested_size != element.size ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
+                                                               : std::nullopt);
     insert.add(event_or_null(element.alloc_event)).add(event_or_null(element.free_event));
     insert.add(static_cast<int>(element.origin)).add(element.stack).add(stream_of(snapshot, source, segment));
-    insert.add(time_of(events, element.alloc_event)).add(time_of(events, element.free_event));
-    insert.add(source ? source->compile_context : 0).add(source ? source->user_metadata : 0);
     insert.add(timeline.total_at_state(timeline.alloc_state(elem)));
     insert.add(block ? index_or_null(element.block) : std::nullopt);
     insert.end_row();
@@ -56,7 +51,7 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
 void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
   const Timeline& timeline = *device.segments;
   const std::vector<TraceEvent>& events = events_of(snapshot, device.stats.device);
-  SqliteBatchInsert insert(db, "segment_allocations", 14);
+  SqliteBatchInsert insert(db, "segment_allocations", 12);
   for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
     const ReplayElement& element = timeline.element(elem);
     const TraceEvent* source = event_at(events, element.source_event);
@@ -66,7 +61,6 @@ void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, con
     insert.add(static_cast<int>(element.origin))
         .add(element.stack)
         .add(stream_of(snapshot, source, element.segment));
-    insert.add(time_of(events, element.alloc_event)).add(time_of(events, element.free_event));
     insert.add(timeline.total_at_state(timeline.alloc_state(elem)));
     insert.add(element.segment < snapshot.segments.size() ? index_or_null(element.segment) : std::nullopt);
     insert.end_row();

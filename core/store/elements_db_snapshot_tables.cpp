@@ -31,6 +31,15 @@ void write_event_extra(SqliteBatchInsert& insert, int device, size_t idx, const 
   insert.end_row();
 }
 
+// The base of events.dt_us: the same minimum as devices.first_time_us (DeviceStats).
+int64_t first_time_us(const std::vector<TraceEvent>& events) {
+  int64_t first = kNoTime;
+  for (const TraceEvent& event : events) {
+    if (event.time_us != kNoTime) first = first == kNoTime ? event.time_us : std::min(first, event.time_us);
+  }
+  return first;
+}
+
 }  // namespace
 
 void write_lookup_tables(SqliteDatabase& db) {
@@ -85,12 +94,14 @@ void write_stacks(SqliteDatabase& db, const StackTable& stacks) {
 
 void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device) {
   const std::vector<TraceEvent>& events = events_of(snapshot, device);
-  SqliteBatchInsert insert(db, "events", 10);
+  const int64_t time_base = first_time_us(events);
+  SqliteBatchInsert insert(db, "events", 9);
   SqliteBatchInsert insert_extra(db, "event_extras", 6);
   for (size_t idx = 0; idx < events.size(); ++idx) {
     const TraceEvent& event = events[idx];
-    insert.add(device).add(static_cast<uint64_t>(idx)).add(static_cast<int>(event.action));
-    insert.add(event.addr).add(event.size).add(event.stream).add(time_or_null(event.time_us));
+    insert.add(event_key(device, static_cast<int64_t>(idx))).add(static_cast<int>(event.action));
+    insert.add(event.addr).add(event.size).add(event.stream);
+    insert.add(event.time_us == kNoTime ? std::nullopt : std::optional<int64_t>(event.time_us - time_base));
     insert.add(event.stack).add(event.compile_context).add(event.user_metadata);
     insert.end_row();
     if (event.extra != kNoIndex || event.unknown_action != 0) {

@@ -18,6 +18,9 @@ inline std::optional<int64_t> time_or_null(int64_t time_us) {
 inline std::optional<int64_t> event_or_null(int64_t event) {
   return event < 0 ? std::nullopt : std::optional<int64_t>(event);
 }
+// events.id: device and event index in one rowid (the table has no other key).
+inline constexpr int kEventKeyShift = 40;
+inline int64_t event_key(int64_t device, int64_t idx) { return (device << kEventKeyShift) | idx; }
 inline std::optional<int64_t> index_or_null(uint32_t index) {
   return index == kNoIndex ? std::nullopt : std::optional<int64_t>(index);
 }
