@@ -71,9 +71,12 @@ const std::array<ElementColumn, 10> kElementColumns = {{
 
 int64_t derived_source_event(const ReplayElement& element) {
   switch (element.origin) {
-    case Origin::Traced: return element.alloc_event;
-    case Origin::FreeWithoutAlloc: return element.free_event;
-    default: return -1;
+    case Origin::Traced:
+      return element.alloc_event;
+    case Origin::FreeWithoutAlloc:
+      return element.free_event;
+    default:
+      return -1;
   }
 }
 

@@ -138,7 +138,7 @@ class Assembler {
     const std::vector<int64_t>& values = omitted ? it->second : column(raw, name, elements.size());
     int64_t value = 0;
     for (size_t i = 0; i < elements.size(); ++i) {
-      value = omitted                          ? spec.fallback
+      value = omitted                        ? spec.fallback
               : spec.coding == Coding::Delta ? allocations_json::undelta(value, values[i])
                                              : values[i];
       if (!spec.set(elements[i], value)) fail("invalid value in column " + name);

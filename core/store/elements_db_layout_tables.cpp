@@ -37,8 +37,9 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
     const uint32_t segment = block ? block->segment : element.segment;
     insert.add(device.stats.device).add(elem).add(timeline.stack_position(elem));
     insert.add(element.addr).add(element.size);
-    insert.add(block && block->requested_size != element.size ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
-                                                               : std::nullopt);
+    insert.add(block && block->requested_size != element.size
+                   ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
+                   : std::nullopt);
     insert.add(event_or_null(element.alloc_event)).add(event_or_null(element.free_event));
     insert.add(static_cast<int>(element.origin)).add(element.stack).add(stream_of(snapshot, source, segment));
     insert.add(timeline.total_at_state(timeline.alloc_state(elem)));

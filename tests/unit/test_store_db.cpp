@@ -141,9 +141,11 @@ TEST_CASE("elements.db: events store times relative to the device's first timest
   const auto built = build_fixture_db();
   SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
   CHECK(query_int(db, "SELECT min(dt_us) FROM events WHERE id < 1 << 40") == 0);
-  CHECK(query_int(db, "SELECT count(*) FROM event_view e JOIN devices d USING (device) "
-                      "WHERE e.time_us < d.first_time_us OR e.time_us > d.last_time_us") == 0);
-  CHECK(query_int(db, "SELECT count(*) FROM pragma_table_info('allocations') WHERE name = 'alloc_time_us'") == 0);
+  CHECK(query_int(db,
+                  "SELECT count(*) FROM event_view e JOIN devices d USING (device) "
+                  "WHERE e.time_us < d.first_time_us OR e.time_us > d.last_time_us") == 0);
+  CHECK(query_int(db, "SELECT count(*) FROM pragma_table_info('allocations') WHERE name = 'alloc_time_us'") ==
+        0);
 }
 
 TEST_CASE("elements.db: the viewer's reader puts the derivable columns back") {
@@ -169,7 +171,8 @@ TEST_CASE("elements.db: the viewer's reader rejects another format version clear
   CHECK(sqlite3_exec(raw, "UPDATE meta SET value = '1' WHERE key = 'format_version'", nullptr, nullptr,
                      nullptr) == SQLITE_OK);
   sqlite3_close(raw);
-  CHECK_THROWS_WITH_AS(ElementsDbReader{built->path}, doctest::Contains("format version 1"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(ElementsDbReader{built->path}, doctest::Contains("format version 1"),
+                       std::runtime_error);
 }
 
 TEST_CASE("elements.db: device rows agree with the timelines") {
@@ -198,7 +201,8 @@ TEST_CASE("elements.db: events keep the raw trace, with NULL for missing timesta
   const auto built = build_fixture_db();
   SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
   SqliteStatement event = db.prepare(
-      "SELECT n.name, e.addr, e.size, e.stream, e.time_us FROM event_view e JOIN action_names n USING (action) "
+      "SELECT n.name, e.addr, e.size, e.stream, e.time_us FROM event_view e JOIN action_names n USING "
+      "(action) "
       "WHERE e.device = 0 AND e.idx = 2");
   REQUIRE(event.next_row());
   CHECK(event.column_text(0) == "free_requested");
