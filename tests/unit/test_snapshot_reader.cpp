@@ -1,0 +1,461 @@
+// read_snapshot on small snapshots written with PickleWriter: model conversion (blocks,
+// legacy history, frames, actions, oom, metadata, devices), gzip input, and error text.
+#include <doctest/doctest.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "core/pickle/pickle_writer.h"
+#include "core/snapshot/snapshot_reader.h"
+
+using namespace snapscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A file in the temp directory, removed when the test ends.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& suffix) {
+    static int counter = 0;
+    path_ = (fs::temp_directory_path() /
+             ("snapscope_reader_" + std::to_string(::getpid()) + "_" + std::to_string(counter++) + suffix))
+                .string();
+  }
+  ~TempFile() { fs::remove(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string write_pickle(const std::function<void(PickleWriter&)>& body, int protocol = 4) {
+  std::string out;
+  PickleWriter w(out, protocol, PickleWriter::Memo::Auto);
+  body(w);
+  w.finish();
+  return out;
+}
+
+void save(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+// Writes a frame dict and returns its memo slot.
+uint32_t frame(PickleWriter& w, const char* name, const char* file, int64_t line) {
+  w.begin_dict();
+  uint32_t memo = w.last_memo();
+  w.str("name");
+  w.str(name);
+  w.str("filename");
+  w.str(file);
+  w.str("line");
+  w.integer(line);
+  w.end_dict();
+  return memo;
+}
+
+// {'action': action, 'addr': addr, 'size': size, 'stream': 0, <extra>}
+void event(PickleWriter& w, const char* action, uint64_t addr, uint64_t size,
+           const std::function<void(PickleWriter&)>& extra = {}) {
+  w.begin_dict();
+  w.str("action");
+  w.str(action);
+  w.str("addr");
+  w.uint(addr);
+  w.str("size");
+  w.uint(size);
+  w.str("stream");
+  w.integer(0);
+  if (extra) extra(w);
+  w.end_dict();
+}
+
+Snapshot read_bytes(const std::string& bytes, const ReadOptions& options = {}) {
+  TempFile file(".pickle");
+  save(file.path(), bytes);
+  return read_snapshot(file.path(), options);
+}
+
+std::string error_of(const std::string& bytes, const std::string& suffix = ".pickle") {
+  TempFile file(suffix);
+  save(file.path(), bytes);
+  try {
+    read_snapshot(file.path());
+  } catch (const InputError& e) {
+    std::string message = e.what();
+    CHECK(message.rfind(file.path() + ": ", 0) == 0);  // "<file>: <reason>"
+    CHECK(message.find('\n') == std::string::npos);
+    return message.substr(file.path().size() + 2);
+  }
+  return "";
+}
+
+std::string frame_text(const Snapshot& s, FrameId id) {
+  const Frame& f = s.frames.get(id);
+  return std::string(s.strings.view(f.filename)) + ":" + std::to_string(f.line) + ":" +
+         std::string(s.strings.view(f.name));
+}
+
+// A snapshot with one segment of three blocks and a trace on device 0.
+std::string sample_snapshot() {
+  return write_pickle([](PickleWriter& w) {
+    w.begin_dict();
+    w.str("segments");
+    w.begin_list();
+    w.begin_dict();
+    w.str("device");
+    w.integer(0);
+    w.str("address");
+    w.uint(0x7f00'0000'0000);
+    w.str("total_size");
+    w.integer(3000);
+    w.str("stream");
+    w.integer(0);
+    w.str("segment_type");
+    w.str("small");
+    w.str("segment_pool_id");
+    w.begin_tuple();
+    w.integer(1);
+    w.integer(2);
+    w.end_tuple();
+    w.str("is_expandable");
+    w.boolean(true);
+    w.str("blocks");
+    w.begin_list();
+    for (int i = 0; i < 3; ++i) {
+      w.begin_dict();
+      w.str("address");
+      w.integer(12345);  // ignored, as in memory_viz
+      w.str("size");
+      w.integer(1000 - i * 100);
+      w.str("requested_size");
+      w.integer(10 + i);
+      w.str("state");
+      w.str(i == 1 ? "inactive" : "active_allocated");
+      w.str("frames");
+      w.begin_list();
+      w.end_list();
+      w.end_dict();
+    }
+    w.end_list();
+    w.end_dict();
+    w.end_list();
+    w.str("device_traces");
+    w.begin_list();
+    w.begin_list();
+    uint32_t shared_frame = 0;
+    event(w, "alloc", 0x8000'0000'0000'0010ull, 512, [&](PickleWriter& w2) {
+      w2.str("time_us");
+      w2.integer(100);
+      w2.str("frames");
+      w2.begin_list();
+      shared_frame = frame(w2, "inner", "a.py", 1);
+      frame(w2, "outer", "b.py", 2);
+      w2.end_list();
+    });
+    event(w, "free_completed", 0x8000'0000'0000'0010ull, 512, [&](PickleWriter& w2) {
+      w2.str("frames");
+      w2.begin_list();
+      w2.get(shared_frame);
+      frame(w2, "outer", "b.py", 2);  // equal content, not shared: interned to the same frame
+      w2.end_list();
+    });
+    event(w, "mystery_action", 1, 2);
+    w.begin_dict();
+    w.str("action");
+    w.str("oom");
+    w.str("device_free");
+    w.integer(4096);
+    w.str("size");
+    w.integer(1 << 20);
+    w.str("stream");
+    w.integer(0);
+    w.str("frames");
+    w.begin_list();
+    w.end_list();
+    w.end_dict();
+    event(w, "alloc", 64, 8, [](PickleWriter& w2) {
+      w2.str("user_metadata");
+      w2.begin_dict();
+      w2.str("step");
+      w2.integer(3);
+      w2.str("phase");
+      w2.str("fwd");
+      w2.end_dict();
+      w2.str("compile_context");
+      w2.str("ctx");
+    });
+    w.end_list();
+    w.begin_list();
+    w.end_list();
+    w.end_list();
+    w.str("external_annotations");
+    w.begin_list();
+    w.begin_dict();
+    w.str("stage");
+    w.str("START");
+    w.str("name");
+    w.str("step");
+    w.str("device");
+    w.integer(0);
+    w.str("time_us");
+    w.integer(77);
+    w.end_dict();
+    w.end_list();
+    w.str("allocator_settings");
+    w.begin_dict();
+    w.str("max_split_size");
+    w.integer(-1);
+    w.str("roundup");
+    w.begin_dict();
+    w.str("1");
+    w.integer(0);
+    w.end_dict();
+    w.end_dict();
+    w.str("some_future_key");
+    w.none();
+    w.end_dict();
+  });
+}
+
+}  // namespace
+
+TEST_CASE("segments and blocks: memory_viz block addresses and fields") {
+  Snapshot s = read_bytes(sample_snapshot());
+  REQUIRE(s.segments.size() == 1);
+  const Segment& seg = s.segments[0];
+  CHECK(seg.address == 0x7f00'0000'0000ull);
+  CHECK(seg.total_size == 3000);
+  CHECK(seg.is_expandable);
+  CHECK(seg.pool_id[0] == 1);
+  CHECK(seg.pool_id[1] == 2);
+  CHECK(s.strings.view(seg.segment_type) == "small");
+  REQUIRE(seg.block_count == 3);
+  CHECK(s.blocks[0].address == seg.address);
+  CHECK(s.blocks[1].address == seg.address + 1000);
+  CHECK(s.blocks[2].address == seg.address + 1000 + 900);
+  CHECK(s.blocks[1].state == BlockState::Inactive);
+  CHECK(s.blocks[2].state == BlockState::ActiveAllocated);
+  CHECK(s.strings.view(s.blocks[2].raw_state) == "active_allocated");
+  CHECK(s.blocks[2].requested_size == 12);
+  CHECK(s.blocks[2].segment == 0);
+}
+
+TEST_CASE("trace events: actions, addresses >= 2^63, frames, oom and metadata") {
+  Snapshot s = read_bytes(sample_snapshot());
+  REQUIRE(s.device_traces.size() == 2);
+  const auto& ev = s.device_traces[0].events;
+  REQUIRE(ev.size() == 5);
+  CHECK(s.device_traces[1].events.empty());
+
+  CHECK(ev[0].action == Action::Alloc);
+  CHECK(ev[0].addr == 0x8000'0000'0000'0010ull);
+  CHECK(ev[0].size == 512);
+  CHECK(ev[0].time_us == 100);
+  CHECK(ev[0].has_frames);
+  auto frames = s.stacks.frames(ev[0].stack);
+  REQUIRE(frames.size() == 2);
+  CHECK(frame_text(s, frames[0]) == "a.py:1:inner");
+  CHECK(frame_text(s, frames[1]) == "b.py:2:outer");
+  CHECK(ev[1].stack == ev[0].stack);  // same frames, shared or not: one stack id
+  CHECK(ev[1].time_us == kNoTime);
+
+  CHECK(ev[2].action == Action::Unknown);
+  CHECK(s.strings.view(ev[2].unknown_action) == "mystery_action");
+  CHECK_FALSE(ev[2].has_frames);
+  CHECK(ev[2].stack == 0);
+
+  CHECK(ev[3].action == Action::Oom);
+  CHECK(ev[3].addr == 4096);  // device_free
+  CHECK(ev[3].has_frames);
+
+  CHECK(s.strings.view(ev[4].user_metadata) == "step: 3\nphase: fwd");
+  CHECK(s.strings.view(ev[4].compile_context) == "ctx");
+}
+
+TEST_CASE("annotations, allocator settings, top-level keys and devices") {
+  Snapshot s = read_bytes(sample_snapshot());
+  REQUIRE(s.annotations.size() == 1);
+  CHECK(s.strings.view(s.annotations[0].stage) == "START");
+  CHECK(s.strings.view(s.annotations[0].name) == "step");
+  CHECK(s.annotations[0].time_us == 77);
+  CHECK(s.allocator_settings["max_split_size"] == -1);
+  CHECK(s.allocator_settings["roundup"]["1"] == 0);
+  CHECK(s.top_level_keys == std::vector<std::string>{"segments", "device_traces", "external_annotations",
+                                                     "allocator_settings", "some_future_key"});
+  CHECK(s.devices() == std::vector<int>{0});
+}
+
+TEST_CASE("legacy blocks without frames fall back to history[0], then to size") {
+  Snapshot s = read_bytes(write_pickle([](PickleWriter& w) {
+    w.begin_dict();
+    w.str("segments");
+    w.begin_list();
+    w.begin_dict();
+    w.str("device");
+    w.integer(3);
+    w.str("address");
+    w.integer(4096);
+    w.str("blocks");
+    w.begin_list();
+    w.begin_dict();  // history with real_size and frames
+    w.str("size");
+    w.integer(512);
+    w.str("state");
+    w.str("active_allocated");
+    w.str("history");
+    w.begin_list();
+    w.begin_dict();
+    w.str("addr");
+    w.integer(4096);
+    w.str("real_size");
+    w.integer(500);
+    w.str("frames");
+    w.begin_list();
+    frame(w, "f", "x.py", 9);
+    w.end_list();
+    w.end_dict();
+    w.end_list();
+    w.end_dict();
+    w.begin_dict();  // no history, no requested_size: the block size
+    w.str("size");
+    w.integer(256);
+    w.str("state");
+    w.str("active_pending_free");
+    w.end_dict();
+    w.end_list();
+    w.end_dict();
+    w.end_list();
+    w.end_dict();
+  }));
+  REQUIRE(s.blocks.size() == 2);
+  CHECK(s.blocks[0].requested_size == 500);
+  REQUIRE(s.stacks.frames(s.blocks[0].stack).size() == 1);
+  CHECK(frame_text(s, s.stacks.frames(s.blocks[0].stack)[0]) == "x.py:9:f");
+  CHECK(s.blocks[1].address == 4096 + 512);
+  CHECK(s.blocks[1].requested_size == 256);
+  CHECK(s.blocks[1].state == BlockState::ActivePending);
+  CHECK(s.devices() == std::vector<int>{3});
+  CHECK(s.top_level_keys == std::vector<std::string>{"segments"});
+}
+
+TEST_CASE("multi-device traces and only_device") {
+  std::string bytes = write_pickle([](PickleWriter& w) {
+    w.begin_dict();
+    w.str("device_traces");
+    w.begin_list();
+    for (int d = 0; d < 3; ++d) {
+      w.begin_list();
+      for (int i = 0; i < (d == 1 ? 0 : 3 + d); ++i) event(w, "alloc", 1000 * d + i, 8);
+      w.end_list();
+    }
+    w.end_list();
+    w.end_dict();
+  });
+  Snapshot all = read_bytes(bytes);
+  REQUIRE(all.device_traces.size() == 3);
+  CHECK(all.device_traces[0].events.size() == 3);
+  CHECK(all.device_traces[2].events.size() == 5);
+  CHECK(all.device_traces[2].events[4].addr == 2004);
+  CHECK(all.devices() == std::vector<int>{0, 2});
+
+  ReadOptions only;
+  only.only_device = 2;
+  Snapshot two = read_bytes(bytes, only);
+  CHECK(two.device_traces[0].events.empty());
+  REQUIRE(two.device_traces[2].events.size() == 5);
+  CHECK(two.device_traces[2].events[0].addr == 2000);
+}
+
+TEST_CASE("gzip input is read transparently, with progress") {
+  std::string bytes = sample_snapshot();
+  TempFile file(".pickle.gz");
+  gzFile gz = gzopen(file.path().c_str(), "wb");
+  REQUIRE(gz != nullptr);
+  REQUIRE(gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size())) == static_cast<int>(bytes.size()));
+  gzclose(gz);
+  ReadOptions options;
+  uint64_t last_read = 0, total = 0;
+  options.on_progress = [&](const ReadProgress& p) {
+    last_read = p.bytes_read;
+    total = p.bytes_total;
+  };
+  Snapshot s = read_snapshot(file.path(), options);
+  CHECK(s.device_traces.at(0).events.size() == 5);
+  CHECK(total == fs::file_size(file.path()));
+  CHECK(last_read == total);
+
+  // A truncated gzip stream is an input error, not a crash.
+  std::string compressed;
+  {
+    std::ifstream in(file.path(), std::ios::binary);
+    compressed.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  CHECK(error_of(compressed.substr(0, compressed.size() / 2), ".pickle.gz").find("truncated gzip data") !=
+        std::string::npos);
+}
+
+TEST_CASE("non-snapshot and unsafe input: one-line InputError naming the file") {
+  CHECK(error_of(write_pickle([](PickleWriter& w) {
+          w.begin_list();
+          w.end_list();
+        })) == "not a PyTorch memory snapshot (the top level is not a dict)");
+  CHECK(error_of(write_pickle([](PickleWriter& w) {
+          w.begin_dict();
+          w.str("weights");
+          w.integer(1);
+          w.end_dict();
+        })) == "not a PyTorch memory snapshot (no 'segments' or 'device_traces' key)");
+  CHECK(error_of("cos\nsystem\n(S'ls'\ntR.") ==
+        "refusing opcode GLOBAL (it could run code; only plain data is accepted) at byte 0");
+  CHECK(error_of("") == "unexpected end of input before STOP at byte 0");
+  CHECK(error_of(write_pickle([](PickleWriter& w) {
+          w.begin_dict();
+          w.str("device_traces");
+          w.begin_list();
+          w.begin_list();
+          event(w, "alloc", 1, 2, [](PickleWriter& w2) {
+            w2.str("size");
+            w2.str("big");
+          });
+          w.end_list();
+          w.end_list();
+          w.end_dict();
+        })).find("trace entry size is not an integer at byte ") == 0);
+  try {
+    read_snapshot("/nonexistent/dir/x.pickle");
+    FAIL("expected InputError");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).rfind("/nonexistent/dir/x.pickle: cannot open", 0) == 0);
+  }
+}
+
+TEST_CASE("model tables: empty stack is id 0, interning is stable, StringTable views survive a move") {
+  StackTable stacks;
+  CHECK(stacks.size() == 1);
+  CHECK(stacks.frames(0).empty());
+  std::vector<FrameId> a{1, 2, 3}, b{1, 2};
+  StackId sa = stacks.intern(a);
+  CHECK(sa == 1);
+  CHECK(stacks.intern(b) == 2);
+  CHECK(stacks.intern(a) == sa);
+  CHECK(stacks.intern({}) == 0);
+  CHECK(std::vector<FrameId>(stacks.frames(sa).begin(), stacks.frames(sa).end()) == a);
+
+  StringTable strings;
+  CHECK(strings.view(0).empty());
+  StringId id = strings.intern("short");
+  StringId long_id = strings.intern(std::string(100, 'x'));
+  StringTable moved = std::move(strings);
+  CHECK(moved.view(id) == "short");
+  CHECK(moved.view(long_id) == std::string(100, 'x'));
+  CHECK(moved.intern("short") == id);
+
+  CHECK(parse_action("segment_unmap") == Action::SegmentUnmap);
+  CHECK(action_name(parse_action("free_requested")) == "free_requested");
+  CHECK(parse_action("bogus") == Action::Unknown);
+}
