@@ -17,14 +17,14 @@ namespace {
 constexpr float kStatusHeight = 28;
 constexpr float kInspectorWidth = 440;
 constexpr float kMinimapHeight = 64;
-constexpr float kAnalysisPaneShare = 0.4f;  // of the workspace height, below the chart
-constexpr double kIdleWaitSeconds = 0.25;   // nothing happening: sleep until input or this long
+constexpr float kAnalysisPaneShare = 0.4f;     // of the workspace height, below the chart
+constexpr double kIdleWaitSeconds = 0.25;      // nothing happening: sleep until input or this long
 constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
+constexpr int kSettleFrames = 3;
 
 }  // namespace
 
-Application::Application(const AppOptions& options)
-    : options_(options), window_("snapscope", options.size) {
+Application::Application(const AppOptions& options) : options_(options), window_("snapscope", options.size) {
   state_.settings.device = options.device;
   state_.settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
   if (!options.path.empty()) state_.open(options.path);
@@ -102,13 +102,19 @@ bool Application::render_frame() {
 }
 
 void Application::handle_global_keys() {
-  // Ctrl+P prints the selection and Ctrl+J the cursor as JSON: the hooks end-to-end tests use to
-  // read the inspector and the cursor panels (plain P jumps the cursor to the peak). Ctrl
-  // combinations type nothing, so they work while a text field is active.
-  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) print_selection_json();
-  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_J, false)) print_cursor_json();
-  if (ImGui::GetIO().WantTextInput) return;
-  if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) state_.select(std::nullopt);
+  const std::vector<GuiWindow::KeyPress> presses = window_.take_key_presses();
+  for (const GuiWindow::KeyPress& press : presses) {
+    const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0;
+    // Ctrl+P prints the selection and Ctrl+J the cursor as JSON: the hooks end-to-end tests use to
+    // read the inspector and the cursor panels (plain P jumps the cursor to the peak). Ctrl
+    // combinations type nothing, so they also work while a text field is active.
+    if (ctrl && press.key == GLFW_KEY_P) print_selection_json();
+    if (ctrl && press.key == GLFW_KEY_J) print_cursor_json();
+    if (ctrl && press.key == GLFW_KEY_Q) quit_ = true;
+    if (ImGui::GetIO().WantTextInput) continue;
+    if (ctrl && press.key == GLFW_KEY_O) browser_.open();
+    if (press.key == GLFW_KEY_ESCAPE) state_.select(std::nullopt);
+  }
 }
 
 void Application::print_selection_json() {
@@ -135,10 +141,19 @@ bool Application::wait_for_load() {
 }
 
 int Application::run_interactive() {
+  // ImGui settles some state (hover, popups, layout) one frame late: after input, draw a few
+  // more frames; when nothing happens, draw none.
+  int frames_owed = kSettleFrames;
   while (!window_.should_close() && !quit_) {
-    render_frame();
-    present();
-    window_.wait_events(state_.loader().busy() ? kBusyWaitSeconds : kIdleWaitSeconds);
+    if (state_.loader().busy()) frames_owed = kSettleFrames;  // progress now, then the result
+    if (frames_owed > 0) {
+      render_frame();
+      present();
+      --frames_owed;
+    }
+    if (window_.wait_events(state_.loader().busy() ? kBusyWaitSeconds : kIdleWaitSeconds)) {
+      frames_owed = kSettleFrames;
+    }
   }
   return 0;
 }

@@ -28,7 +28,6 @@ CREATE TABLE events (
   device INTEGER NOT NULL, idx INTEGER NOT NULL, action INTEGER NOT NULL,
   addr INTEGER NOT NULL, size INTEGER NOT NULL, stream INTEGER NOT NULL, time_us INTEGER,
   stack_id INTEGER NOT NULL, compile_context INTEGER NOT NULL, user_metadata INTEGER NOT NULL,
-  elem INTEGER,
   PRIMARY KEY (device, idx)) WITHOUT ROWID;
 CREATE TABLE event_extras (
   device INTEGER NOT NULL, idx INTEGER NOT NULL, raw_action INTEGER NOT NULL,

@@ -104,11 +104,12 @@ std::vector<FrameText> ElementsDbReader::stack(int64_t stack_id) const {
 }
 
 std::vector<ElementsDbReader::ElementStack> ElementsDbReader::element_stacks(int device,
-                                                                            TimelineKind kind) const {
-  SqliteStatement rows = db_->prepare(kind == TimelineKind::Blocks
-                                          ? "SELECT elem, stack_id, size FROM allocations WHERE device = ? ORDER BY elem"
-                                          : "SELECT elem, stack_id, size FROM segment_allocations WHERE device = ? "
-                                            "ORDER BY elem");
+                                                                             TimelineKind kind) const {
+  SqliteStatement rows =
+      db_->prepare(kind == TimelineKind::Blocks
+                       ? "SELECT elem, stack_id, size FROM allocations WHERE device = ? ORDER BY elem"
+                       : "SELECT elem, stack_id, size FROM segment_allocations WHERE device = ? "
+                         "ORDER BY elem");
   rows.bind(1, int64_t{device});
   std::vector<ElementStack> result;
   while (rows.next_row()) {

@@ -21,15 +21,17 @@ printf 'click %s %s\nprint-selection\n' "$x" "$y" > "$work/script.txt"
 "$app" "$work/fixture.pickle" --size 1200x800 > "$work/actual.json" &
 pid=$!
 # The title gains the file name once the document is loaded.
-window=$(timeout 30 xdotool search --sync --name "snapscope - ")
+window=$(timeout 30 xdotool search --sync --name "snapscope - " | head -n 1)
 sleep 0.5
+# XTEST input (not XSendEvent, which GLFW ignores); focus first, as there is no window manager.
+xdotool windowfocus --sync "$window"
 xdotool mousemove --window "$window" "$x" "$y"
 sleep 0.3
 xdotool click 1
 sleep 0.5
-xdotool key --window "$window" ctrl+p
+xdotool key ctrl+p
 sleep 0.5
-xdotool key --window "$window" ctrl+q
+xdotool key ctrl+q
 timeout 20 tail --pid=$pid -f /dev/null
 wait $pid
 
