@@ -83,9 +83,9 @@ bool Application::render_frame() {
                             chart_width - TimelinePanel::kAxisLeft);
   const float pane_height = state_.document() ? available.y * kAnalysisPaneShare : 0;
   const float bar_height = ImGui::GetFrameHeightWithSpacing();
-  restreamed = timeline_.draw(state_, chart_width,
-                              available.y - kMinimapHeight - legend_height - 8 - bar_height - lanes_height -
-                                  pane_height);
+  restreamed = timeline_.draw(
+      state_, chart_width,
+      available.y - kMinimapHeight - legend_height - 8 - bar_height - lanes_height - pane_height);
   ImGui::Dummy(ImVec2(1, 4));
   minimap_.draw(state_, TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
   if (state_.settings.color_by_site) draw_site_legend(state_, chart_width);

@@ -62,7 +62,8 @@ void TimelinePanel::click_at(AppState& state, double window_x, double window_y) 
   const auto elem = layer_.pick(window_x - chart_x_, window_y - chart_y_);
   state.select(elem);
   // Empty space places the time cursor there; an allocation is selected instead.
-  if (!elem && state.timeline()) state.cursor.place_at_x(*state.timeline(), state.view.to_data_x(window_x - chart_x_));
+  if (!elem && state.timeline())
+    state.cursor.place_at_x(*state.timeline(), state.view.to_data_x(window_x - chart_x_));
 }
 
 void TimelinePanel::handle_keys(AppState& state) {

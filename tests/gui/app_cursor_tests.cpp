@@ -70,9 +70,10 @@ std::string drive_window(const fs::path& sandbox, const std::string& input,
          << shell_quote(out.string()) << " &\n"
          << "pid=$!\n"
          << "W=$(timeout 60 xdotool search --sync --name 'snapscope - ' | head -1)\n"
-         // A short press: the app latches taps so a loaded machine does not drop them.
-         << "press() { xdotool keydown --window \"$W\" \"$1\"; sleep 0.05; xdotool keyup --window \"$W\" "
-            "\"$1\"; }\n"
+         // XTEST input into the focused window (there is no window manager); a short press is
+         // enough, the app latches taps so a loaded machine does not drop them.
+         << "xdotool windowfocus --sync \"$W\"\n"
+         << "press() { xdotool keydown \"$1\"; sleep 0.05; xdotool keyup \"$1\"; }\n"
          << "sleep 1\n";
   for (const std::string& step : steps) script << step << "\nsleep 0.5\n";
   // Every line is flushed as printed, so a quit that gets lost on a loaded machine only costs time.
@@ -204,10 +205,10 @@ TEST_CASE("xdotool: typing a frame into the search bar counts the core's matches
   const std::string frame = frame_to_search(timeline, *catalog);
   REQUIRE_FALSE(frame.empty());
   const std::string key = "press ";
-  const std::string out = drive_window(
-      sandbox, input,
-      {key + "ctrl+f", "sleep 1", "xdotool type --window \"$W\" --delay 40 " + shell_quote(frame),
-       "sleep 0.5", key + "Return", key + "ctrl+j"});
+  const std::string out =
+      drive_window(sandbox, input,
+                   {key + "ctrl+f", "sleep 1", "xdotool type --delay 40 " + shell_quote(frame), "sleep 0.5",
+                    key + "Return", key + "ctrl+j"});
   const auto lines = json_lines(out);
   REQUIRE(lines.size() == 1);
   CHECK(lines[0]["search"]["query"] == frame);
