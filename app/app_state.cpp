@@ -39,6 +39,8 @@ void AppState::install(std::unique_ptr<Document> document) {
   details_.reset();
   site_coloring_.reset();
   hovered.reset();
+  cursor.clear();
+  highlights.clear();
   if (!document_->find_device(settings.device) && !document_->devices.empty()) {
     settings.device = document_->devices.front().device;
   }
@@ -57,6 +59,8 @@ const Timeline* AppState::timeline() const {
 void AppState::select_device(int device) {
   if (device == settings.device || !document_ || !document_->find_device(device)) return;
   settings.device = device;
+  cursor.clear();
+  highlights.clear();
   site_coloring_.reset();
   select(std::nullopt);
   fit_view();
@@ -64,7 +68,10 @@ void AppState::select_device(int device) {
 
 void AppState::select_kind(TimelineKind kind) {
   if (kind == settings.kind) return;
+  const Timeline* before = timeline();
   settings.kind = kind;
+  if (before && timeline()) cursor.remap(*before, *timeline());  // same moment, other timeline
+  highlights.clear();
   site_coloring_.reset();
   select(std::nullopt);
   fit_view();

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "core/cursor/element_marks.h"
+#include "core/cursor/time_cursor.h"
 #include "core/view/allocation_details.h"
 #include "core/view/document_loader.h"
 #include "core/view/recent_files.h"
@@ -53,6 +55,10 @@ class AppState {
   const std::optional<AllocationDetails>& details() const { return details_; }
   std::optional<uint32_t> find_by_address(uint64_t address) const;
   void zoom_to_selection();
+
+  // The time cursor every analysis panel follows (a state of timeline()), and element highlights.
+  TimeCursor cursor;
+  ElementHighlights highlights;
 
   // Allocation sites of the current timeline, computed on first use (one elements.db pass).
   const SiteColoring& site_coloring();

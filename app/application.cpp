@@ -17,6 +17,7 @@ namespace {
 constexpr float kStatusHeight = 28;
 constexpr float kInspectorWidth = 440;
 constexpr float kMinimapHeight = 64;
+constexpr float kAnalysisPaneShare = 0.4f;     // of the workspace height, below the chart
 constexpr double kIdleWaitSeconds = 0.25;      // nothing happening: sleep until input or this long
 constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
 constexpr int kSettleFrames = 3;
@@ -56,6 +57,7 @@ void Application::apply_color_mode() {
 
 bool Application::render_frame() {
   for (const std::string& path : window_.take_dropped_paths()) state_.open(path);
+  cursor_panels_.before_frame(state_);
   if (state_.poll_loader()) on_document_loaded();
   window_.begin_frame();
   const MenuActions actions = draw_menu_bar(state_, browser_);
@@ -75,10 +77,19 @@ bool Application::render_frame() {
   const float chart_width = available.x - kInspectorWidth;
   ImGui::BeginGroup();
   const float legend_height = state_.settings.color_by_site ? site_legend_height() : 0;
-  restreamed = timeline_.draw(state_, chart_width, available.y - kMinimapHeight - legend_height - 8);
+  cursor_panels_.draw_search_bar(state_);
+  const float lanes_height = cursor_panels_.lanes_height(state_);
+  cursor_panels_.draw_lanes(state_, ImGui::GetCursorScreenPos().x + TimelinePanel::kAxisLeft,
+                            chart_width - TimelinePanel::kAxisLeft);
+  const float pane_height = state_.document() ? available.y * kAnalysisPaneShare : 0;
+  const float bar_height = ImGui::GetFrameHeightWithSpacing();
+  restreamed = timeline_.draw(
+      state_, chart_width,
+      available.y - kMinimapHeight - legend_height - 8 - bar_height - lanes_height - pane_height);
   ImGui::Dummy(ImVec2(1, 4));
   minimap_.draw(state_, TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
   if (state_.settings.color_by_site) draw_site_legend(state_, chart_width);
+  if (pane_height > 0) cursor_panels_.draw_analysis_pane(state_, chart_width, 0);
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginChild("inspector", ImVec2(0, 0), true);
@@ -92,13 +103,16 @@ bool Application::render_frame() {
 
 void Application::handle_global_keys() {
   const std::vector<GuiWindow::KeyPress> presses = window_.take_key_presses();
-  if (ImGui::GetIO().WantTextInput) return;
   for (const GuiWindow::KeyPress& press : presses) {
     const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0;
+    // Ctrl+P prints the selection and Ctrl+J the cursor as JSON: the hooks end-to-end tests use to
+    // read the inspector and the cursor panels (plain P jumps the cursor to the peak). Ctrl
+    // combinations type nothing, so they also work while a text field is active.
+    if (ctrl && press.key == GLFW_KEY_P) print_selection_json();
+    if (ctrl && press.key == GLFW_KEY_J) print_cursor_json();
     if (ctrl && press.key == GLFW_KEY_Q) quit_ = true;
+    if (ImGui::GetIO().WantTextInput) continue;
     if (ctrl && press.key == GLFW_KEY_O) browser_.open();
-    // P prints the selection as JSON: the hook end-to-end tests use to read the inspector.
-    if (!ctrl && press.key == GLFW_KEY_P) print_selection_json();
     if (press.key == GLFW_KEY_ESCAPE) state_.select(std::nullopt);
   }
 }
@@ -108,6 +122,11 @@ void Application::print_selection_json() {
   const std::string line =
       details ? details_to_json(*details, state_.settings.show_all_frames).dump() : std::string("null");
   std::printf("%s\n", line.c_str());
+  std::fflush(stdout);
+}
+
+void Application::print_cursor_json() {
+  std::printf("%s\n", cursor_panels_.cursor_json(state_).dump().c_str());
   std::fflush(stdout);
 }
 

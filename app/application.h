@@ -3,6 +3,7 @@
 #pragma once
 
 #include "app/app_state.h"
+#include "app/cursor_panels.h"
 #include "app/file_browser.h"
 #include "app/gui_window.h"
 #include "app/minimap.h"
@@ -24,10 +25,12 @@ class Application {
   void apply_view(const ViewSpec& spec);
   void apply_color_mode();
   void print_selection_json();  // one JSON line on stdout ("null" without a selection)
+  void print_cursor_json();     // cursor, tree root and moment table totals, one JSON line
 
   AppState& state() { return state_; }
   TimelinePanel& timeline() { return timeline_; }
   GuiWindow& window() { return window_; }
+  CursorPanels& cursor_panels() { return cursor_panels_; }
 
  private:
   void on_document_loaded();
@@ -40,6 +43,7 @@ class Application {
   FileBrowser browser_;
   TimelinePanel timeline_;
   Minimap minimap_;
+  CursorPanels cursor_panels_;
   bool quit_ = false;
 };
 

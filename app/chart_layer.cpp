@@ -91,4 +91,6 @@ std::vector<ChartInstance> ChartLayer::instances_of(uint32_t elem) const {
 
 size_t ChartLayer::instance_count() const { return impl_->frame.instances.size(); }
 
+const std::vector<ChartInstance>& ChartLayer::instances() const { return impl_->frame.instances; }
+
 }  // namespace snapscope

@@ -34,6 +34,8 @@ class ChartLayer {
   // Instances of one element in the current frame (to outline the selection).
   std::vector<ChartInstance> instances_of(uint32_t elem) const;
   size_t instance_count() const;
+  // Every instance of the current frame (overlays that mark many elements at once).
+  const std::vector<ChartInstance>& instances() const;
   // Per-element color keys (allocation sites); empty restores memory_viz's per-element colors.
   void set_color_keys(std::vector<uint32_t> keys);
 

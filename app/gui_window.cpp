@@ -4,6 +4,7 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include "app/cursor_key_latch.h"
 
 #include <stdexcept>
 
@@ -47,6 +48,7 @@ GuiWindow::GuiWindow(const char* title, WindowSize size) {
   ImGui::GetIO().IniFilename = nullptr;  // layout is fixed; no imgui.ini next to the user's files
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  key_latch::install(window_);  // quick key taps must not fall between two frames
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
@@ -72,6 +74,7 @@ void GuiWindow::mark_input(GLFWwindow* window) {
 void GuiWindow::poll_events() const { glfwPollEvents(); }
 
 void GuiWindow::begin_frame() {
+  key_latch::next_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();

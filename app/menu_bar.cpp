@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "app/cursor_controls.h"
 #include "core/view/format.h"
 
 namespace snapscope {
@@ -94,6 +95,8 @@ void draw_status_bar(AppState& state, float y, float width, float height) {
     ImGui::Text("%s | %zu allocations | %zu actions | peak %s", state.document()->opened_path.c_str(),
                 timeline->element_count(), timeline->action_count(),
                 format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
+    ImGui::SameLine(0, 24);
+    draw_cursor_status(state);
   } else {
     ImGui::TextDisabled("File > Open, drop a snapshot on the window, or pass a path on the command line");
   }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/cursor_controls.h"
 #include "core/view/axis_ticks.h"
 #include "core/view/format.h"
 #include "core/view/timeline_axis.h"
@@ -46,6 +47,7 @@ bool TimelinePanel::draw(AppState& state, float width, float height) {
   layer_.paint(chart_x_, chart_y_, chart_w_, chart_h_);
   draw_axes(state);
   draw_highlights(state);
+  draw_cursor_overlay(state, layer_, chart_x_, chart_y_, chart_w_, chart_h_);
   if (box_start_) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     draw_list->AddRect(ImVec2(static_cast<float>(box_start_->first), static_cast<float>(box_start_->second)),
@@ -59,18 +61,26 @@ bool TimelinePanel::draw(AppState& state, float width, float height) {
 void TimelinePanel::click_at(AppState& state, double window_x, double window_y) {
   const auto elem = layer_.pick(window_x - chart_x_, window_y - chart_y_);
   state.select(elem);
+  // Empty space places the time cursor there; an allocation is selected instead.
+  if (!elem && state.timeline())
+    state.cursor.place_at_x(*state.timeline(), state.view.to_data_x(window_x - chart_x_));
 }
 
 void TimelinePanel::handle_keys(AppState& state) {
   if (ImGui::GetIO().WantTextInput) return;
   const double pan_x = state.view.viewport_width() * kKeyPanFraction;
   const double pan_y = state.view.viewport_height() * kKeyPanFraction;
-  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT) || ImGui::IsKeyPressed(GLFW_KEY_A)) state.view.pan_pixels(pan_x, 0);
-  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT) || ImGui::IsKeyPressed(GLFW_KEY_D))
+  // Left/right move the time cursor once it is placed and the chart has focus; A/D always pan.
+  const bool arrows_to_cursor = handle_cursor_keys(state, ImGui::IsWindowFocused());
+  if ((!arrows_to_cursor && ImGui::IsKeyPressed(GLFW_KEY_LEFT)) || ImGui::IsKeyPressed(GLFW_KEY_A)) {
+    state.view.pan_pixels(pan_x, 0);
+  }
+  if ((!arrows_to_cursor && ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) || ImGui::IsKeyPressed(GLFW_KEY_D)) {
     state.view.pan_pixels(-pan_x, 0);
+  }
   if (ImGui::IsKeyPressed(GLFW_KEY_UP) || ImGui::IsKeyPressed(GLFW_KEY_W)) state.view.pan_pixels(0, pan_y);
   if (ImGui::IsKeyPressed(GLFW_KEY_DOWN) || ImGui::IsKeyPressed(GLFW_KEY_S)) state.view.pan_pixels(0, -pan_y);
-  if (ImGui::IsKeyPressed(GLFW_KEY_F)) state.view.fit();
+  if (ImGui::IsKeyPressed(GLFW_KEY_F) && !ImGui::GetIO().KeyCtrl) state.view.fit();  // Ctrl+F: search
 }
 
 void TimelinePanel::handle_mouse(AppState& state) {

@@ -15,7 +15,11 @@ const char* app_usage() {
          "  --segments           start on the Active Cached Segment Timeline\n"
          "  --script FILE        run the commands in FILE (see core/view/script.h) and exit\n"
          "  --bench              replay a fixed pan/zoom path and print frame statistics\n"
-         "  -h, --help           this text\n";
+         "  -h, --help           this text\n"
+         "keys: click empty chart space = place the time cursor; Left/Right = step it one event\n"
+         "  (Shift: 1% of the trace) while the chart has focus, else pan; Home/End/P = start/end/peak;\n"
+         "  WASD = pan; F = fit; Ctrl+F = search; F3/Shift+F3 = next/previous match; / then n/N =\n"
+         "  search the call tree; Ctrl+P / Ctrl+J = print selection / cursor as JSON\n";
 }
 
 AppOptions parse_app_options(std::span<const std::string_view> arguments) {

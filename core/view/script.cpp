@@ -127,6 +127,25 @@ WindowSize parse_window_size(std::string_view text) {
   return size;
 }
 
+namespace {
+
+script::Cursor parse_cursor_command(const std::vector<std::string_view>& words) {
+  using Move = script::Cursor::Move;
+  if (words.size() == 2) {
+    if (words[1] == "peak") return {Move::Peak, 0};
+    if (words[1] == "home") return {Move::Home, 0};
+    if (words[1] == "end") return {Move::End, 0};
+  }
+  if (words.size() == 3 && (words[1] == "state" || words[1] == "step")) {
+    const int value = parse_int(words[2], words[1] == "state" ? "state" : "step");
+    if (words[1] == "state" && value < 0) throw std::invalid_argument("cursor state must not be negative");
+    return {words[1] == "state" ? Move::State : Move::Step, value};
+  }
+  throw std::invalid_argument("cursor needs peak, home, end, state N or step N");
+}
+
+}  // namespace
+
 ScriptCommand parse_script_line(std::string_view line) {
   const auto words = split_words(line);
   if (words.empty()) throw std::invalid_argument("empty command");
@@ -180,6 +199,19 @@ ScriptCommand parse_script_line(std::string_view line) {
   if (verb == "print-view") {
     expect_arguments(words, 0);
     return script::PrintView{};
+  }
+  if (verb == "cursor") return parse_cursor_command(words);
+  if (verb == "search") {
+    expect_arguments(words, 1);
+    return script::Search{std::string(words[1])};
+  }
+  if (verb == "search-next" || verb == "search-previous") {
+    expect_arguments(words, 0);
+    return script::SearchStep{verb == "search-next"};
+  }
+  if (verb == "print-cursor") {
+    expect_arguments(words, 0);
+    return script::PrintCursor{};
   }
   throw std::invalid_argument("unknown command '" + std::string(verb) + "'");
 }

@@ -12,8 +12,12 @@
 //   screenshot FILE.png
 //   print-selection      the selection as one JSON line on stdout
 //   print-view           chart rectangle (window pixels) and visible data range, one JSON line
+//   cursor peak|home|end      place the time cursor; also: cursor state N, cursor step N (+/-)
+//   search TEXT          frame substring or address; search-next / search-previous step the cursor
+//   print-cursor         cursor, call tree root and moment table totals, one JSON line
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -65,12 +69,25 @@ struct Screenshot {
 };
 struct PrintSelection {};
 struct PrintView {};
+struct Cursor {
+  enum class Move : uint8_t { Peak, Home, End, State, Step };
+  Move move = Move::Peak;
+  int64_t value = 0;  // State: the state; Step: states to move (negative: back)
+};
+struct Search {
+  std::string text;
+};
+struct SearchStep {
+  bool forward = true;
+};
+struct PrintCursor {};
 }  // namespace script
 
-using ScriptCommand =
-    std::variant<script::View, script::Fit, script::Device, script::ShowSegments, script::ColorBySite,
-                 script::TimeAxis, script::Click, script::Select, script::Wait, script::Screenshot,
-                 script::PrintSelection, script::PrintView>;
+using ScriptCommand = std::variant<script::View, script::Fit, script::Device, script::ShowSegments,
+                                   script::ColorBySite, script::TimeAxis, script::Click, script::Select,
+                                   script::Wait, script::Screenshot, script::PrintSelection,
+                                   script::PrintView, script::Cursor, script::Search, script::SearchStep,
+                                   script::PrintCursor>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

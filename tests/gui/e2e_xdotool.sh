@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end: real X input into the real window. Clicks the chart with xdotool, presses P
+# End-to-end: real X input into the real window. Clicks the chart with xdotool, presses Ctrl+P
 # (print selection), quits with Ctrl+Q, and checks the printed selection against what a
 # scripted click at the same window pixel selects. Usage: e2e_xdotool.sh SNAPSCOPE SNAPSCOPE_GEN
 set -euo pipefail
@@ -8,7 +8,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_CACHE_HOME=$work/cache XDG_CONFIG_HOME=$work/config
 "$gen" -o "$work/fixture.pickle" --events 4000 --seed 7 > /dev/null
-x=500 y=600  # a window pixel inside the chart, low enough to hit the bottom of the stack
+# A window pixel inside the chart, a fifth of its height above the bottom (print-view gives the chart
+# rectangle; the analysis pane below the chart takes part of the window).
+printf 'print-view\n' > "$work/view.txt"
+chart=$("$app" "$work/fixture.pickle" --size 1200x800 --script "$work/view.txt")
+chart_y=$(echo "$chart" | sed -E 's/.*"height":([0-9.]+),"width":[0-9.]+,"x":[0-9.]+,"y":([0-9.]+).*/\1 \2/')
+x=500 y=$(echo "$chart_y" | awk '{ printf "%d", $2 + $1 * 0.8 }')
 
 printf 'click %s %s\nprint-selection\n' "$x" "$y" > "$work/script.txt"
 "$app" "$work/fixture.pickle" --size 1200x800 --script "$work/script.txt" > "$work/expected.json"
@@ -24,7 +29,7 @@ xdotool mousemove --window "$window" "$x" "$y"
 sleep 0.3
 xdotool click 1
 sleep 0.5
-xdotool key p
+xdotool key ctrl+p
 sleep 0.5
 xdotool key ctrl+q
 timeout 20 tail --pid=$pid -f /dev/null

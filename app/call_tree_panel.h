@@ -1,0 +1,67 @@
+// The live call tree at the cursor (top-down, or bottom-up by allocating location): rows with
+// rolled-up bytes, count and share of live memory in heat colors, expand / collapse, expand a
+// subtree, focus a subtree as the root, the frame filter toggle, and incremental search
+// (/ then n / N). Selecting a node outlines its allocations on the chart. The tree itself comes
+// from core/analysis; this only draws it and keeps view state (by frame path) across cursor moves.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "app/app_state.h"
+#include "core/analysis/call_tree_navigator.h"
+#include "core/cursor/cursor_analysis.h"
+
+namespace snapscope {
+
+class CallTreePanel {
+ public:
+  explicit CallTreePanel(TreeDirection direction) : direction_(direction) {}
+
+  // `analysis` may be null (nothing computed yet); `generation` changes with every new result.
+  // `filter_frames` is the shared memory_viz frame-filter toggle.
+  void draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation, const StackSource* source,
+            bool& filter_frames);
+  void reset();
+  const CallTree* tree() const { return tree_; }
+  uint32_t shown_root() const { return navigator_ ? navigator_->root() : CallTree::kRoot; }
+
+ private:
+  void bind(AppState& state, const CursorAnalysis& analysis, uint64_t generation, const StackSource& source);
+  void draw_toolbar(bool& filter_frames);
+  void draw_search_box();
+  void handle_keys();
+  void draw_rows(AppState& state);
+  void draw_node(AppState& state, uint32_t id, bool force_open, size_t& forced_budget);
+  void draw_node_menu(uint32_t id);
+  void draw_hidden_children(const CallTreeNode& node, size_t shown);
+  void select(AppState& state, uint32_t id);
+  void reveal(uint32_t id);
+  void apply_query();
+  void refocus();
+
+  TreeDirection direction_;
+  const CursorAnalysis* analysis_ = nullptr;
+  const CallTree* tree_ = nullptr;
+  const StackSource* source_ = nullptr;
+  uint64_t generation_ = 0;
+  std::unique_ptr<CallTreeNavigator> navigator_;
+  // View state by frame path, so it survives rebuilding the tree at a new cursor.
+  std::vector<std::vector<FrameId>> focus_paths_;
+  std::optional<std::vector<FrameId>> selected_path_;
+  uint32_t selected_ = kNoIndex;
+  char query_[128] = {};
+  std::string applied_query_;
+  std::unordered_set<uint32_t> matches_;
+  bool focus_search_box_ = false;
+  bool collapse_all_ = false;
+  uint32_t expand_subtree_ = kNoIndex;
+  std::unordered_set<uint32_t> reveal_;  // nodes to open this frame (path to a search match)
+  uint32_t scroll_to_ = kNoIndex;
+};
+
+}  // namespace snapscope

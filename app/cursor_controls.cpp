@@ -1,0 +1,129 @@
+#include "app/cursor_controls.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/cursor/cursor_readout.h"
+#include "core/view/format.h"
+
+namespace snapscope {
+namespace {
+
+constexpr ImU32 kCursorColor = IM_COL32(255, 255, 255, 230);
+constexpr ImU32 kSearchColor = IM_COL32(0, 255, 255, 255);
+constexpr ImU32 kGroupColor = IM_COL32(255, 80, 255, 255);
+constexpr size_t kMaxOutlines = 20000;  // beyond this the outlines are a solid smear anyway
+
+void outline_marked(const ChartLayer& layer, const ViewTransform& view, const ElementMarks& marks,
+                    ImU32 color, float x, float y, float height) {
+  if (marks.empty()) return;
+  ImDrawList* draw_list = ImGui::GetWindowDrawList();
+  const auto px_per_step = static_cast<float>(view.viewport_width() / view.visible().width());
+  const auto px_per_byte = static_cast<float>(view.viewport_height() / view.visible().height());
+  const float base = y + height;
+  size_t drawn = 0;
+  for (const ChartInstance& shape : layer.instances()) {
+    if (shape.is_aggregate() || !marks.contains(shape.elem)) continue;
+    if (++drawn > kMaxOutlines) break;
+    const float left = x + shape.x0 * px_per_step, right = x + shape.x1 * px_per_step;
+    const float bottom0 = base - shape.bottom0 * px_per_byte, bottom1 = base - shape.bottom1 * px_per_byte;
+    const float tall = std::max(1.0f, shape.height * px_per_byte);
+    const ImVec2 corners[4] = {ImVec2(left, bottom0), ImVec2(right, bottom1), ImVec2(right, bottom1 - tall),
+                               ImVec2(left, bottom0 - tall)};
+    draw_list->AddPolyline(corners, 4, color, ImDrawFlags_Closed, 1.5f);
+  }
+}
+
+// Where matches were allocated, as ticks along the chart's bottom edge: visible even where the
+// chart aggregates allocations too small to outline.
+void draw_match_rug(const AppState& state, const Timeline& timeline, float x, float y, float width,
+                    float height) {
+  const ElementMarks& marks = state.highlights.search;
+  if (marks.empty()) return;
+  std::vector<bool> columns(static_cast<size_t>(std::max(1.0f, width)) + 1, false);
+  for (uint32_t elem : marks.elements()) {
+    const double px = state.view.to_screen_x(state_x(timeline, timeline.alloc_state(elem)));
+    if (px >= 0 && px <= width) columns[static_cast<size_t>(px)] = true;
+  }
+  ImDrawList* draw_list = ImGui::GetWindowDrawList();
+  const float bottom = y + height;
+  for (size_t column = 0; column < columns.size(); ++column) {
+    if (!columns[column]) continue;
+    const float at = x + static_cast<float>(column);
+    draw_list->AddLine(ImVec2(at, bottom - 7), ImVec2(at, bottom), kSearchColor);
+  }
+}
+
+void move_cursor(AppState& state, const Timeline& timeline, int64_t delta) {
+  state.cursor.step(timeline, delta);
+  keep_cursor_in_view(state);
+}
+
+}  // namespace
+
+bool handle_cursor_keys(AppState& state, bool chart_focused) {
+  const Timeline* timeline = state.timeline();
+  if (timeline == nullptr || ImGui::GetIO().WantTextInput || ImGui::GetIO().KeyCtrl) return false;
+  const bool home = ImGui::IsKeyPressed(GLFW_KEY_HOME), end = ImGui::IsKeyPressed(GLFW_KEY_END);
+  const bool peak = ImGui::IsKeyPressed(GLFW_KEY_P, false);
+  if (home) state.cursor.home(*timeline);
+  if (end) state.cursor.end(*timeline);
+  if (peak) state.cursor.peak(*timeline);
+  if (home || end || peak) keep_cursor_in_view(state);
+  if (!state.cursor.placed() || !chart_focused) return false;
+  const auto step = static_cast<int64_t>(ImGui::GetIO().KeyShift ? large_step(*timeline) : 1);
+  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) move_cursor(state, *timeline, -step);
+  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) move_cursor(state, *timeline, step);
+  return true;
+}
+
+void keep_cursor_in_view(AppState& state) {
+  const Timeline* timeline = state.timeline();
+  if (timeline == nullptr || !state.cursor.placed()) return;
+  const double x = state_x(*timeline, state.cursor.state());
+  DataRect visible = state.view.visible();
+  if (x >= visible.x0 && x <= visible.x1) return;
+  const double width = visible.width();
+  visible.x0 = x - width / 2;
+  visible.x1 = x + width / 2;
+  state.view.set_visible(visible);
+}
+
+void draw_cursor_overlay(const AppState& state, const ChartLayer& layer, float x, float y, float width,
+                         float height) {
+  ImDrawList* draw_list = ImGui::GetWindowDrawList();
+  draw_list->PushClipRect(ImVec2(x, y), ImVec2(x + width, y + height), true);
+  outline_marked(layer, state.view, state.highlights.search, kSearchColor, x, y, height);
+  outline_marked(layer, state.view, state.highlights.group, kGroupColor, x, y, height);
+  if (state.timeline() != nullptr) draw_match_rug(state, *state.timeline(), x, y, width, height);
+  if (state.cursor.placed() && state.timeline() != nullptr) {
+    const double data_x = state_x(*state.timeline(), state.cursor.state());
+    const float line_x = x + static_cast<float>(state.view.to_screen_x(data_x));
+    draw_list->AddLine(ImVec2(line_x, y), ImVec2(line_x, y + height), kCursorColor, 1.5f);
+    draw_list->AddTriangleFilled(ImVec2(line_x - 5, y), ImVec2(line_x + 5, y), ImVec2(line_x, y + 7),
+                                 kCursorColor);
+  }
+  draw_list->PopClipRect();
+}
+
+void draw_cursor_status(const AppState& state) {
+  const DeviceDocument* device = state.device();
+  if (device == nullptr || !state.cursor.placed()) {
+    ImGui::TextDisabled("click empty chart space to place the time cursor");
+    return;
+  }
+  const CursorReadout readout =
+      read_cursor(*state.timeline(), device->blocks, device->segments, state.cursor.state());
+  std::string text =
+      "cursor: event " + (readout.event < 0 ? std::string("start") : "#" + std::to_string(readout.event));
+  if (readout.elapsed_us) text += "  t=+" + format_duration_us(static_cast<double>(*readout.elapsed_us));
+  text += "  allocated " + format_bytes(static_cast<double>(readout.allocated_bytes));
+  text += "  reserved " + format_bytes(static_cast<double>(readout.reserved_bytes));
+  ImGui::TextUnformatted(text.c_str());
+}
+
+}  // namespace snapscope

@@ -1,0 +1,59 @@
+// Everything that follows the time cursor, wired together: the stack catalog (loaded in the
+// background per document), the analysis worker, the search bar, the annotation lanes, and the
+// analysis pane's tabs (call tree, bottom-up, moment table, phases). The Application calls it at
+// fixed points of its frame; the panels only draw and dispatch, numbers come from core/.
+#pragma once
+
+#include <cstdint>
+#include <future>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "app/app_state.h"
+#include "app/call_tree_panel.h"
+#include "app/moment_panel.h"
+#include "app/phase_panel.h"
+#include "app/search_panel.h"
+#include "core/cursor/analysis_worker.h"
+
+namespace snapscope {
+
+class CursorPanels {
+ public:
+  // First thing each frame: a document about to be replaced must not be read by the worker.
+  void before_frame(AppState& state);
+  void draw_search_bar(AppState& state);
+  float lanes_height(const AppState& state);
+  void draw_lanes(AppState& state, float chart_x, float chart_width);
+  void draw_analysis_pane(AppState& state, float width, float height);
+
+  // Headless / test hooks (script commands and Ctrl+J).
+  nlohmann::json cursor_json(AppState& state);  // computes synchronously if needed
+  bool search(AppState& state, const std::string& text);
+  SearchPanel& search_panel() { return search_; }
+
+ private:
+  void on_new_document(AppState& state);
+  void request_analysis(AppState& state);
+  const StackCatalog* catalog(bool wait);
+  std::shared_ptr<const CursorAnalysis> current_for(AppState& state);  // synchronous
+
+  const Document* document_ = nullptr;
+  std::shared_future<std::shared_ptr<const StackCatalog>> catalog_loading_;
+  std::shared_ptr<const StackCatalog> catalog_;
+  AnalysisWorker worker_;
+  std::optional<AnalysisRequest> requested_;
+  std::shared_ptr<const CursorAnalysis> analysis_;
+  const Timeline* analysis_timeline_ = nullptr;
+  uint64_t generation_ = 0;
+  bool filter_frames_ = true;
+  LocationRule location_rule_ = LocationRule::FirstUserFrame;
+  CallTreePanel top_down_{TreeDirection::TopDown};
+  CallTreePanel bottom_up_{TreeDirection::BottomUp};
+  MomentPanel moment_;
+  PhasePanel phases_;
+  SearchPanel search_;
+};
+
+}  // namespace snapscope

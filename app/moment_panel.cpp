@@ -1,0 +1,102 @@
+#include "app/moment_panel.h"
+
+#include <imgui.h>
+
+#include "app/cursor_controls.h"
+#include "core/view/format.h"
+
+namespace snapscope {
+
+void MomentPanel::select(AppState& state, const CursorAnalysis& analysis, LocationId location) {
+  const Timeline* timeline = state.timeline();
+  if (timeline == nullptr) return;
+  state.highlights.group.assign(timeline->element_count(), analysis.elements_at_location(location));
+}
+
+void MomentPanel::draw_toolbar(AppState& state, const MomentTable& table, LocationRule& rule) {
+  if (ImGui::Button("At peak") && state.timeline() != nullptr) {
+    state.cursor.peak(*state.timeline());
+    keep_cursor_in_view(state);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Copy text")) ImGui::SetClipboardText(moment_table_text(table).c_str());
+  ImGui::SameLine();
+  if (ImGui::Button("Copy CSV")) ImGui::SetClipboardText(moment_table_csv(table).c_str());
+  ImGui::SameLine();
+  bool shown_frame = rule == LocationRule::FirstShownFrame;
+  if (ImGui::Checkbox("memory_viz's first shown frame", &shown_frame)) {
+    rule = shown_frame ? LocationRule::FirstShownFrame : LocationRule::FirstUserFrame;
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("off: the innermost user Python frame names the location (C++ allocator frames skipped)");
+  }
+  ImGui::SameLine();
+  uint64_t sum = 0;
+  for (const MomentRow& row : table.rows) sum += row.bytes;
+  ImGui::Text("%zu locations, rows sum to %s of %s live", table.rows.size(), format_bytes_exact(sum).c_str(),
+              format_bytes_exact(table.live_bytes).c_str());
+}
+
+void MomentPanel::draw_rows(AppState& state, const CursorAnalysis& analysis) {
+  const MomentTable& table = analysis.moment;
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
+  if (!ImGui::BeginTable("moment", 5, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Mem", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Cumulative", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Median size", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, 80);
+  ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(table.rows.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const MomentRow& row = table.rows[static_cast<size_t>(i)];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(i);
+      const bool is_selected = selected_ && *selected_ == row.label;
+      if (ImGui::Selectable(format_bytes(static_cast<double>(row.bytes)).c_str(), is_selected,
+                            ImGuiSelectableFlags_SpanAllColumns)) {
+        selected_ = row.label;
+        select(state, analysis, row.location);
+      }
+      ImGui::PopID();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(format_bytes(static_cast<double>(row.cumulative)).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(format_bytes(static_cast<double>(row.median_size)).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(format_grouped(row.count).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(row.label.c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+void MomentPanel::draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation,
+                       LocationRule& rule) {
+  if (analysis == nullptr) {
+    ImGui::TextDisabled(state.cursor.placed()
+                            ? "computing..."
+                            : "place the time cursor (click empty chart space, or P for the peak)");
+    if (ImGui::Button("At peak") && state.timeline() != nullptr) state.cursor.peak(*state.timeline());
+    return;
+  }
+  if (generation != generation_) {
+    generation_ = generation;
+    // Keep the selected location highlighted at the new moment.
+    if (selected_) {
+      for (const MomentRow& row : analysis->moment.rows) {
+        if (row.label == *selected_) select(state, *analysis, row.location);
+      }
+    }
+  }
+  draw_toolbar(state, analysis->moment, rule);
+  draw_rows(state, *analysis);
+}
+
+}  // namespace snapscope

@@ -1,0 +1,114 @@
+#include "app/phase_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "app/cursor_controls.h"
+#include "core/cursor/time_cursor.h"
+#include "core/view/format.h"
+
+namespace snapscope {
+namespace {
+
+std::string signed_bytes(int64_t delta) {
+  const std::string magnitude = format_bytes(static_cast<double>(delta < 0 ? -delta : delta));
+  return (delta < 0 ? "-" : "+") + magnitude;
+}
+
+std::string event_label(int64_t event) { return event < 0 ? std::string("-") : "#" + std::to_string(event); }
+
+}  // namespace
+
+void select_phase(AppState& state, const PhaseRow& row) {
+  const Timeline* timeline = state.timeline();
+  if (timeline == nullptr) return;
+  const double x0 = state_x(*timeline, row.start_state), x1 = state_x(*timeline, row.end_state);
+  const double margin = std::max(1.0, (x1 - x0) * 0.05);
+  DataRect visible = state.view.visible();
+  visible.x0 = x0 - margin;
+  visible.x1 = x1 + margin;
+  state.view.set_visible(visible);
+  state.cursor.place(*timeline, row.peak_state);
+}
+
+void PhasePanel::load(std::vector<AnnotationRecord> records) {
+  records_ = std::move(records);
+  built_for_ = nullptr;
+  selected_ = SIZE_MAX;
+}
+
+const PhaseTable& PhasePanel::table(const AppState& state) {
+  const Timeline* timeline = state.timeline();
+  if (timeline == nullptr) {
+    table_ = {};
+    built_for_ = nullptr;
+    return table_;
+  }
+  if (timeline != built_for_ || state.settings.device != built_device_ || built_filter_ != filter_) {
+    built_for_ = timeline;
+    built_device_ = state.settings.device;
+    built_filter_ = filter_;
+    table_ = build_phase_table(*timeline, pair_annotations(records_, state.settings.device), built_filter_);
+    selected_ = SIZE_MAX;
+  }
+  return table_;
+}
+
+void PhasePanel::draw(AppState& state) {
+  ImGui::SetNextItemWidth(240);
+  ImGui::InputTextWithHint("##phase-filter", "filter by annotation name", filter_, sizeof filter_);
+  const PhaseTable& phases = table(state);
+  ImGui::SameLine();
+  ImGui::Text("%zu phases", phases.rows.size());
+  if (!phases.has_times) {
+    ImGui::TextDisabled("this trace has no time_us, so annotations cannot be placed on the timeline");
+    return;
+  }
+  if (records_.empty()) {
+    ImGui::TextDisabled("this snapshot has no external_annotations");
+    return;
+  }
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
+  if (!ImGui::BeginTable("phases", 6, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Phase", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Start", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("End", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Peak inside", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableSetupColumn("Peak at", ImGuiTableColumnFlags_WidthFixed, 80);
+  ImGui::TableSetupColumn("Delta", ImGuiTableColumnFlags_WidthFixed, 90);
+  ImGui::TableHeadersRow();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(phases.rows.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const PhaseRow& row = phases.rows[static_cast<size_t>(i)];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(i);
+      const std::string name = std::string(2 * row.depth, ' ') + row.name;
+      if (ImGui::Selectable(name.c_str(), selected_ == static_cast<size_t>(i),
+                            ImGuiSelectableFlags_SpanAllColumns)) {
+        selected_ = static_cast<size_t>(i);
+        select_phase(state, row);
+      }
+      ImGui::PopID();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(format_bytes(static_cast<double>(row.start_bytes)).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(format_bytes(static_cast<double>(row.end_bytes)).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(format_bytes(static_cast<double>(row.peak_bytes)).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(event_label(row.peak_event).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(signed_bytes(row.delta_bytes()).c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace snapscope

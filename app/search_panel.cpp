@@ -1,0 +1,101 @@
+#include "app/search_panel.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "app/cursor_controls.h"
+
+namespace snapscope {
+namespace {
+
+constexpr auto kTypingPause = std::chrono::milliseconds(150);  // search once typing pauses
+const char* const kModeNames[] = {"auto", "frame", "address"};
+
+}  // namespace
+
+void SearchPanel::reset() {
+  searched_.clear();
+  searched_in_ = nullptr;
+  matches_.clear();
+  invalid_ = false;
+}
+
+void SearchPanel::refresh(AppState& state, const StackCatalog& catalog) {
+  const Timeline* timeline = state.timeline();
+  searched_ = text_;
+  searched_mode_ = mode_;
+  searched_in_ = timeline;
+  matches_.clear();
+  const auto query = parse_search_query(searched_, static_cast<SearchMode>(mode_));
+  invalid_ = !query && !searched_.empty();
+  if (query && timeline != nullptr) matches_ = search_allocations(*timeline, catalog, *query);
+  if (timeline == nullptr || matches_.empty()) {
+    state.highlights.search.clear();
+  } else {
+    state.highlights.search.assign(timeline->element_count(), matches_);
+  }
+}
+
+bool SearchPanel::search_now(AppState& state, const StackCatalog& catalog, const std::string& text) {
+  std::snprintf(text_, sizeof text_, "%s", text.c_str());
+  refresh(state, catalog);
+  return true;
+}
+
+void SearchPanel::step(AppState& state, bool forward) {
+  const Timeline* timeline = state.timeline();
+  if (timeline == nullptr || matches_.empty()) return;
+  const size_t at = state.cursor.placed() ? state.cursor.state() : 0;
+  const auto match = forward ? next_match(*timeline, matches_, at, state.selected())
+                             : previous_match(*timeline, matches_, at, state.selected());
+  if (!match) return;
+  state.cursor.place(*timeline, timeline->alloc_state(*match));
+  state.select(*match);
+  keep_cursor_in_view(state);
+}
+
+void SearchPanel::draw(AppState& state, const StackCatalog* catalog) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) focus_ = true;
+  if (focus_) {
+    ImGui::SetKeyboardFocusHere();
+    focus_ = false;
+  }
+  ImGui::SetNextItemWidth(300);
+  if (ImGui::InputTextWithHint("##search", "search frames or address (Ctrl+F)", text_, sizeof text_)) {
+    edited_at_ = std::chrono::steady_clock::now();
+  }
+  // Enter ends a single-line edit: the field deactivates in the frame the key goes down.
+  const bool enter = ImGui::IsItemDeactivated() && ImGui::IsKeyPressed(GLFW_KEY_ENTER);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90);
+  ImGui::Combo("##search-mode", &mode_, kModeNames, 3);
+  const bool stale = searched_ != text_ || searched_mode_ != mode_ || searched_in_ != state.timeline();
+  if (catalog != nullptr && stale &&
+      (enter || std::chrono::steady_clock::now() - edited_at_ > kTypingPause)) {
+    refresh(state, *catalog);
+  }
+  ImGui::SameLine();
+  if (catalog == nullptr) {
+    ImGui::TextDisabled("loading stacks...");
+  } else if (invalid_) {
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "not a hex address");
+  } else if (!searched_.empty()) {
+    ImGui::Text("%zu matches", matches_.size());
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(matches_.empty());
+  const bool previous = ImGui::ArrowButton("##previous-match", ImGuiDir_Left) ||
+                        (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_F3) && io.KeyShift) ||
+                        (enter && io.KeyShift);
+  ImGui::SameLine();
+  const bool next = ImGui::ArrowButton("##next-match", ImGuiDir_Right) ||
+                    (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_F3) && !io.KeyShift) ||
+                    (enter && !io.KeyShift);
+  ImGui::EndDisabled();
+  if (previous || next) step(state, next);
+}
+
+}  // namespace snapscope

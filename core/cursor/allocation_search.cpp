@@ -1,0 +1,141 @@
+#include "core/cursor/allocation_search.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <iterator>
+
+#include "core/analysis/live_elements.h"
+
+namespace snapscope {
+namespace {
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool contains_ignoring_case(std::string_view haystack, std::string_view lowered_needle) {
+  return std::search(haystack.begin(), haystack.end(), lowered_needle.begin(), lowered_needle.end(),
+                     [](char a, char b) { return lower(a) == b; }) != haystack.end();
+}
+
+std::string_view trimmed(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+std::optional<uint64_t> parse_hex(std::string_view text) {
+  if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
+  uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, 16);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// Auto mode takes hex-looking text as an address only when it has a decimal digit, so words made
+// of a-f letters ("add", "deadbeef"-less names) stay frame searches.
+bool looks_like_address(std::string_view text) {
+  if (text.starts_with("0x") || text.starts_with("0X")) return true;
+  const bool all_hex = std::all_of(text.begin(), text.end(), [](char c) { return std::isxdigit(c) != 0; });
+  return all_hex && std::any_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// Sort key of a match in time: when it became live, then where it sits in the stack.
+std::pair<size_t, uint32_t> time_key(const Timeline& timeline, uint32_t elem) {
+  return {timeline.alloc_state(elem), timeline.stack_position(elem)};
+}
+
+// The cursor's own key: its state, and the selected element's position when that element was
+// allocated right there.
+std::pair<size_t, int64_t> cursor_key(const Timeline& timeline, size_t cursor_state,
+                                      std::optional<uint32_t> selected, int64_t no_selection) {
+  if (selected && *selected < timeline.element_count() && timeline.ever_live(*selected) &&
+      timeline.alloc_state(*selected) == cursor_state) {
+    return {cursor_state, timeline.stack_position(*selected)};
+  }
+  return {cursor_state, no_selection};
+}
+
+std::pair<size_t, int64_t> widened(std::pair<size_t, uint32_t> key) { return {key.first, key.second}; }
+
+}  // namespace
+
+std::optional<SearchQuery> parse_search_query(std::string_view text, SearchMode mode) {
+  text = trimmed(text);
+  if (text.empty()) return std::nullopt;
+  if (mode == SearchMode::Address || (mode == SearchMode::Auto && looks_like_address(text))) {
+    const auto address = parse_hex(text);
+    if (address) return SearchQuery{SearchQuery::Kind::Address, std::string(text), *address};
+    if (mode == SearchMode::Address) return std::nullopt;
+  }
+  return SearchQuery{SearchQuery::Kind::Frame, std::string(text), 0};
+}
+
+std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::string_view text) {
+  std::string needle(text);
+  std::transform(needle.begin(), needle.end(), needle.begin(), lower);
+  std::vector<bool> string_hit(catalog.string_count());
+  for (StringId id = 0; id < catalog.string_count(); ++id) {
+    string_hit[id] = contains_ignoring_case(catalog.string(id), needle);
+  }
+  std::vector<bool> frame_hit(catalog.frame_count());
+  for (FrameId id = 0; id < catalog.frame_count(); ++id) {
+    const CatalogFrame& frame = catalog.frame_ids(id);
+    const auto hit = [&](StringId s) { return s < string_hit.size() && string_hit[s]; };
+    frame_hit[id] = hit(frame.name) || hit(frame.filename);
+  }
+  std::vector<bool> stack_hit(catalog.stack_count());
+  for (StackId id = 0; id < catalog.stack_count(); ++id) {
+    for (FrameId frame : catalog.stack_frames(id)) {
+      if (frame < frame_hit.size() && frame_hit[frame]) {
+        stack_hit[id] = true;
+        break;
+      }
+    }
+  }
+  return stack_hit;
+}
+
+std::vector<uint32_t> search_allocations(const Timeline& timeline, const StackCatalog& catalog,
+                                         const SearchQuery& query) {
+  std::vector<bool> stack_hit;
+  if (query.kind == SearchQuery::Kind::Frame) stack_hit = stacks_with_frame_text(catalog, query.text);
+  const auto matches = [&](const ReplayElement& element) {
+    if (query.kind == SearchQuery::Kind::Address) {
+      return element.addr == query.address ||
+             (query.address > element.addr && query.address - element.addr < element.size);
+    }
+    const StackId stack = allocation_stack(element);
+    return stack < stack_hit.size() && stack_hit[stack];
+  };
+  std::vector<uint32_t> found;
+  // Stack positions are in allocation order, so this walk yields matches in time order.
+  for (uint32_t position = 0; position < timeline.stack_size(); ++position) {
+    const uint32_t elem = timeline.element_at_stack_position(position);
+    if (matches(timeline.element(elem))) found.push_back(elem);
+  }
+  return found;
+}
+
+std::optional<uint32_t> next_match(const Timeline& timeline, const std::vector<uint32_t>& matches,
+                                   size_t cursor_state, std::optional<uint32_t> selected) {
+  if (matches.empty()) return std::nullopt;
+  const auto from = cursor_key(timeline, cursor_state, selected, -1);
+  // Matches are in time order: bisect for the first one after the cursor.
+  const auto after = std::partition_point(matches.begin(), matches.end(), [&](uint32_t elem) {
+    return widened(time_key(timeline, elem)) <= from;
+  });
+  return after == matches.end() ? matches.front() : *after;
+}
+
+std::optional<uint32_t> previous_match(const Timeline& timeline, const std::vector<uint32_t>& matches,
+                                       size_t cursor_state, std::optional<uint32_t> selected) {
+  if (matches.empty()) return std::nullopt;
+  const auto from = cursor_key(timeline, cursor_state, selected, INT64_MAX);
+  const auto at_or_after = std::partition_point(matches.begin(), matches.end(), [&](uint32_t elem) {
+    return widened(time_key(timeline, elem)) < from;
+  });
+  return at_or_after == matches.begin() ? matches.back() : *std::prev(at_or_after);
+}
+
+}  // namespace snapscope

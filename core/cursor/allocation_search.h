@@ -1,0 +1,49 @@
+// Find allocations by a frame substring (function or file name) or by an address. Frame search
+// works at the intern level: strings that contain the text, then frames naming them, then stacks
+// holding such a frame, and only then one bitmap lookup per allocation, so it stays fast on
+// millions of allocations. Matches come in allocation order, which next/previous walk through.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/cursor/stack_catalog.h"
+#include "core/timeline/timeline.h"
+
+namespace snapscope {
+
+enum class SearchMode : uint8_t {
+  Auto,     // "0x..." or hex digits with at least one decimal digit: address; else frame text
+  Frame,    // substring of a frame's function or file name (ASCII case-insensitive)
+  Address,  // hex, with or without 0x: allocations whose [addr, addr + size) contains it
+};
+
+struct SearchQuery {
+  enum class Kind : uint8_t { Frame, Address };
+  Kind kind = Kind::Frame;
+  std::string text;      // Frame: the substring
+  uint64_t address = 0;  // Address
+};
+
+// Nothing for blank text or (in Address mode) text that is not a hex number.
+std::optional<SearchQuery> parse_search_query(std::string_view text, SearchMode mode);
+
+// Per stack id: whether any of its frames' function or file name contains `text`.
+std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::string_view text);
+
+// Ever-live elements matching the query, ordered by when they were allocated (stack position).
+std::vector<uint32_t> search_allocations(const Timeline& timeline, const StackCatalog& catalog,
+                                         const SearchQuery& query);
+
+// Next / previous match in time from the cursor: ordered by (alloc state, stack position);
+// `selected` breaks the tie at the cursor's own state so repeated steps visit every match.
+// Both wrap around; nothing when there are no matches.
+std::optional<uint32_t> next_match(const Timeline& timeline, const std::vector<uint32_t>& matches,
+                                   size_t cursor_state, std::optional<uint32_t> selected);
+std::optional<uint32_t> previous_match(const Timeline& timeline, const std::vector<uint32_t>& matches,
+                                       size_t cursor_state, std::optional<uint32_t> selected);
+
+}  // namespace snapscope
