@@ -3,10 +3,12 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
-#include "app/palette.h"
 #include "app/phase_panel.h"
 #include "core/cursor/time_cursor.h"
+#include "render/chart_palette.h"
 
 namespace snapscope {
 namespace {
@@ -18,6 +20,12 @@ uint32_t lane_count(const PhaseTable& table) {
   uint32_t deepest = 0;
   for (const PhaseRow& row : table.rows) deepest = std::max(deepest, row.depth);
   return std::min(deepest + 1, kMaxLanes);
+}
+
+// One colour per annotation name, from the chart's palette, slightly see-through.
+ImU32 lane_color(const std::string& name) {
+  const Rgba& rgba = kDefaultPalette[std::hash<std::string>{}(name) % kDefaultPalette.size()];
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(rgba.r, rgba.g, rgba.b, 0.75f));
 }
 
 }  // namespace
@@ -47,8 +55,7 @@ void draw_annotation_lanes(AppState& state, const PhaseTable& table, float chart
     if (right < chart_x || left > chart_x + chart_width) continue;  // outside the view
     const float top = origin.y + static_cast<float>(std::min(row.depth, kMaxLanes - 1)) * kLaneHeight;
     const ImVec2 a(left, top + 1), b(std::max(right, left + 2), top + kLaneHeight - 1);
-    const ImU32 color =
-        (palette_color(static_cast<uint32_t>(std::hash<std::string>{}(row.name))) & 0x00ffffff) | 0xC0000000;
+    const ImU32 color = lane_color(row.name);
     draw_list->AddRectFilled(a, b, color, 3);
     if (b.x - a.x > 24)
       draw_list->AddText(ImVec2(a.x + 4, a.y + 1), IM_COL32(255, 255, 255, 255), row.name.c_str());

@@ -21,7 +21,7 @@ struct ChartSettings {
   int device = -1;
   TimelineKind kind = TimelineKind::Blocks;
   bool color_by_site = false;
-  bool time_axis = false;      // label x with wall-clock time instead of event index
+  bool time_axis = false;  // label x with wall-clock time instead of event index
   bool show_all_frames = false;
 };
 

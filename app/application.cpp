@@ -18,15 +18,15 @@ constexpr float kStatusHeight = 28;
 constexpr float kInspectorWidth = 440;
 constexpr float kMinimapHeight = 64;
 constexpr float kUsageStripHeight = 52;
-constexpr float kAllocatorPaneShare = 0.55f;  // of the analysis pane's width
-constexpr float kAnalysisPaneShare = 0.4f;  // of the workspace height, below the chart
-constexpr double kIdleWaitSeconds = 0.25;   // nothing happening: sleep until input or this long
+constexpr float kAllocatorPaneShare = 0.55f;   // of the analysis pane's width
+constexpr float kAnalysisPaneShare = 0.4f;     // of the workspace height, below the chart
+constexpr double kIdleWaitSeconds = 0.25;      // nothing happening: sleep until input or this long
 constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
+constexpr int kSettleFrames = 3;
 
 }  // namespace
 
-Application::Application(const AppOptions& options)
-    : options_(options), window_("snapscope", options.size) {
+Application::Application(const AppOptions& options) : options_(options), window_("snapscope", options.size) {
   state_.settings.device = options.device;
   state_.settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
   if (!options.path.empty()) state_.open(options.path);
@@ -94,15 +94,16 @@ bool Application::render_frame() {
                                      chart_width - TimelinePanel::kAxisLeft,
                                      timeline_height - TimelinePanel::kAxisBottom);
   if (strip_height > 0) {
-    allocator_panels_.draw_usage_strip(state_, TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft,
-                                       kUsageStripHeight);
+    allocator_panels_.draw_usage_strip(state_, TimelinePanel::kAxisLeft,
+                                       chart_width - TimelinePanel::kAxisLeft, kUsageStripHeight);
   }
   ImGui::Dummy(ImVec2(1, 4));
   minimap_.draw(state_, TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
   if (state_.settings.color_by_site) draw_site_legend(state_, chart_width);
   if (pane_height > 0) {
     const float allocator_width = chart_width * kAllocatorPaneShare;
-    cursor_panels_.draw_analysis_pane(state_, chart_width - allocator_width - ImGui::GetStyle().ItemSpacing.x, 0);
+    cursor_panels_.draw_analysis_pane(state_, chart_width - allocator_width - ImGui::GetStyle().ItemSpacing.x,
+                                      0);
     ImGui::SameLine();
     allocator_panels_.draw_pane(state_, allocator_width, 0);
   }
@@ -118,16 +119,22 @@ bool Application::render_frame() {
 }
 
 void Application::handle_global_keys() {
-  // Ctrl+P prints the selection and Ctrl+J the cursor as JSON: the hooks end-to-end tests use to
-  // read the inspector and the cursor panels (plain P jumps the cursor to the peak). Ctrl
-  // combinations type nothing, so they work while a text field is active.
-  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_P, false)) print_selection_json();
-  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_J, false)) print_cursor_json();
-  // Ctrl+K prints the allocator state and SQL result; Ctrl+E focuses the SQL console.
-  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_K, false)) print_allocator_json();
-  if (ImGui::GetIO().KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E, false)) allocator_panels_.focus_sql_console();
-  if (ImGui::GetIO().WantTextInput) return;
-  if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) state_.select(std::nullopt);
+  const std::vector<GuiWindow::KeyPress> presses = window_.take_key_presses();
+  for (const GuiWindow::KeyPress& press : presses) {
+    const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0;
+    // Ctrl+P prints the selection and Ctrl+J the cursor as JSON: the hooks end-to-end tests use to
+    // read the inspector and the cursor panels (plain P jumps the cursor to the peak). Ctrl
+    // combinations type nothing, so they also work while a text field is active.
+    if (ctrl && press.key == GLFW_KEY_P) print_selection_json();
+    if (ctrl && press.key == GLFW_KEY_J) print_cursor_json();
+    // Ctrl+K prints the allocator state and the SQL result; Ctrl+E focuses the SQL console.
+    if (ctrl && press.key == GLFW_KEY_K) print_allocator_json();
+    if (ctrl && press.key == GLFW_KEY_E) allocator_panels_.focus_sql_console();
+    if (ctrl && press.key == GLFW_KEY_Q) quit_ = true;
+    if (ImGui::GetIO().WantTextInput) continue;
+    if (ctrl && press.key == GLFW_KEY_O) browser_.open();
+    if (press.key == GLFW_KEY_ESCAPE) state_.select(std::nullopt);
+  }
 }
 
 void Application::print_selection_json() {
@@ -159,10 +166,19 @@ bool Application::wait_for_load() {
 }
 
 int Application::run_interactive() {
+  // ImGui settles some state (hover, popups, layout) one frame late: after input, draw a few
+  // more frames; when nothing happens, draw none.
+  int frames_owed = kSettleFrames;
   while (!window_.should_close() && !quit_) {
-    render_frame();
-    present();
-    window_.wait_events(state_.loader().busy() ? kBusyWaitSeconds : kIdleWaitSeconds);
+    if (state_.loader().busy()) frames_owed = kSettleFrames;  // progress now, then the result
+    if (frames_owed > 0) {
+      render_frame();
+      present();
+      --frames_owed;
+    }
+    if (window_.wait_events(state_.loader().busy() ? kBusyWaitSeconds : kIdleWaitSeconds)) {
+      frames_owed = kSettleFrames;
+    }
   }
   return 0;
 }

@@ -2,23 +2,22 @@
 
 #include <imgui.h>
 
-#include <algorithm>
-#include <cmath>
+#include <cstdint>
 
 #include "core/lod/lod_builder.h"
 #include "core/lod/lod_pick.h"
-#include "app/palette.h"
+#include "render/chart_renderer.h"
 
 namespace snapscope {
 namespace {
 
-ImU32 color_for(const ChartInstance& instance) {
-  return instance.is_aggregate() ? kAggregateColor : palette_color(instance.color_key);
-}
-
 ChartView chart_view_of(const ViewTransform& view) {
   const DataRect& visible = view.visible();
-  return {visible.x0, visible.x1, visible.y0, visible.y1, static_cast<int>(view.viewport_width()),
+  return {visible.x0,
+          visible.x1,
+          visible.y0,
+          visible.y1,
+          static_cast<int>(view.viewport_width()),
           static_cast<int>(view.viewport_height())};
 }
 
@@ -27,6 +26,7 @@ ChartView chart_view_of(const ViewTransform& view) {
 struct ChartLayer::Impl {
   const Timeline* timeline = nullptr;
   std::unique_ptr<LodBuilder> builder;
+  std::unique_ptr<ChartRenderer> renderer;  // created lazily: needs the GL context
   std::vector<uint32_t> color_keys;
   bool colors_changed = false;
   LodFrame frame;
@@ -35,7 +35,11 @@ struct ChartLayer::Impl {
 ChartLayer::ChartLayer() : impl_(std::make_unique<Impl>()) {}
 ChartLayer::~ChartLayer() = default;
 
-void ChartLayer::reset() { impl_ = std::make_unique<Impl>(); }
+void ChartLayer::reset() {
+  auto renderer = std::move(impl_->renderer);  // GL objects survive a document change
+  impl_ = std::make_unique<Impl>();
+  impl_->renderer = std::move(renderer);
+}
 
 void ChartLayer::set_color_keys(std::vector<uint32_t> keys) {
   impl_->color_keys = std::move(keys);
@@ -55,25 +59,17 @@ bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view) {
   if (impl.colors_changed) impl.builder->set_color_keys(impl.color_keys);
   impl.colors_changed = false;
   impl.frame = impl.builder->build(wanted);
+  if (!impl.renderer) impl.renderer = std::make_unique<ChartRenderer>();
+  impl.renderer->render(impl.frame);
   return true;
 }
 
 void ChartLayer::paint(float x, float y, float width, float height) const {
-  const LodFrame& frame = impl_->frame;
-  if (frame.instances.empty()) return;
-  ImDrawList* draw_list = ImGui::GetWindowDrawList();
-  draw_list->PushClipRect(ImVec2(x, y), ImVec2(x + width, y + height), true);
-  const auto px_per_step = static_cast<float>(1.0 / frame.view.steps_per_px());
-  const auto px_per_byte = static_cast<float>(1.0 / frame.view.bytes_per_px());
-  const float base = y + height;
-  for (const ChartInstance& shape : frame.instances) {
-    const float left = x + shape.x0 * px_per_step, right = x + shape.x1 * px_per_step;
-    const float bottom0 = base - shape.bottom0 * px_per_byte, bottom1 = base - shape.bottom1 * px_per_byte;
-    const float tall = shape.height * px_per_byte;
-    draw_list->AddQuadFilled(ImVec2(left, bottom0), ImVec2(right, bottom1), ImVec2(right, bottom1 - tall),
-                             ImVec2(left, bottom0 - tall), color_for(shape));
-  }
-  draw_list->PopClipRect();
+  if (!impl_->renderer || impl_->frame.instances.empty()) return;
+  // The cached texture is stored bottom row first: flip v.
+  const auto texture = static_cast<intptr_t>(impl_->renderer->texture());
+  ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(texture), ImVec2(x, y),
+                                       ImVec2(x + width, y + height), ImVec2(0, 1), ImVec2(1, 0));
 }
 
 std::optional<uint32_t> ChartLayer::pick(double px, double py) const {

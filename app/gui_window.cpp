@@ -1,12 +1,14 @@
 #include "app/gui_window.h"
 
 #include <GLFW/glfw3.h>
-#include <glad/gl.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include "app/cursor_key_latch.h"
 
 #include <stdexcept>
+
+#include "render/chart_renderer.h"
 
 namespace snapscope {
 
@@ -23,19 +25,30 @@ GuiWindow::GuiWindow(const char* title, WindowSize size) {
   }
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(0);  // frame pacing comes from wait_events, not vsync (headless has none)
-  if (gladLoadGL(glfwGetProcAddress) == 0) {
+  if (!load_gl(glfwGetProcAddress)) {
     glfwDestroyWindow(window_);
     glfwTerminate();
     throw std::runtime_error("cannot load OpenGL functions");
   }
   glfwSetWindowUserPointer(window_, this);
   glfwSetDropCallback(window_, &GuiWindow::on_drop);
+  // Installed before ImGui's backend, which chains to them; they only note that input arrived.
+  glfwSetKeyCallback(window_, &GuiWindow::on_key);
+  glfwSetCursorPosCallback(window_, [](GLFWwindow* w, double, double) { mark_input(w); });
+  glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int, int, int) { mark_input(w); });
+  glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double) { mark_input(w); });
+  glfwSetCharCallback(window_, [](GLFWwindow* w, unsigned) { mark_input(w); });
+  glfwSetCursorEnterCallback(window_, [](GLFWwindow* w, int) { mark_input(w); });
+  glfwSetWindowFocusCallback(window_, [](GLFWwindow* w, int) { mark_input(w); });
+  glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) { mark_input(w); });
+  glfwSetWindowRefreshCallback(window_, [](GLFWwindow* w) { mark_input(w); });
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // layout is fixed; no imgui.ini next to the user's files
   ImGui::StyleColorsDark();
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  key_latch::install(window_);  // quick key taps must not fall between two frames
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 
@@ -49,10 +62,19 @@ GuiWindow::~GuiWindow() {
 
 bool GuiWindow::should_close() const { return glfwWindowShouldClose(window_) != 0; }
 void GuiWindow::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
-void GuiWindow::wait_events(double timeout_seconds) const { glfwWaitEventsTimeout(timeout_seconds); }
+bool GuiWindow::wait_events(double timeout_seconds) {
+  input_seen_ = false;
+  glfwWaitEventsTimeout(timeout_seconds);
+  return input_seen_;
+}
+
+void GuiWindow::mark_input(GLFWwindow* window) {
+  static_cast<GuiWindow*>(glfwGetWindowUserPointer(window))->input_seen_ = true;
+}
 void GuiWindow::poll_events() const { glfwPollEvents(); }
 
 void GuiWindow::begin_frame() {
+  key_latch::next_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
@@ -87,11 +109,24 @@ std::vector<std::string> GuiWindow::take_dropped_paths() {
   return paths;
 }
 
+std::vector<GuiWindow::KeyPress> GuiWindow::take_key_presses() {
+  std::vector<KeyPress> presses;
+  presses.swap(key_presses_);
+  return presses;
+}
+
+void GuiWindow::on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
+  auto* self = static_cast<GuiWindow*>(glfwGetWindowUserPointer(window));
+  if (action == GLFW_PRESS) self->key_presses_.push_back({key, mods});
+  self->input_seen_ = true;
+}
+
 void GuiWindow::set_title(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }
 
 void GuiWindow::on_drop(GLFWwindow* window, int count, const char** paths) {
   auto* self = static_cast<GuiWindow*>(glfwGetWindowUserPointer(window));
   for (int i = 0; i < count; ++i) self->dropped_.emplace_back(paths[i]);
+  self->input_seen_ = true;
 }
 
 }  // namespace snapscope

@@ -21,25 +21,37 @@ class GuiWindow {
   GLFWwindow* handle() const { return window_; }
   bool should_close() const;
   void request_close();
-  // Sleeps until input arrives or timeout passes; idle frames cost nothing.
-  void wait_events(double timeout_seconds) const;
+  // Sleeps until input arrives or timeout passes; true when any input (mouse, keys, resize,
+  // drop) arrived, so idle periods need no frames at all.
+  bool wait_events(double timeout_seconds);
   void poll_events() const;
 
   void begin_frame();
-  void end_frame();  // renders ImGui into the back buffer (still readable for screenshots)
-  void present();    // swaps buffers
+  void end_frame();        // renders ImGui into the back buffer (still readable for screenshots)
+  void present();          // swaps buffers
   void finish_gl() const;  // waits for the GPU: frame timings include the drawing
   int framebuffer_width() const;
   int framebuffer_height() const;
 
   std::vector<std::string> take_dropped_paths();
+  // Keys pressed since the last call, with their modifiers. ImGui 1.86 samples key state once
+  // per frame and misses a press and release that arrive together (xdotool, fast typists).
+  struct KeyPress {
+    int key = 0;
+    int mods = 0;
+  };
+  std::vector<KeyPress> take_key_presses();
   void set_title(const std::string& title);
 
  private:
   static void on_drop(GLFWwindow* window, int count, const char** paths);
+  static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
+  static void mark_input(GLFWwindow* window);
 
   GLFWwindow* window_ = nullptr;
   std::vector<std::string> dropped_;
+  std::vector<KeyPress> key_presses_;
+  bool input_seen_ = false;
 };
 
 }  // namespace snapscope

@@ -10,8 +10,8 @@
 #include <variant>
 #include <vector>
 
-#include "app/screenshot.h"
 #include <nlohmann/json.hpp>
+#include "app/screenshot.h"
 
 #include "core/view/script.h"
 
@@ -74,8 +74,11 @@ struct CommandRunner {
     const ViewTransform& view = app.state().view;
     const DataRect& visible = view.visible();
     const nlohmann::json line = {
-        {"chart", {{"x", panel.chart_x()}, {"y", panel.chart_y()}, {"width", view.viewport_width()},
-                   {"height", view.viewport_height()}}},
+        {"chart",
+         {{"x", panel.chart_x()},
+          {"y", panel.chart_y()},
+          {"width", view.viewport_width()},
+          {"height", view.viewport_height()}}},
         {"view", {{"x0", visible.x0}, {"x1", visible.x1}, {"y0", visible.y0}, {"y1", visible.y1}}},
         {"device", app.state().settings.device},
         {"instances", panel.layer().instance_count()}};
@@ -154,10 +157,10 @@ int run_script(Application& app, const std::string& script_path) {
 }
 
 int run_bench(Application& app) {
+  const auto opened = Clock::now();  // the load started in Application's constructor, just before
   if (!load_or_report(app)) return 1;
-  const auto first = Clock::now();
-  app.render_frame();
-  const double first_frame_ms = elapsed_ms(first);
+  app.window().finish_gl();
+  const double first_frame_ms = elapsed_ms(opened);
   ViewTransform& view = app.state().view;
   std::vector<double> frame_ms, restream_ms;
   std::vector<double> instances;
@@ -180,9 +183,10 @@ int run_bench(Application& app) {
     if (i + 20 >= path.size()) idle_ms.push_back(ms);
     instances.push_back(static_cast<double>(app.timeline().layer().instance_count()));
   }
-  std::printf("first frame: %.1f ms\n", first_frame_ms);
+  std::printf("open to first frame: %.1f ms\n", first_frame_ms);
   std::printf("frames: %zu\n", frame_ms.size());
-  std::printf("frame time: median %.2f ms, p95 %.2f ms\n", percentile(frame_ms, 0.5), percentile(frame_ms, 0.95));
+  std::printf("frame time: median %.2f ms, p95 %.2f ms\n", percentile(frame_ms, 0.5),
+              percentile(frame_ms, 0.95));
   std::printf("idle frame: median %.2f ms\n", percentile(idle_ms, 0.5));
   std::printf("view change (re-stream): %zu, median %.2f ms, p95 %.2f ms\n", restream_ms.size(),
               percentile(restream_ms, 0.5), percentile(restream_ms, 0.95));

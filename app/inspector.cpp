@@ -39,7 +39,8 @@ void draw_fields(const AllocationDetails& details) {
   field("freed", event_text(details.free_event, details.free_time_us, "never"));
   std::string lifetime = "-";
   if (details.lifetime_events()) lifetime = std::to_string(*details.lifetime_events()) + " events";
-  if (details.lifetime_us()) lifetime += ", " + format_duration_us(static_cast<double>(*details.lifetime_us()));
+  if (details.lifetime_us())
+    lifetime += ", " + format_duration_us(static_cast<double>(*details.lifetime_us()));
   field("lifetime", lifetime);
   field("total then", format_bytes(static_cast<double>(details.total_after_alloc)));
   field("origin", details.origin);
@@ -58,7 +59,8 @@ void draw_inspector(AppState& state) {
     ImGui::TextDisabled(state.selected() ? "details unavailable" : "click an allocation to inspect it");
     return;
   }
-  if (ImGui::Button("Copy")) ImGui::SetClipboardText(details_to_text(*details, state.settings.show_all_frames).c_str());
+  if (ImGui::Button("Copy"))
+    ImGui::SetClipboardText(details_to_text(*details, state.settings.show_all_frames).c_str());
   ImGui::SameLine();
   if (ImGui::Button("Zoom to allocation")) state.zoom_to_selection();
   ImGui::SameLine();

@@ -67,9 +67,6 @@ void draw_device_selector(AppState& state) {
 
 MenuActions draw_menu_bar(AppState& state, FileBrowser& browser) {
   MenuActions actions;
-  const ImGuiIO& io = ImGui::GetIO();
-  if (io.KeyCtrl && ImGui::IsKeyPressed('O')) browser.open();
-  if (io.KeyCtrl && ImGui::IsKeyPressed('Q')) actions.quit = true;
   if (!ImGui::BeginMainMenuBar()) return actions;
   draw_file_menu(state, browser, actions);
   draw_view_menu(state, actions);

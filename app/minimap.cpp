@@ -9,7 +9,7 @@ namespace {
 
 constexpr ImU32 kAllocatedColor = IM_COL32(70, 140, 220, 255);
 constexpr ImU32 kReservedColor = IM_COL32(230, 150, 60, 160);
-constexpr ImU32 kWindowColor = IM_COL32(255, 255, 255, 60);
+constexpr ImU32 kWindowColor = IM_COL32(255, 255, 255, 24);
 constexpr ImU32 kWindowBorder = IM_COL32(255, 255, 255, 200);
 
 std::vector<MemoryExtent> columns_of(const MemoryPyramid& pyramid, const Timeline& timeline, int columns) {
@@ -30,7 +30,8 @@ void Minimap::rebuild(const DeviceDocument& device, int columns) {
   columns_ = columns;
   allocated_columns_ = columns_of(*allocated_, device.blocks, columns);
   reserved_columns_ = columns_of(*reserved_, device.segments, columns);
-  top_bytes_ = static_cast<double>(std::max({device.blocks.peak_bytes(), device.segments.peak_bytes(), uint64_t{1}}));
+  top_bytes_ =
+      static_cast<double>(std::max({device.blocks.peak_bytes(), device.segments.peak_bytes(), uint64_t{1}}));
 }
 
 void Minimap::draw(AppState& state, float x_offset, float width, float height) {

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <string>
 
-#include "app/palette.h"
 #include "core/view/format.h"
+#include "render/chart_palette.h"
 
 namespace snapscope {
 namespace {
-constexpr size_t kShownSites = 5;  // beyond this the palette repeats anyway
+constexpr size_t kShownSites = 8;  // the biggest sites; smaller ones share colors anyway
 }
 
 float site_legend_height() { return ImGui::GetTextLineHeightWithSpacing() * (kShownSites + 1); }
@@ -23,8 +23,10 @@ void draw_site_legend(AppState& state, float width) {
     const AllocationSite& site = coloring.sites[i];
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const float side = ImGui::GetTextLineHeight();
-    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side),
-                                              palette_color(static_cast<uint32_t>(i)));
+    const Rgba& color = kDefaultPalette[i % kDefaultPalette.size()];  // the chart's key -> color rule
+    ImGui::GetWindowDrawList()->AddRectFilled(
+        at, ImVec2(at.x + side, at.y + side),
+        ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, 1)));
     ImGui::Dummy(ImVec2(side, side));
     ImGui::SameLine();
     ImGui::Text("%s  %s in %llu allocations", format_bytes(static_cast<double>(site.bytes)).c_str(),

@@ -62,7 +62,8 @@ void TimelinePanel::click_at(AppState& state, double window_x, double window_y) 
   const auto elem = layer_.pick(window_x - chart_x_, window_y - chart_y_);
   state.select(elem);
   // Empty space places the time cursor there; an allocation is selected instead.
-  if (!elem && state.timeline()) state.cursor.place_at_x(*state.timeline(), state.view.to_data_x(window_x - chart_x_));
+  if (!elem && state.timeline())
+    state.cursor.place_at_x(*state.timeline(), state.view.to_data_x(window_x - chart_x_));
 }
 
 void TimelinePanel::handle_keys(AppState& state) {
@@ -107,7 +108,8 @@ void TimelinePanel::handle_mouse(AppState& state) {
       const double dx = std::fabs(io.MousePos.x - box_start_->first);
       const double dy = std::fabs(io.MousePos.y - box_start_->second);
       if (dx > 3 && dy > 3) {
-        state.view.zoom_to_pixels(box_start_->first - chart_x_, box_start_->second - chart_y_, local_x, local_y);
+        state.view.zoom_to_pixels(box_start_->first - chart_x_, box_start_->second - chart_y_, local_x,
+                                  local_y);
       }
       box_start_.reset();
     }
@@ -162,7 +164,8 @@ void TimelinePanel::draw_outline(const ViewTransform& view, uint32_t elem, unsig
 }
 
 void TimelinePanel::draw_highlights(const AppState& state) const {
-  if (state.hovered && state.hovered != state.selected()) draw_outline(state.view, *state.hovered, kHoverColor, 1.0f);
+  if (state.hovered && state.hovered != state.selected())
+    draw_outline(state.view, *state.hovered, kHoverColor, 1.0f);
   if (state.selected()) draw_outline(state.view, *state.selected(), kSelectColor, 2.0f);
 }
 
@@ -174,7 +177,8 @@ void TimelinePanel::draw_tooltip(const AppState& state) const {
   ImGui::Text("%s (%s)", format_bytes(static_cast<double>(element.size)).c_str(),
               format_bytes_exact(element.size).c_str());
   ImGui::Text("address %s", format_address(element.addr).c_str());
-  const std::string alloc = element.alloc_event < 0 ? "before trace" : "#" + std::to_string(element.alloc_event);
+  const std::string alloc =
+      element.alloc_event < 0 ? "before trace" : "#" + std::to_string(element.alloc_event);
   const std::string freed = element.free_event < 0 ? "never" : "#" + std::to_string(element.free_event);
   ImGui::Text("alloc %s, free %s", alloc.c_str(), freed.c_str());
   if (element.alloc_event >= 0 && element.free_event >= 0) {

@@ -12,7 +12,7 @@ namespace snapscope {
 
 class TimelinePanel {
  public:
-  static constexpr float kAxisLeft = 84;   // room for byte labels
+  static constexpr float kAxisLeft = 84;    // room for byte labels
   static constexpr float kAxisBottom = 22;  // room for step / time labels
 
   // Draws inside the current ImGui window, filling `size`. Returns true when a re-stream happened.
@@ -36,7 +36,8 @@ class TimelinePanel {
   ChartLayer layer_;
   float chart_x_ = 0, chart_y_ = 0, chart_w_ = 1, chart_h_ = 1;
   std::optional<std::pair<double, double>> box_start_;
-  bool dragged_ = false;  // the current press moved: its release pans, it does not select  // Ctrl+drag box zoom anchor (window px)
+  bool dragged_ = false;  // the current press moved: its release pans, it does not select  // Ctrl+drag box
+                          // zoom anchor (window px)
 };
 
 }  // namespace snapscope

@@ -3,55 +3,67 @@
 #include <algorithm>
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 
 namespace snapscope {
 namespace {
 
 // One instance = 4 strip vertices generated from gl_VertexID; positions are view-relative data
-// units shifted by u_shift (frame origin minus view origin) and scaled to clip space.
-constexpr const char* kVertexShader = R"(#version 330 core
+// units shifted by u_shift (frame origin minus view origin) and scaled to clip space. The fill
+// variant keeps per-vertex work minimal (llvmpipe spends most of its time here); OUTLINE adds the
+// instance-local coordinates the outline needs.
+constexpr const char* kVertexShader = R"(
 layout(location = 0) in vec2 a_x;      // x0, x1
 layout(location = 1) in vec3 a_shape;  // bottom0, bottom1, height
 layout(location = 2) in uint a_color;
 uniform vec2 u_shift;
 uniform vec2 u_view_size;  // data width and height of the view
-uniform vec2 u_pixels;     // viewport size in pixels
 uniform vec4 u_palette[32];
 uniform int u_palette_size;
 uniform vec4 u_aggregate_color;
-out vec4 v_color;
-out vec2 v_local;    // position inside the instance, 0..1
-out vec2 v_size_px;  // instance width and height in pixels
+flat out vec4 v_color;
+#ifdef OUTLINE
+uniform vec2 u_pixels;  // viewport size in pixels
+out vec2 v_local;       // position inside the instance, 0..1
+flat out vec2 v_size_px;
+#endif
 void main() {
   vec2 corner = vec2(gl_VertexID & 1, gl_VertexID >> 1);
   float x = mix(a_x.x, a_x.y, corner.x);
   float y = mix(a_shape.x, a_shape.y, corner.x) + corner.y * a_shape.z;
-  vec2 data = vec2(x, y) + u_shift;
-  gl_Position = vec4(data / u_view_size * 2.0 - 1.0, 0.0, 1.0);
+  gl_Position = vec4((vec2(x, y) + u_shift) / u_view_size * 2.0 - 1.0, 0.0, 1.0);
   v_color = a_color == 0xFFFFFFFFu ? u_aggregate_color : u_palette[int(a_color % uint(u_palette_size))];
+#ifdef OUTLINE
   v_local = corner;
   v_size_px = vec2(a_x.y - a_x.x, a_shape.z) / u_view_size * u_pixels;
+#endif
 }
 )";
 
-constexpr const char* kFragmentShader = R"(#version 330 core
-in vec4 v_color;
+constexpr const char* kFragmentShader = R"(
+flat in vec4 v_color;
+out vec4 color;
+#ifdef OUTLINE
 in vec2 v_local;
-in vec2 v_size_px;
-uniform int u_outline;
+flat in vec2 v_size_px;
 uniform vec4 u_outline_color;
 uniform float u_thickness;
-out vec4 color;
+#endif
 void main() {
-  if (u_outline == 0) {
-    color = v_color;
-    return;
-  }
+#ifdef OUTLINE
   vec2 edge = min(v_local, 1.0 - v_local) * v_size_px;
   if (min(edge.x, edge.y) > u_thickness) discard;
   color = u_outline_color;
+#else
+  color = v_color;
+#endif
 }
 )";
+
+GlProgram make_program(bool outline) {
+  std::string header = outline ? "#version 330 core\n#define OUTLINE\n" : "#version 330 core\n";
+  return GlProgram(header + kVertexShader, header + kFragmentShader);
+}
 
 }  // namespace
 
@@ -61,7 +73,9 @@ bool load_gl(GLADloadfunc get_proc_address) {
 }
 
 ChartRenderer::ChartRenderer()
-    : program_(kVertexShader, kFragmentShader), palette_(kDefaultPalette.begin(), kDefaultPalette.end()) {
+    : fill_program_(make_program(false)),
+      outline_program_(make_program(true)),
+      palette_(kDefaultPalette.begin(), kDefaultPalette.end()) {
   glGenVertexArrays(1, &vao_);
   glGenBuffers(1, &vbo_);
   glBindVertexArray(vao_);
@@ -129,18 +143,18 @@ void ChartRenderer::stream(std::span<const ChartInstance> instances) {
 
 void ChartRenderer::draw_instances(GLsizei count, const ChartView& frame_view, const ChartView& view,
                                    bool outline, Rgba outline_color, float thickness_px) {
-  glUseProgram(program_.id());
-  glUniform2f(program_.uniform("u_shift"), static_cast<float>(frame_view.x0 - view.x0),
+  const GlProgram& program = outline ? outline_program_ : fill_program_;
+  glUseProgram(program.id());
+  glUniform2f(program.uniform("u_shift"), static_cast<float>(frame_view.x0 - view.x0),
               static_cast<float>(frame_view.y0 - view.y0));
-  glUniform2f(program_.uniform("u_view_size"), static_cast<float>(view.x1 - view.x0),
+  glUniform2f(program.uniform("u_view_size"), static_cast<float>(view.x1 - view.x0),
               static_cast<float>(view.y1 - view.y0));
-  glUniform2f(program_.uniform("u_pixels"), static_cast<float>(view.width), static_cast<float>(view.height));
-  glUniform4fv(program_.uniform("u_palette"), static_cast<GLsizei>(palette_.size()), &palette_[0].r);
-  glUniform1i(program_.uniform("u_palette_size"), static_cast<GLint>(palette_.size()));
-  glUniform4fv(program_.uniform("u_aggregate_color"), 1, &aggregate_color_.r);
-  glUniform1i(program_.uniform("u_outline"), outline ? 1 : 0);
-  glUniform4fv(program_.uniform("u_outline_color"), 1, &outline_color.r);
-  glUniform1f(program_.uniform("u_thickness"), thickness_px);
+  glUniform2f(program.uniform("u_pixels"), static_cast<float>(view.width), static_cast<float>(view.height));
+  glUniform4fv(program.uniform("u_palette"), static_cast<GLsizei>(palette_.size()), &palette_[0].r);
+  glUniform1i(program.uniform("u_palette_size"), static_cast<GLint>(palette_.size()));
+  glUniform4fv(program.uniform("u_aggregate_color"), 1, &aggregate_color_.r);
+  glUniform4fv(program.uniform("u_outline_color"), 1, &outline_color.r);
+  glUniform1f(program.uniform("u_thickness"), thickness_px);
   glBindVertexArray(vao_);
   glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, count);
   glBindVertexArray(0);

@@ -61,7 +61,7 @@ class ChartRenderer {
   void draw_instances(GLsizei count, const ChartView& frame_view, const ChartView& view, bool outline,
                       Rgba outline_color, float thickness_px);
 
-  GlProgram program_;
+  GlProgram fill_program_, outline_program_;
   GLuint vao_ = 0, vbo_ = 0, fbo_ = 0, color_texture_ = 0;
   size_t vbo_capacity_ = 0;
   int target_width_ = 0, target_height_ = 0;

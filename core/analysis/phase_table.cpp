@@ -60,6 +60,7 @@ PhaseTable build_phase_table(const Timeline& timeline, const AnnotationPairing& 
                              std::string_view name_filter) {
   PhaseTable table;
   table.unmatched = pairing.unmatched;
+  table.intervals = pairing.intervals.size();
   const ActionClock clock(timeline);
   table.has_times = clock.has_times();
   if (!table.has_times) return table;
@@ -73,8 +74,9 @@ PhaseTable build_phase_table(const Timeline& timeline, const AnnotationPairing& 
 }
 
 std::string phase_table_text(const PhaseTable& table) {
-  if (!table.has_times) return "phases: the trace has no time_us, so annotations cannot be placed on it\n";
-  if (table.rows.empty() && table.unmatched.empty()) return "phases: no annotations\n";
+  if (table.intervals == 0 && table.unmatched.empty()) return "no annotations\n";
+  if (!table.has_times) return "the trace has no time_us, so annotations cannot be placed on it\n";
+  if (table.rows.empty() && table.unmatched.empty()) return "no annotation matches the filter\n";
   TextTable text({"Start", "End", "Peak", "Delta", "Events", "Peak at", "Phase"});
   for (const PhaseRow& row : table.rows) {
     text.add_row(

@@ -42,6 +42,7 @@ struct PhaseRow {
 
 struct PhaseTable {
   bool has_times = true;  // false: the trace has no time_us, so annotations cannot be placed
+  size_t intervals = 0;   // paired START/END intervals, before the name filter
   std::vector<PhaseRow> rows;
   std::vector<AnnotationRecord> unmatched;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <future>
 #include <memory>
@@ -17,9 +18,22 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
+double process_cpu_seconds() {
+  timespec now{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
+
+// Wall-clock and CPU time since construction.
+class Stopwatch {
+ public:
+  double wall_s() const { return std::chrono::duration<double>(Clock::now() - wall_start_).count(); }
+  double cpu_s() const { return process_cpu_seconds() - cpu_start_; }
+
+ private:
+  Clock::time_point wall_start_ = Clock::now();
+  double cpu_start_ = process_cpu_seconds();
+};
 
 // One device's replays. Timelines own their ReplayInput, so both output files are written
 // from here without copying the elements.
@@ -66,25 +80,51 @@ std::unique_ptr<DeviceReplay> replay_device(const Snapshot& snapshot, int device
   return replay;
 }
 
-// elements.db is written on a second thread while allocations.json is written here.
-void write_outputs(const Snapshot& snapshot, const std::vector<std::unique_ptr<DeviceReplay>>& replays,
-                   const fs::path& dir) {
-  std::vector<DeviceTimelines> db_devices;
-  std::vector<DeviceLayoutRef> json_devices;
+// elements.db is built on its own thread: first the snapshot's tables, overlapping the
+// derivation of the timelines on this thread, then the layout tables once `layouts` is
+// ready, overlapping the writing of allocations.json here.
+class DbWriterThread {
+ public:
+  DbWriterThread(const Snapshot& snapshot, const std::vector<int>& devices, const fs::path& path)
+      : snapshot_(snapshot), layouts_ready_(layouts_.get_future()) {
+    done_ = std::async(std::launch::async, [this, &devices, path] {
+      ElementsDbBuilder builder(path.string());
+      builder.add_snapshot(snapshot_, devices);
+      builder.add_layouts(snapshot_, layouts_ready_.get());
+      builder.finish();
+    });
+  }
+  ~DbWriterThread() {
+    if (!layouts_given_) layouts_.set_exception(std::make_exception_ptr(std::runtime_error("cancelled")));
+    if (done_.valid()) done_.wait();
+  }
+  DbWriterThread(const DbWriterThread&) = delete;
+  DbWriterThread& operator=(const DbWriterThread&) = delete;
+
+  void give_layouts(const std::vector<std::unique_ptr<DeviceReplay>>& replays) {
+    std::vector<DeviceTimelines> devices;
+    for (const auto& replay : replays) devices.push_back({&replay->blocks, &replay->segments, replay->stats});
+    layouts_given_ = true;
+    layouts_.set_value(std::move(devices));
+  }
+  void wait() { done_.get(); }  // rethrows the thread's failure
+
+ private:
+  const Snapshot& snapshot_;
+  std::promise<std::vector<DeviceTimelines>> layouts_;
+  std::future<std::vector<DeviceTimelines>> layouts_ready_;
+  bool layouts_given_ = false;
+  std::future<void> done_;
+};
+
+void write_json(const Snapshot& snapshot, const std::vector<std::unique_ptr<DeviceReplay>>& replays,
+                const fs::path& dir) {
+  std::vector<DeviceLayoutRef> devices;
   for (const auto& replay : replays) {
-    db_devices.push_back({&replay->blocks, &replay->segments, replay->stats});
-    json_devices.push_back({replay->stats.device, &replay->blocks.input(), &replay->segments.input()});
+    devices.push_back({replay->stats.device, &replay->blocks.input(), &replay->segments.input()});
   }
-  auto db = std::async(std::launch::async,
-                       [&] { write_elements_db(snapshot, db_devices, (dir / kElementsDbName).string()); });
-  try {
-    write_allocations_json(snapshot.source_path, snapshot.source_bytes, json_devices,
-                           (dir / kAllocationsJsonName).string());
-  } catch (...) {
-    db.wait();  // the db thread still reads the replays; let it finish before they go away
-    throw;
-  }
-  db.get();
+  write_allocations_json(snapshot.source_path, snapshot.source_bytes, devices,
+                         (dir / kAllocationsJsonName).string());
 }
 
 ConvertSummary make_summary(const Snapshot& snapshot, const ConvertOptions& options,
@@ -112,35 +152,51 @@ uint64_t file_size_or_zero(const fs::path& path) {
   return ec ? 0 : size;
 }
 
+// Derives the timelines and writes both files into `dir`, the database in parallel.
+std::vector<std::unique_ptr<DeviceReplay>> derive_and_write(const Snapshot& snapshot,
+                                                            const ConvertOptions& options,
+                                                            const fs::path& dir, ConvertTimings& timings) {
+  const std::vector<int> devices = devices_to_convert(snapshot, options);
+  std::vector<std::unique_ptr<DeviceReplay>> replays;
+  DbWriterThread db(snapshot, devices, dir / kElementsDbName);
+
+  report(options, ConvertStage::Deriving, snapshot.source_bytes);
+  const Stopwatch derive;
+  for (const int device : devices) replays.push_back(replay_device(snapshot, device));
+  db.give_layouts(replays);
+  timings.derive_s = derive.wall_s();
+  timings.derive_cpu_s = derive.cpu_s();
+
+  report(options, ConvertStage::Writing, snapshot.source_bytes);
+  const Stopwatch write;
+  write_json(snapshot, replays, dir);
+  db.wait();
+  timings.write_s = write.wall_s();
+  timings.write_cpu_s = write.cpu_s();
+  return replays;
+}
+
 }  // namespace
 
 ConvertSummary convert_snapshot(const ConvertOptions& options) {
-  const auto start = Clock::now();
+  const Stopwatch total;
   StagingDirectory::check_target(options.output_dir, options.force);  // fail before the slow part
 
-  const Snapshot snapshot = read_input(options);
   ConvertTimings timings;
-  timings.read_s = seconds_since(start);
+  const Snapshot snapshot = read_input(options);
+  timings.read_s = total.wall_s();
+  timings.read_cpu_s = total.cpu_s();
 
-  report(options, ConvertStage::Deriving, snapshot.source_bytes);
-  const auto derive_start = Clock::now();
-  std::vector<std::unique_ptr<DeviceReplay>> replays;
-  for (const int device : devices_to_convert(snapshot, options))
-    replays.push_back(replay_device(snapshot, device));
-  timings.derive_s = seconds_since(derive_start);
-
-  report(options, ConvertStage::Writing, snapshot.source_bytes);
-  const auto write_start = Clock::now();
   StagingDirectory staging(options.output_dir, options.force);
-  write_outputs(snapshot, replays, staging.path());
+  const auto replays = derive_and_write(snapshot, options, staging.path(), timings);
   staging.commit();
-  timings.write_s = seconds_since(write_start);
 
   ConvertSummary summary = make_summary(snapshot, options, replays);
   summary.output_dir = staging.target().string();
   summary.db_bytes = file_size_or_zero(staging.target() / kElementsDbName);
   summary.json_bytes = file_size_or_zero(staging.target() / kAllocationsJsonName);
-  timings.total_s = seconds_since(start);
+  timings.total_s = total.wall_s();
+  timings.total_cpu_s = total.cpu_s();
   summary.timings = timings;
   report(options, ConvertStage::Done, snapshot.source_bytes);
   return summary;

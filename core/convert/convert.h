@@ -31,8 +31,11 @@ struct ConvertOptions {
   std::function<void(const ConvertProgress&)> on_progress;
 };
 
+// Wall-clock seconds per stage, and the process CPU seconds spent in each (all threads):
+// on a shared machine CPU time is the steadier measure.
 struct ConvertTimings {
   double read_s = 0, derive_s = 0, write_s = 0, total_s = 0;
+  double read_cpu_s = 0, derive_cpu_s = 0, write_cpu_s = 0, total_cpu_s = 0;
 };
 
 struct ConvertSummary {

@@ -73,9 +73,11 @@ std::string format_summary_text(const ConvertSummary& summary) {
   out << "devices:       " << device_list(summary) << "\n";
   out << "time span:     " << time_span(summary) << "\n";
   for (const DeviceStats& device : summary.devices) write_device(out, device);
-  char timing[160];
-  std::snprintf(timing, sizeof timing, "%.2f s (read %.2f, layout %.2f, write %.2f)", summary.timings.total_s,
-                summary.timings.read_s, summary.timings.derive_s, summary.timings.write_s);
+  const ConvertTimings& t = summary.timings;
+  char timing[200];
+  std::snprintf(timing, sizeof timing,
+                "%.2f s (read %.2f, layout %.2f, write %.2f); CPU %.2f s (%.2f, %.2f, %.2f)", t.total_s,
+                t.read_s, t.derive_s, t.write_s, t.total_cpu_s, t.read_cpu_s, t.derive_cpu_s, t.write_cpu_s);
   out << "output:        " << summary.output_dir << " (elements.db " << human_bytes(summary.db_bytes)
       << ", allocations.json " << human_bytes(summary.json_bytes) << ")\n";
   out << "converted in:  " << timing << "\n";
@@ -103,6 +105,11 @@ nlohmann::json summary_to_json(const ConvertSummary& summary) {
         {"read", summary.timings.read_s},
         {"layout", summary.timings.derive_s},
         {"write", summary.timings.write_s}}},
+      {"cpu_seconds",
+       {{"total", summary.timings.total_cpu_s},
+        {"read", summary.timings.read_cpu_s},
+        {"layout", summary.timings.derive_cpu_s},
+        {"write", summary.timings.write_cpu_s}}},
   };
 }
 

@@ -89,7 +89,7 @@ QueryBenchResult run_query_bench(const std::string& path, uint64_t queries, uint
     const size_t state = any_state(random);
     const uint64_t total = timeline.total_at_state(state);
     const uint64_t offset = total == 0 ? 0 : std::uniform_int_distribution<uint64_t>(0, total - 1)(random);
-    if (timeline.allocation_at(state, offset)) ++result.live_total;
+    if (timeline.allocation_at(state, offset)) ++result.allocation_hits;
   });
   return result;
 }
@@ -102,6 +102,9 @@ std::string format_query_bench(const QueryBenchResult& result) {
   out << "load " << result.load_s << " s, timeline build " << result.build_s << " s\n";
   print_latency(out, "live_at      ", result.live_at);
   print_latency(out, "allocation_at", result.allocation_at);
+  if (result.live_at.count > 0) {
+    out << "mean live set " << result.live_total / result.live_at.count << " allocations per live_at query\n";
+  }
   return out.str();
 }
 

@@ -19,7 +19,8 @@ struct QueryBenchResult {
   double load_s = 0;   // reading allocations.json, or the pickle plus the derivation
   double build_s = 0;  // Timeline construction
   QueryLatency live_at, allocation_at;
-  uint64_t live_total = 0;  // allocations returned by all live_at queries (keeps them honest)
+  uint64_t live_total = 0;       // allocations returned by all live_at queries (keeps them honest)
+  uint64_t allocation_hits = 0;  // allocation_at queries that found an allocation
 };
 
 // Throws InputError for unreadable input or one without any device.

@@ -8,11 +8,15 @@
 
 #include "core/pickle/opcodes.h"
 
+// The per-opcode path (dispatch, push, memo get, append) must inline into the run loop.
+#define SNAPSCOPE_HOT [[gnu::always_inline]] inline
+
 namespace snapscope::pickle {
 
 namespace {
 
 constexpr size_t kInitialBuffer = 1u << 20;
+constexpr size_t kInitialStack = 1u << 16;
 constexpr uint32_t kNoSlot = UINT32_MAX;
 
 uint64_t load_le(const uint8_t* p, size_t width) {
@@ -110,7 +114,9 @@ bool is_valid_utf8(std::string_view text) {
 
 Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer* reducer,
                      UnpicklerLimits limits)
-    : source_(source), strings_(strings), reducer_(reducer), limits_(limits), buf_(kInitialBuffer) {}
+    : source_(source), strings_(strings), reducer_(reducer), limits_(limits), buf_(kInitialBuffer) {
+  stack_.reserve(kInitialStack);
+}
 
 // ---------------------------------------------------------------- input
 
@@ -131,7 +137,7 @@ void Unpickler::fill(size_t n, const char* what) {
   }
 }
 
-inline const uint8_t* Unpickler::take(size_t n, const char* what) {
+SNAPSCOPE_HOT const uint8_t* Unpickler::take(size_t n, const char* what) {
   if (end_ - pos_ < n) fill(n, what);
   const uint8_t* p = buf_.data() + pos_;
   pos_ += n;
@@ -173,26 +179,26 @@ void Unpickler::refuse(uint8_t op) const {
 
 // ---------------------------------------------------------------- stack
 
-inline void Unpickler::push(Value value) {
+SNAPSCOPE_HOT void Unpickler::push(Value value) {
   if (stack_.size() >= limits_.max_stack) fail("too many values on the stack");
   stack_.push_back(value);
 }
 
-inline void Unpickler::check_underflow(size_t needed) const {
+SNAPSCOPE_HOT void Unpickler::check_underflow(size_t needed) const {
   size_t floor = marks_.empty() ? 0 : marks_.back();
   if (stack_.size() - floor < needed) {
     fail("stack underflow in " + std::string(opcode_name(op_)));
   }
 }
 
-inline Value Unpickler::pop() {
+SNAPSCOPE_HOT Value Unpickler::pop() {
   check_underflow(1);
   Value v = stack_.back();
   stack_.pop_back();
   return v;
 }
 
-inline Value& Unpickler::top() {
+SNAPSCOPE_HOT Value& Unpickler::top() {
   check_underflow(1);
   return stack_.back();
 }
@@ -388,7 +394,7 @@ void Unpickler::load_binbytes(size_t width) {
 
 // ---------------------------------------------------------------- memo
 
-Value& Unpickler::memo_slot(uint64_t index) {
+SNAPSCOPE_HOT Value& Unpickler::memo_slot(uint64_t index) {
   if (index < memo_.size()) return memo_[index];
   auto it = sparse_memo_.find(index);
   if (it == sparse_memo_.end()) fail("memo index " + std::to_string(index) + " is not defined");
@@ -417,12 +423,12 @@ void Unpickler::memo_put(uint64_t index) {
   }
 }
 
-void Unpickler::memo_get(uint64_t index) { push_reference(memo_slot(index)); }
+SNAPSCOPE_HOT void Unpickler::memo_get(uint64_t index) { push_reference(memo_slot(index)); }
 
 // GET and DUP: a container may now sit on the stack twice; remember it so that reducing it
 // later also rewrites the other stack slots (shared objects, e.g. one [] used as every
 // block's 'frames' while the enclosing dict is still being filled).
-void Unpickler::push_reference(Value value) {
+SNAPSCOPE_HOT void Unpickler::push_reference(Value value) {
   if (value.kind == Kind::Container) live(value).pushed_again = true;
   push(value);
 }
@@ -518,7 +524,7 @@ void Unpickler::recycle_pending() {
   pending_.clear();
 }
 
-void Unpickler::add_one(Container& target, uint32_t target_id, Value item) {
+SNAPSCOPE_HOT void Unpickler::add_one(Container& target, uint32_t target_id, Value item) {
   if (item.kind == Kind::Container) {
     if (item.id == target_id) fail("a container cannot contain itself");
     uint32_t depth = live(item).depth + 1u;
@@ -596,7 +602,7 @@ Value Unpickler::run() {
   return stack_.back();
 }
 
-void Unpickler::step(uint8_t op) {
+SNAPSCOPE_HOT void Unpickler::step(uint8_t op) {
   switch (op) {
     // --- framing and protocol
     case PROTO: {

@@ -16,6 +16,7 @@
 #include "core/pickle/value.h"
 #include "core/snapshot/model.h"
 #include "core/util/byte_source.h"
+#include "core/util/chunked_vector.h"
 
 namespace snapscope::pickle {
 
@@ -130,7 +131,7 @@ class Unpickler {
 
   std::vector<Value> stack_;
   std::vector<size_t> marks_;
-  std::vector<Value> memo_;
+  ChunkedVector<Value> memo_;
   std::unordered_map<uint64_t, Value> sparse_memo_;  // PUT indices far beyond memo_.size()
   std::unordered_multimap<uint32_t, uint64_t> extra_memo_slots_;
 

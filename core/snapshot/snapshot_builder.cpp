@@ -233,7 +233,7 @@ std::vector<uint32_t> Builder::event_indices(Value device_list, size_t device) {
 
 void Builder::add_traces(Value list) {
   auto devices = sequence(list, up_, "'device_traces'");
-  std::vector<TraceEvent>& pool = reducer_.events();
+  ChunkedVector<TraceEvent>& pool = reducer_.events();
   snap_.device_traces.resize(devices.size());
   for (size_t d = 0; d < devices.size(); ++d) {
     std::vector<uint32_t> indices = event_indices(devices[d], d);
@@ -242,8 +242,7 @@ void Builder::add_traces(Value list) {
     bool whole_pool = indices.size() == pool.size() && (indices.empty() || indices.front() == 0) &&
                       (indices.empty() || indices.back() + 1 == pool.size());
     if (whole_pool && !indices.empty()) {
-      events = std::move(pool);  // the common single-device case: no copy
-      pool.clear();
+      events = pool.drain_to_vector();  // the common single-device case: chunk by chunk
       continue;
     }
     events.reserve(indices.size());

@@ -10,6 +10,7 @@
 
 #include "core/pickle/unpickler.h"
 #include "core/snapshot/model.h"
+#include "core/util/chunked_vector.h"
 
 namespace snapscope {
 
@@ -27,7 +28,7 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   std::optional<pickle::Value> reduce(const pickle::Container& container,
                                       const pickle::Unpickler& unpickler) override;
 
-  std::vector<TraceEvent>& events() { return events_; }
+  ChunkedVector<TraceEvent>& events() { return events_; }
 
  private:
   std::optional<pickle::Value> reduce_dict(const pickle::Container& dict, const pickle::Unpickler& up);
@@ -39,7 +40,7 @@ class SnapshotReducer final : public pickle::ContainerReducer {
 
   Snapshot& snapshot_;
   SnapshotKeys keys_;
-  std::vector<TraceEvent> events_;
+  ChunkedVector<TraceEvent> events_;
   std::vector<FrameId> scratch_;
   std::optional<uint64_t> device_free_;  // of the trace entry being reduced
 };

@@ -10,7 +10,7 @@
 
 namespace snapscope {
 
-inline constexpr int kAllocationsJsonVersion = 1;
+inline constexpr int kAllocationsJsonVersion = 2;
 
 struct DeviceLayout {
   int device = 0;

@@ -34,19 +34,19 @@ bool unsigned_from_json(uint64_t& field, int64_t value) {
 
 const std::array<ElementColumn, 10> kElementColumns = {{
     {"addr", [](const ReplayElement& e) { return static_cast<int64_t>(e.addr); },
-     [](ReplayElement& e, int64_t v) { return unsigned_from_json(e.addr, v); }},
+     [](ReplayElement& e, int64_t v) { return unsigned_from_json(e.addr, v); }, Coding::Delta},
     {"size", [](const ReplayElement& e) { return static_cast<int64_t>(e.size); },
      [](ReplayElement& e, int64_t v) { return unsigned_from_json(e.size, v); }},
     {"alloc_event", [](const ReplayElement& e) { return e.alloc_event; },
-     [](ReplayElement& e, int64_t v) { return event_from_json(e.alloc_event, v); }},
+     [](ReplayElement& e, int64_t v) { return event_from_json(e.alloc_event, v); }, Coding::Delta},
     {"free_event", [](const ReplayElement& e) { return e.free_event; },
      [](ReplayElement& e, int64_t v) { return event_from_json(e.free_event, v); }},
     {"source_event", [](const ReplayElement& e) { return e.source_event; },
-     [](ReplayElement& e, int64_t v) { return event_from_json(e.source_event, v); }},
+     [](ReplayElement& e, int64_t v) { return event_from_json(e.source_event, v); }, Coding::Derived},
     {"block", [](const ReplayElement& e) { return index_to_json(e.block); },
-     [](ReplayElement& e, int64_t v) { return index_from_json(e.block, v); }},
+     [](ReplayElement& e, int64_t v) { return index_from_json(e.block, v); }, Coding::Sparse, -1},
     {"segment", [](const ReplayElement& e) { return index_to_json(e.segment); },
-     [](ReplayElement& e, int64_t v) { return index_from_json(e.segment, v); }},
+     [](ReplayElement& e, int64_t v) { return index_from_json(e.segment, v); }, Coding::Sparse, -1},
     {"stack", [](const ReplayElement& e) { return int64_t{e.stack}; },
      [](ReplayElement& e, int64_t v) {
        if (v < 0 || v > int64_t{std::numeric_limits<StackId>::max()}) return false;
@@ -58,14 +58,27 @@ const std::array<ElementColumn, 10> kElementColumns = {{
        if (v < 0 || v > static_cast<int64_t>(Origin::SnapshotSegment)) return false;
        e.origin = static_cast<Origin>(v);
        return true;
-     }},
+     },
+     Coding::Sparse, 0},
     {"merged_free", [](const ReplayElement& e) { return int64_t{e.merged_free}; },
      [](ReplayElement& e, int64_t v) {
        if (v != 0 && v != 1) return false;
        e.merged_free = v == 1;
        return true;
-     }},
+     },
+     Coding::Sparse, 0},
 }};
+
+int64_t derived_source_event(const ReplayElement& element) {
+  switch (element.origin) {
+    case Origin::Traced:
+      return element.alloc_event;
+    case Origin::FreeWithoutAlloc:
+      return element.free_event;
+    default:
+      return -1;
+  }
+}
 
 std::string_view kind_name(TimelineKind kind) { return kind == TimelineKind::Blocks ? "blocks" : "segments"; }
 

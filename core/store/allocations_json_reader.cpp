@@ -111,15 +111,39 @@ class Assembler {
     return input;
   }
 
+  // Derived columns depend on others, so they are filled in after every stored column.
   void read_elements(const RawReplay& raw, size_t element_count, ReplayInput& input) {
     input.elements.resize(element_count);
+    std::vector<const allocations_json::ElementColumn*> derived;
     for (const allocations_json::ElementColumn& spec : allocations_json::kElementColumns) {
-      const std::string name = "elements." + std::string(spec.name);
-      const std::vector<int64_t>& values = column(raw, name, element_count);
-      for (size_t i = 0; i < element_count; ++i) {
-        if (!spec.set(input.elements[i], values[i])) fail("invalid value in column " + name);
+      if (!read_element_column(raw, spec, input.elements)) derived.push_back(&spec);
+    }
+    for (const allocations_json::ElementColumn* spec : derived) {
+      for (ReplayElement& element : input.elements) {
+        if (!spec->set(element, allocations_json::derived_source_event(element)))
+          fail("invalid value in column elements." + std::string(spec->name));
       }
     }
+  }
+
+  // False when the column is a Derived one written as [] (to be filled in afterwards).
+  bool read_element_column(const RawReplay& raw, const allocations_json::ElementColumn& spec,
+                           std::vector<ReplayElement>& elements) {
+    using allocations_json::Coding;
+    const std::string name = "elements." + std::string(spec.name);
+    const auto it = raw.columns.find(name);
+    const bool omitted = it != raw.columns.end() && it->second.empty() && !elements.empty() &&
+                         (spec.coding == Coding::Sparse || spec.coding == Coding::Derived);
+    if (omitted && spec.coding == Coding::Derived) return false;
+    const std::vector<int64_t>& values = omitted ? it->second : column(raw, name, elements.size());
+    int64_t value = 0;
+    for (size_t i = 0; i < elements.size(); ++i) {
+      value = omitted                        ? spec.fallback
+              : spec.coding == Coding::Delta ? allocations_json::undelta(value, values[i])
+                                             : values[i];
+      if (!spec.set(elements[i], value)) fail("invalid value in column " + name);
+    }
+    return true;
   }
 
   void check_elem(int64_t elem, const ReplayInput& input, const char* where) const {
@@ -143,11 +167,13 @@ class Assembler {
         column(raw, "actions." + std::string(allocations_json::kActionEventDelta), action_count);
     input.actions.resize(action_count);
     int64_t event = 0;
+    int64_t elem = 0;
     for (size_t i = 0; i < action_count; ++i) {
-      check_elem(elems[i], input, "actions");
-      event += deltas[i];
+      elem = allocations_json::undelta(elem, elems[i]);
+      check_elem(elem, input, "actions");
+      event = allocations_json::undelta(event, deltas[i]);
       if (event < -1) fail("invalid action event");
-      input.actions[i] = {static_cast<uint32_t>(elems[i]), event};
+      input.actions[i] = {static_cast<uint32_t>(elem), event};
     }
     read_action_times(raw, action_count, input);
   }

@@ -20,6 +20,33 @@ void write_array(JsonTextWriter& out, const Values& values, Encode encode) {
   out.raw("]");
 }
 
+// True when the column may be written as [] (every value is what the reader fills in).
+bool omittable(const allocations_json::ElementColumn& column, const std::vector<ReplayElement>& elements) {
+  using allocations_json::Coding;
+  if (column.coding != Coding::Sparse && column.coding != Coding::Derived) return false;
+  for (const ReplayElement& e : elements) {
+    const int64_t expected =
+        column.coding == Coding::Sparse ? column.fallback : allocations_json::derived_source_event(e);
+    if (column.get(e) != expected) return false;
+  }
+  return true;
+}
+
+void write_column(JsonTextWriter& out, const allocations_json::ElementColumn& column,
+                  const std::vector<ReplayElement>& elements) {
+  if (omittable(column, elements)) {
+    out.raw("[]");
+    return;
+  }
+  const bool delta = column.coding == allocations_json::Coding::Delta;
+  int64_t previous = 0;
+  write_array(out, elements, [&](const ReplayElement& e) {
+    const int64_t value = column.get(e);
+    out.integer(delta ? allocations_json::delta(value, previous) : value);
+    previous = value;
+  });
+}
+
 void write_elements(JsonTextWriter& out, const std::vector<ReplayElement>& elements) {
   out.raw("{");
   bool first = true;
@@ -27,7 +54,7 @@ void write_elements(JsonTextWriter& out, const std::vector<ReplayElement>& eleme
     if (!first) out.raw(",\n");
     first = false;
     out.key(column.name);
-    write_array(out, elements, [&](const ReplayElement& e) { out.integer(column.get(e)); });
+    write_column(out, column, elements);
   }
   out.raw("}");
 }
@@ -56,7 +83,11 @@ void write_time_deltas(JsonTextWriter& out, const std::vector<int64_t>& times) {
 void write_actions(JsonTextWriter& out, const ReplayInput& input) {
   out.raw("{");
   out.key(allocations_json::kActionElem);
-  write_array(out, input.actions, [&](const ReplayAction& action) { out.integer(action.elem); });
+  int64_t previous = 0;
+  write_array(out, input.actions, [&](const ReplayAction& action) {
+    out.integer(int64_t{action.elem} - previous);
+    previous = action.elem;
+  });
   out.raw(",\n");
   out.key(allocations_json::kActionEventDelta);
   write_event_deltas(out, input.actions);

@@ -22,12 +22,9 @@ void configure_for_bulk_build(SqliteDatabase& db) {
       "PRAGMA cache_size = -131072;");  // 128 MiB: index builds sort in memory
 }
 
-void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const DeviceTimelines> devices) {
+void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const int> devices) {
   std::string device_list;
-  for (const DeviceTimelines& device : devices) {
-    if (!device_list.empty()) device_list += ",";
-    device_list += std::to_string(device.stats.device);
-  }
+  for (const int device : devices) device_list += (device_list.empty() ? "" : ",") + std::to_string(device);
   const std::vector<std::pair<std::string, std::string>> rows = {
       {"format", "snapscope-elements"},
       {"format_version", std::to_string(kElementsDbVersion)},
@@ -43,41 +40,56 @@ void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const De
   }
 }
 
-void write_all_tables(SqliteDatabase& db, const Snapshot& snapshot,
-                      std::span<const DeviceTimelines> devices) {
-  std::vector<int> device_ids;
-  for (const DeviceTimelines& device : devices) device_ids.push_back(device.stats.device);
+}  // namespace
+
+ElementsDbBuilder::ElementsDbBuilder(const std::string& path) {
+  if (std::filesystem::exists(path)) throw std::runtime_error(path + ": already exists");
+  db_ = std::make_unique<SqliteDatabase>(path, SqliteDatabase::Mode::Create);
+  configure_for_bulk_build(*db_);
+  db_->exec(kElementsDbTables);
+  db_->exec("BEGIN");
+}
+
+ElementsDbBuilder::~ElementsDbBuilder() = default;
+
+void ElementsDbBuilder::add_snapshot(const Snapshot& snapshot, std::span<const int> devices) {
+  SqliteDatabase& db = *db_;
   write_meta(db, snapshot, devices);
   elements_db::write_lookup_tables(db);
   elements_db::write_strings(db, snapshot.strings);
   elements_db::write_frames(db, snapshot.frames);
   elements_db::write_stacks(db, snapshot.stacks);
-  elements_db::write_segments_and_blocks(db, snapshot, device_ids);
-  elements_db::write_annotations(db, snapshot, device_ids);
+  elements_db::write_segments_and_blocks(db, snapshot, devices);
+  elements_db::write_annotations(db, snapshot, devices);
   elements_db::write_allocator_settings(db, snapshot.allocator_settings);
+  for (const int device : devices) elements_db::write_events(db, snapshot, device);
+}
+
+void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices) {
   for (const DeviceTimelines& device : devices) {
-    elements_db::write_device_row(db, device);
-    elements_db::write_events(db, snapshot, device);
-    elements_db::write_allocations(db, snapshot, device);
-    elements_db::write_segment_allocations(db, snapshot, device);
+    elements_db::write_device_row(*db_, device);
+    elements_db::write_allocations(*db_, snapshot, device);
+    elements_db::write_segment_allocations(*db_, snapshot, device);
   }
 }
 
-}  // namespace
+void ElementsDbBuilder::finish() {
+  db_->exec("COMMIT");
+  db_->exec(kElementsDbIndexes);
+  // Sampled statistics (cheap even for millions of rows) so the planner knows that `device`
+  // alone selects little and picks e.g. allocations_by_alloc_event over the primary key.
+  db_->exec("PRAGMA analysis_limit = 1000; ANALYZE;");
+  db_.reset();  // close now, so that errors surface here and not in a destructor
+}
 
 void write_elements_db(const Snapshot& snapshot, std::span<const DeviceTimelines> devices,
                        const std::string& path) {
-  if (std::filesystem::exists(path)) throw std::runtime_error(path + ": already exists");
-  SqliteDatabase db(path, SqliteDatabase::Mode::Create);
-  configure_for_bulk_build(db);
-  db.exec(kElementsDbTables);
-  db.exec("BEGIN");
-  write_all_tables(db, snapshot, devices);
-  db.exec("COMMIT");
-  db.exec(kElementsDbIndexes);
-  // Sampled statistics (cheap even for millions of rows) so the planner knows that `device`
-  // alone selects little and picks e.g. allocations_by_alloc_event over the primary key.
-  db.exec("PRAGMA analysis_limit = 1000; ANALYZE;");
+  std::vector<int> device_ids;
+  for (const DeviceTimelines& device : devices) device_ids.push_back(device.stats.device);
+  ElementsDbBuilder builder(path);
+  builder.add_snapshot(snapshot, device_ids);
+  builder.add_layouts(snapshot, devices);
+  builder.finish();
 }
 
 }  // namespace snapscope

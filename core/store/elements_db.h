@@ -2,6 +2,7 @@
 // stack, for ad-hoc queries and the viewer's detail panes). Schema: docs/FORMAT.md.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
 
@@ -11,7 +12,9 @@
 
 namespace snapscope {
 
-inline constexpr int kElementsDbVersion = 1;
+class SqliteDatabase;
+
+inline constexpr int kElementsDbVersion = 2;
 
 // One device's replayed timelines and headline numbers, as the db writer needs them.
 struct DeviceTimelines {
@@ -20,8 +23,28 @@ struct DeviceTimelines {
   DeviceStats stats;
 };
 
-// Builds the database at `path` (which must not exist) in one transaction. Only the given
-// devices' events, segments and blocks are stored. Throws std::runtime_error("<path>: ...").
+// Builds the database in one transaction, in two steps so that the snapshot's tables can be
+// written while the timelines are still being derived. Every method throws
+// std::runtime_error("<path>: ...") on failure; a half-built file is useless and must be deleted.
+class ElementsDbBuilder {
+ public:
+  explicit ElementsDbBuilder(const std::string& path);  // `path` must not exist
+  ~ElementsDbBuilder();
+  ElementsDbBuilder(const ElementsDbBuilder&) = delete;
+  ElementsDbBuilder& operator=(const ElementsDbBuilder&) = delete;
+
+  // Strings, frames, stacks, events, segments, blocks, annotations, settings: only the given
+  // devices' events, segments, blocks and annotations.
+  void add_snapshot(const Snapshot& snapshot, std::span<const int> devices);
+  // The devices table and both timelines' elements.
+  void add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices);
+  void finish();  // commit, then build the secondary indexes and statistics
+
+ private:
+  std::unique_ptr<SqliteDatabase> db_;
+};
+
+// All three steps at once.
 void write_elements_db(const Snapshot& snapshot, std::span<const DeviceTimelines> devices,
                        const std::string& path);
 

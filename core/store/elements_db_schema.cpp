@@ -2,8 +2,10 @@
 
 namespace snapscope {
 
-// Hot tables (events, allocations, stacks) are WITHOUT ROWID with the natural key as primary
-// key: rows arrive in key order, so the key index costs nothing extra. Keep docs/FORMAT.md in sync.
+// Hot tables are keyed by their natural key and hold nothing derivable (size is what matters at
+// millions of rows): events is a rowid table keyed by device << 40 | idx with times relative to
+// devices.first_time_us; allocations, stacks are WITHOUT ROWID. The views put the derivable
+// columns back. Rows arrive in key order, so the key costs nothing extra. Keep docs/FORMAT.md in sync.
 const char* const kElementsDbTables = R"sql(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE action_names (action INTEGER PRIMARY KEY, name TEXT NOT NULL);
@@ -25,29 +27,24 @@ CREATE TABLE devices (
   block_actions INTEGER NOT NULL, segment_actions INTEGER NOT NULL,
   first_time_us INTEGER, last_time_us INTEGER);
 CREATE TABLE events (
-  device INTEGER NOT NULL, idx INTEGER NOT NULL, action INTEGER NOT NULL,
-  addr INTEGER NOT NULL, size INTEGER NOT NULL, stream INTEGER NOT NULL, time_us INTEGER,
-  stack_id INTEGER NOT NULL, compile_context INTEGER NOT NULL, user_metadata INTEGER NOT NULL,
-  elem INTEGER,
-  PRIMARY KEY (device, idx)) WITHOUT ROWID;
+  id INTEGER PRIMARY KEY, action INTEGER NOT NULL, addr INTEGER NOT NULL, size INTEGER NOT NULL,
+  stream INTEGER NOT NULL, dt_us INTEGER, stack_id INTEGER NOT NULL,
+  compile_context INTEGER NOT NULL, user_metadata INTEGER NOT NULL);
 CREATE TABLE event_extras (
   device INTEGER NOT NULL, idx INTEGER NOT NULL, raw_action INTEGER NOT NULL,
   pool_id_0 INTEGER, pool_id_1 INTEGER, forward_frames INTEGER NOT NULL,
   PRIMARY KEY (device, idx)) WITHOUT ROWID;
 CREATE TABLE allocations (
   device INTEGER NOT NULL, elem INTEGER NOT NULL, stack_index INTEGER NOT NULL,
-  addr INTEGER NOT NULL, size INTEGER NOT NULL, requested_size INTEGER NOT NULL,
+  addr INTEGER NOT NULL, size INTEGER NOT NULL, requested_size INTEGER,
   alloc_event INTEGER, free_event INTEGER, origin INTEGER NOT NULL, stack_id INTEGER NOT NULL,
-  stream INTEGER NOT NULL, alloc_time_us INTEGER, free_time_us INTEGER,
-  compile_context INTEGER NOT NULL, user_metadata INTEGER NOT NULL,
-  total_after_alloc INTEGER NOT NULL, block_id INTEGER,
+  stream INTEGER NOT NULL, total_after_alloc INTEGER NOT NULL, block_id INTEGER,
   PRIMARY KEY (device, elem)) WITHOUT ROWID;
 CREATE TABLE segment_allocations (
   device INTEGER NOT NULL, elem INTEGER NOT NULL, stack_index INTEGER NOT NULL,
   addr INTEGER NOT NULL, size INTEGER NOT NULL, alloc_event INTEGER, free_event INTEGER,
   origin INTEGER NOT NULL, stack_id INTEGER NOT NULL, stream INTEGER NOT NULL,
-  alloc_time_us INTEGER, free_time_us INTEGER, total_after_alloc INTEGER NOT NULL,
-  segment_id INTEGER,
+  total_after_alloc INTEGER NOT NULL, segment_id INTEGER,
   PRIMARY KEY (device, elem)) WITHOUT ROWID;
 CREATE TABLE segments (
   id INTEGER PRIMARY KEY, device INTEGER NOT NULL, address INTEGER NOT NULL,
@@ -63,6 +60,30 @@ CREATE TABLE annotations (
   id INTEGER PRIMARY KEY, device INTEGER NOT NULL, stage TEXT NOT NULL, name TEXT NOT NULL,
   time_us INTEGER);
 CREATE TABLE allocator_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE VIEW event_view AS
+SELECT e.id >> 40 AS device, e.id & 1099511627775 AS idx, e.action, e.addr, e.size, e.stream,
+       d.first_time_us + e.dt_us AS time_us, e.stack_id, e.compile_context, e.user_metadata
+FROM events e LEFT JOIN devices d ON d.device = e.id >> 40;
+CREATE VIEW allocation_view AS
+SELECT a.device, a.elem, a.stack_index, a.addr, a.size, coalesce(a.requested_size, a.size) AS requested_size,
+       a.alloc_event, a.free_event, a.origin, a.stack_id, a.stream,
+       d.first_time_us + ae.dt_us AS alloc_time_us, d.first_time_us + fe.dt_us AS free_time_us,
+       coalesce(se.compile_context, 0) AS compile_context, coalesce(se.user_metadata, 0) AS user_metadata,
+       a.total_after_alloc, a.block_id
+FROM allocations a
+LEFT JOIN devices d ON d.device = a.device
+LEFT JOIN events ae ON ae.id = (a.device << 40) + a.alloc_event
+LEFT JOIN events fe ON fe.id = (a.device << 40) + a.free_event
+LEFT JOIN events se ON se.id = (a.device << 40) +
+                              CASE a.origin WHEN 0 THEN a.alloc_event WHEN 1 THEN a.free_event END;
+CREATE VIEW segment_allocation_view AS
+SELECT a.device, a.elem, a.stack_index, a.addr, a.size, a.alloc_event, a.free_event, a.origin,
+       a.stack_id, a.stream, d.first_time_us + ae.dt_us AS alloc_time_us,
+       d.first_time_us + fe.dt_us AS free_time_us, a.total_after_alloc, a.segment_id
+FROM segment_allocations a
+LEFT JOIN devices d ON d.device = a.device
+LEFT JOIN events ae ON ae.id = (a.device << 40) + a.alloc_event
+LEFT JOIN events fe ON fe.id = (a.device << 40) + a.free_event;
 )sql";
 
 const char* const kElementsDbIndexes = R"sql(

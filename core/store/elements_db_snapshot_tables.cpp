@@ -1,8 +1,9 @@
-// The tables that mirror the snapshot itself: strings, frames, stacks, segments, blocks,
-// annotations and allocator settings.
+// The tables that mirror the snapshot itself: strings, frames, stacks, events, segments,
+// blocks, annotations and allocator settings.
 #include <algorithm>
 
 #include "core/store/elements_db_tables.h"
+#include "core/store/sqlite_batch_insert.h"
 #include "core/timeline/replay_input.h"
 
 namespace snapscope::elements_db {
@@ -10,6 +11,33 @@ namespace {
 
 bool contains(std::span<const int> devices, int64_t device) {
   return std::find(devices.begin(), devices.end(), device) != devices.end();
+}
+
+const std::vector<TraceEvent>& events_of(const Snapshot& snapshot, int device) {
+  static const std::vector<TraceEvent> kNone;
+  const auto index = static_cast<size_t>(device);
+  return index < snapshot.device_traces.size() ? snapshot.device_traces[index].events : kNone;
+}
+
+void write_event_extra(SqliteBatchInsert& insert, int device, size_t idx, const TraceEvent& event,
+                       const Snapshot& snapshot) {
+  const EventExtra* extra =
+      event.extra < snapshot.event_extras.size() ? &snapshot.event_extras[event.extra] : nullptr;
+  const bool has_pool = extra && extra->has_pool_id;
+  insert.add(device).add(static_cast<uint64_t>(idx)).add(event.unknown_action);
+  insert.add(has_pool ? std::optional<int64_t>(extra->pool_id[0]) : std::nullopt);
+  insert.add(has_pool ? std::optional<int64_t>(extra->pool_id[1]) : std::nullopt);
+  insert.add(extra ? extra->forward_frames : 0);
+  insert.end_row();
+}
+
+// The base of events.dt_us: the same minimum as devices.first_time_us (DeviceStats).
+int64_t first_time_us(const std::vector<TraceEvent>& events) {
+  int64_t first = kNoTime;
+  for (const TraceEvent& event : events) {
+    if (event.time_us != kNoTime) first = first == kNoTime ? event.time_us : std::min(first, event.time_us);
+  }
+  return first;
 }
 
 }  // namespace
@@ -30,76 +58,86 @@ void write_lookup_tables(SqliteDatabase& db) {
 }
 
 void write_strings(SqliteDatabase& db, const StringTable& strings) {
-  SqliteStatement insert = db.prepare("INSERT INTO strings VALUES (?, ?)");
+  SqliteBatchInsert insert(db, "strings", 2);
   for (StringId id = 0; id < strings.size(); ++id) {
-    insert.bind(1, int64_t{id});
-    insert.bind(2, strings.view(id));
-    insert.run();
+    insert.add(id).add_text(strings.view(id));
+    insert.end_row();
   }
+  insert.flush();
 }
 
 void write_frames(SqliteDatabase& db, const FrameTable& frames) {
-  SqliteStatement insert = db.prepare("INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  SqliteBatchInsert insert(db, "frames", 8);
   for (FrameId id = 0; id < frames.size(); ++id) {
     const Frame& frame = frames.get(id);
-    insert.bind(1, int64_t{id});
-    insert.bind(2, int64_t{frame.name});
-    insert.bind(3, int64_t{frame.filename});
-    insert.bind(4, frame.line);
-    insert.bind(5, int64_t{frame.fx_node_op});
-    insert.bind(6, int64_t{frame.fx_node_name});
-    insert.bind(7, int64_t{frame.fx_node_target});
-    insert.bind(8, int64_t{frame.fx_original_trace});
-    insert.run();
+    insert.add(id).add(frame.name).add(frame.filename).add(frame.line);
+    insert.add(frame.fx_node_op)
+        .add(frame.fx_node_name)
+        .add(frame.fx_node_target)
+        .add(frame.fx_original_trace);
+    insert.end_row();
   }
+  insert.flush();
 }
 
 void write_stacks(SqliteDatabase& db, const StackTable& stacks) {
-  SqliteStatement insert = db.prepare("INSERT INTO stacks VALUES (?, ?, ?)");
+  SqliteBatchInsert insert(db, "stacks", 3);
   for (StackId id = 0; id < stacks.size(); ++id) {
     const std::span<const FrameId> frames = stacks.frames(id);
     for (size_t depth = 0; depth < frames.size(); ++depth) {
-      insert.bind(1, int64_t{id});
-      insert.bind(2, static_cast<int64_t>(depth));
-      insert.bind(3, int64_t{frames[depth]});
-      insert.run();
+      insert.add(id).add(static_cast<uint64_t>(depth)).add(frames[depth]);
+      insert.end_row();
     }
   }
+  insert.flush();
+}
+
+void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device) {
+  const std::vector<TraceEvent>& events = events_of(snapshot, device);
+  const int64_t time_base = first_time_us(events);
+  SqliteBatchInsert insert(db, "events", 9);
+  SqliteBatchInsert insert_extra(db, "event_extras", 6);
+  for (size_t idx = 0; idx < events.size(); ++idx) {
+    const TraceEvent& event = events[idx];
+    insert.add(event_key(device, static_cast<int64_t>(idx))).add(static_cast<int>(event.action));
+    insert.add(event.addr).add(event.size).add(event.stream);
+    insert.add(event.time_us == kNoTime ? std::nullopt : std::optional<int64_t>(event.time_us - time_base));
+    insert.add(event.stack).add(event.compile_context).add(event.user_metadata);
+    insert.end_row();
+    if (event.extra != kNoIndex || event.unknown_action != 0) {
+      write_event_extra(insert_extra, device, idx, event, snapshot);
+    }
+  }
+  insert.flush();
+  insert_extra.flush();
 }
 
 void write_segments_and_blocks(SqliteDatabase& db, const Snapshot& snapshot, std::span<const int> devices) {
-  SqliteStatement segment_row =
-      db.prepare("INSERT INTO segments VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  SqliteStatement block_row = db.prepare("INSERT INTO blocks VALUES (?, ?, ?, ?, ?, ?, ?)");
+  SqliteBatchInsert segment_row(db, "segments", 13);
+  SqliteBatchInsert block_row(db, "blocks", 7);
   for (size_t id = 0; id < snapshot.segments.size(); ++id) {
     const Segment& segment = snapshot.segments[id];
     if (!contains(devices, segment.device)) continue;
-    segment_row.bind(1, static_cast<int64_t>(id));
-    segment_row.bind(2, segment.device);
-    segment_row.bind(3, as_db_int(segment.address));
-    segment_row.bind(4, as_db_int(segment.total_size));
-    segment_row.bind(5, as_db_int(segment.allocated_size));
-    segment_row.bind(6, as_db_int(segment.active_size));
-    segment_row.bind(7, as_db_int(segment.requested_size));
-    segment_row.bind(8, as_db_int(segment.stream));
-    segment_row.bind(9, snapshot.strings.view(segment.segment_type));
-    segment_row.bind(10, segment.pool_id[0]);
-    segment_row.bind(11, segment.pool_id[1]);
-    segment_row.bind(12, int64_t{segment.is_expandable});
-    segment_row.bind(13, int64_t{segment.stack});
-    segment_row.run();
+    segment_row.add(static_cast<uint64_t>(id))
+        .add(segment.device)
+        .add(segment.address)
+        .add(segment.total_size);
+    segment_row.add(segment.allocated_size).add(segment.active_size).add(segment.requested_size);
+    segment_row.add(segment.stream).add_text(snapshot.strings.view(segment.segment_type));
+    segment_row.add(segment.pool_id[0])
+        .add(segment.pool_id[1])
+        .add(int{segment.is_expandable})
+        .add(segment.stack);
+    segment_row.end_row();
     for (uint32_t b = segment.first_block; b < segment.first_block + segment.block_count; ++b) {
       const Block& block = snapshot.blocks[b];
-      block_row.bind(1, int64_t{b});
-      block_row.bind(2, static_cast<int64_t>(id));
-      block_row.bind(3, as_db_int(block.address));
-      block_row.bind(4, as_db_int(block.size));
-      block_row.bind(5, as_db_int(block.requested_size));
-      block_row.bind(6, snapshot.strings.view(block.raw_state));
-      block_row.bind(7, int64_t{block.stack});
-      block_row.run();
+      block_row.add(b).add(static_cast<uint64_t>(id)).add(block.address).add(block.size);
+      block_row.add(block.requested_size).add_text(snapshot.strings.view(block.raw_state)).add(block.stack);
+      block_row.end_row();
     }
   }
+  segment_row.flush();
+  block_row.flush();
 }
 
 void write_annotations(SqliteDatabase& db, const Snapshot& snapshot, std::span<const int> devices) {

@@ -51,7 +51,15 @@ void SqliteStatement::bind(int index, int64_t value) {
 }
 
 void SqliteStatement::bind(int index, std::string_view text) {
-  const int code = sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  const char* data = text.data() ? text.data() : "";  // see bind_static_text
+  const int code = sqlite3_bind_text64(stmt_, index, data, text.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+  if (code != SQLITE_OK) db_->fail(code);
+}
+
+void SqliteStatement::bind_static_text(int index, std::string_view text) {
+  // A null data pointer would bind NULL; an empty string must stay ''.
+  const char* data = text.data() ? text.data() : "";
+  const int code = sqlite3_bind_text64(stmt_, index, data, text.size(), SQLITE_STATIC, SQLITE_UTF8);
   if (code != SQLITE_OK) db_->fail(code);
 }
 

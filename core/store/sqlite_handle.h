@@ -44,7 +44,8 @@ class SqliteStatement {
 
   // Parameters are 1-based, as in SQLite.
   void bind(int index, int64_t value);
-  void bind(int index, std::string_view text);  // copied by SQLite
+  void bind(int index, std::string_view text);              // copied by SQLite
+  void bind_static_text(int index, std::string_view text);  // not copied: must outlive the next run()
   void bind_null(int index);
   void bind_optional(int index, std::optional<int64_t> value);
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "core/store/elements_db.h"
 #include "core/store/sqlite_handle.h"
 #include "core/view/format.h"
 
@@ -12,7 +13,7 @@ namespace {
 constexpr const char* kBlockQuery = R"sql(
 SELECT a.addr, a.size, a.requested_size, a.stream, a.alloc_event, a.free_event, a.alloc_time_us,
        a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, cc.text, um.text
-FROM allocations a
+FROM allocation_view a
 LEFT JOIN strings cc ON cc.id = a.compile_context
 LEFT JOIN strings um ON um.id = a.user_metadata
 WHERE a.device = ? AND a.elem = ?)sql";
@@ -20,7 +21,7 @@ WHERE a.device = ? AND a.elem = ?)sql";
 constexpr const char* kSegmentQuery = R"sql(
 SELECT a.addr, a.size, NULL, a.stream, a.alloc_event, a.free_event, a.alloc_time_us,
        a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, '', ''
-FROM segment_allocations a
+FROM segment_allocation_view a
 WHERE a.device = ? AND a.elem = ?)sql";
 
 constexpr const char* kStackQuery = R"sql(
@@ -46,6 +47,16 @@ std::string origin_text(int64_t origin) {
   return origin_name(static_cast<Origin>(origin));
 }
 
+// The queries above only fit one schema: refuse other versions instead of failing on a column.
+void check_version(SqliteDatabase& db) {
+  SqliteStatement row = db.prepare("SELECT value FROM meta WHERE key = 'format_version'");
+  const std::string version = row.next_row() ? row.column_text(0) : "none";
+  if (version != std::to_string(kElementsDbVersion)) {
+    throw std::runtime_error(db.path() + ": elements.db format version " + version + ", this build reads " +
+                             std::to_string(kElementsDbVersion) + "; convert the snapshot again");
+  }
+}
+
 }  // namespace
 
 std::optional<int64_t> AllocationDetails::lifetime_events() const {
@@ -59,7 +70,9 @@ std::optional<int64_t> AllocationDetails::lifetime_us() const {
 }
 
 ElementsDbReader::ElementsDbReader(const std::string& path)
-    : db_(std::make_unique<SqliteDatabase>(path, SqliteDatabase::Mode::ReadOnly)) {}
+    : db_(std::make_unique<SqliteDatabase>(path, SqliteDatabase::Mode::ReadOnly)) {
+  check_version(*db_);
+}
 
 ElementsDbReader::~ElementsDbReader() = default;
 
@@ -104,11 +117,12 @@ std::vector<FrameText> ElementsDbReader::stack(int64_t stack_id) const {
 }
 
 std::vector<ElementsDbReader::ElementStack> ElementsDbReader::element_stacks(int device,
-                                                                            TimelineKind kind) const {
-  SqliteStatement rows = db_->prepare(kind == TimelineKind::Blocks
-                                          ? "SELECT elem, stack_id, size FROM allocations WHERE device = ? ORDER BY elem"
-                                          : "SELECT elem, stack_id, size FROM segment_allocations WHERE device = ? "
-                                            "ORDER BY elem");
+                                                                             TimelineKind kind) const {
+  SqliteStatement rows =
+      db_->prepare(kind == TimelineKind::Blocks
+                       ? "SELECT elem, stack_id, size FROM allocations WHERE device = ? ORDER BY elem"
+                       : "SELECT elem, stack_id, size FROM segment_allocations WHERE device = ? "
+                         "ORDER BY elem");
   rows.bind(1, int64_t{device});
   std::vector<ElementStack> result;
   while (rows.next_row()) {

@@ -12,11 +12,16 @@ namespace fs = std::filesystem;
 
 const char* load_stage_name(int stage) {
   switch (stage) {
-    case LoadProgress::Hashing: return "Hashing";
-    case LoadProgress::Converting: return "Converting";
-    case LoadProgress::Reading: return "Reading layout";
-    case LoadProgress::Indexing: return "Indexing";
-    default: return "Done";
+    case LoadProgress::Hashing:
+      return "Hashing";
+    case LoadProgress::Converting:
+      return "Converting";
+    case LoadProgress::Reading:
+      return "Reading layout";
+    case LoadProgress::Indexing:
+      return "Indexing";
+    default:
+      return "Done";
   }
 }
 

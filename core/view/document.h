@@ -19,7 +19,9 @@ struct DeviceDocument {
   Timeline segments;
   bool has_time = false;  // the trace carries time_us
 
-  const Timeline& timeline(TimelineKind kind) const { return kind == TimelineKind::Blocks ? blocks : segments; }
+  const Timeline& timeline(TimelineKind kind) const {
+    return kind == TimelineKind::Blocks ? blocks : segments;
+  }
 };
 
 struct Document {

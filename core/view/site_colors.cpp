@@ -32,7 +32,8 @@ SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind 
   }
   std::vector<uint32_t> order(sites.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return sites[a].bytes > sites[b].bytes; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return sites[a].bytes > sites[b].bytes; });
   std::vector<uint32_t> rank(sites.size());
   SiteColoring coloring;
   for (uint32_t r = 0; r < order.size(); ++r) {
@@ -40,7 +41,8 @@ SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind 
     coloring.sites.push_back(sites[order[r]]);
   }
   coloring.keys.resize(element_count, 0);
-  for (size_t elem = 0; elem < element_count; ++elem) coloring.keys[elem] = sites.empty() ? 0 : rank[unranked[elem]];
+  for (size_t elem = 0; elem < element_count; ++elem)
+    coloring.keys[elem] = sites.empty() ? 0 : rank[unranked[elem]];
   return coloring;
 }
 

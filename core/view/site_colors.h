@@ -13,13 +13,13 @@ namespace snapscope {
 class ElementsDbReader;
 
 struct AllocationSite {
-  std::string label;  // "file:line:function", or "<no stack>"
+  std::string label;   // "file:line:function", or "<no stack>"
   uint64_t bytes = 0;  // sum of the sizes of its allocations
   uint64_t count = 0;
 };
 
 struct SiteColoring {
-  std::vector<uint32_t> keys;       // per element: index into sites
+  std::vector<uint32_t> keys;         // per element: index into sites
   std::vector<AllocationSite> sites;  // by bytes, largest first
 };
 

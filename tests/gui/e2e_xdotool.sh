@@ -8,7 +8,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_CACHE_HOME=$work/cache XDG_CONFIG_HOME=$work/config
 "$gen" -o "$work/fixture.pickle" --events 4000 --seed 7 > /dev/null
-x=500 y=600  # a window pixel inside the chart, low enough to hit the bottom of the stack
+# A window pixel inside the chart, a fifth of its height above the bottom (print-view gives the chart
+# rectangle; the analysis pane below the chart takes part of the window).
+printf 'print-view\n' > "$work/view.txt"
+chart=$("$app" "$work/fixture.pickle" --size 1200x800 --script "$work/view.txt")
+chart_y=$(echo "$chart" | sed -E 's/.*"height":([0-9.]+),"width":[0-9.]+,"x":[0-9.]+,"y":([0-9.]+).*/\1 \2/')
+x=500 y=$(echo "$chart_y" | awk '{ printf "%d", $2 + $1 * 0.8 }')
 
 printf 'click %s %s\nprint-selection\n' "$x" "$y" > "$work/script.txt"
 "$app" "$work/fixture.pickle" --size 1200x800 --script "$work/script.txt" > "$work/expected.json"
@@ -16,15 +21,17 @@ printf 'click %s %s\nprint-selection\n' "$x" "$y" > "$work/script.txt"
 "$app" "$work/fixture.pickle" --size 1200x800 > "$work/actual.json" &
 pid=$!
 # The title gains the file name once the document is loaded.
-window=$(timeout 30 xdotool search --sync --name "snapscope - ")
+window=$(timeout 30 xdotool search --sync --name "snapscope - " | head -n 1)
 sleep 0.5
+# XTEST input (not XSendEvent, which GLFW ignores); focus first, as there is no window manager.
+xdotool windowfocus --sync "$window"
 xdotool mousemove --window "$window" "$x" "$y"
 sleep 0.3
 xdotool click 1
 sleep 0.5
-xdotool key --window "$window" ctrl+p
+xdotool key ctrl+p
 sleep 0.5
-xdotool key --window "$window" ctrl+q
+xdotool key ctrl+q
 timeout 20 tail --pid=$pid -f /dev/null
 wait $pid
 

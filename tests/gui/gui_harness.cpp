@@ -2,11 +2,11 @@
 
 #include <stb_image.h>
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
-#include <sys/wait.h>
 
 namespace snapscope::gui_test {
 namespace fs = std::filesystem;
@@ -43,7 +43,8 @@ RunResult run_script(const fs::path& sandbox, const std::string& input, const st
                      const std::string& size) {
   const fs::path script_path = sandbox / "script.txt";
   std::ofstream(script_path) << script;
-  return run_app(sandbox, shell_quote(input) + " --size " + size + " --script " + shell_quote(script_path.string()));
+  return run_app(sandbox,
+                 shell_quote(input) + " --size " + size + " --script " + shell_quote(script_path.string()));
 }
 
 fs::path fixture_pickle(const fs::path& sandbox) {

@@ -17,8 +17,8 @@ struct RunResult {
 // Runs `snapscope ARGS` with XDG dirs inside `sandbox`.
 RunResult run_app(const std::filesystem::path& sandbox, const std::string& arguments);
 // Writes a script file and runs it against `input`.
-RunResult run_script(const std::filesystem::path& sandbox, const std::string& input, const std::string& script,
-                     const std::string& size = "1200x800");
+RunResult run_script(const std::filesystem::path& sandbox, const std::string& input,
+                     const std::string& script, const std::string& size = "1200x800");
 // A small generated snapshot (cached per test run).
 std::filesystem::path fixture_pickle(const std::filesystem::path& sandbox);
 std::filesystem::path make_sandbox(const std::string& name);

@@ -105,6 +105,8 @@ TEST_CASE("analysis: phase table reports start, end, peak inside and delta") {
   const PhaseTable filtered = build_phase_table(timeline, pair_annotations(marks, 0), "bw");
   REQUIRE(filtered.rows.size() == 1);
   CHECK(filtered.rows[0].name == "bwd");
+  const PhaseTable none = build_phase_table(timeline, pair_annotations(std::span(marks).first(4), 0), "zzz");
+  CHECK(phase_table_text(none) == "no annotation matches the filter\n");
 }
 
 TEST_CASE("analysis: a trace without time_us cannot place phases, and says so") {
@@ -116,6 +118,7 @@ TEST_CASE("analysis: a trace without time_us cannot place phases, and says so") 
   CHECK_FALSE(table.has_times);
   CHECK(table.rows.empty());
   CHECK(phase_table_text(table).find("no time_us") != std::string::npos);
+  CHECK(phase_table_text(build_phase_table(timeline, {})) == "no annotations\n");
 }
 
 TEST_CASE("analysis: range peaks across block boundaries match a linear scan") {

@@ -433,3 +433,29 @@ TEST_CASE("non-snapshot and unsafe input: one-line InputError naming the file") 
     CHECK(std::string(e.what()).rfind("/nonexistent/dir/x.pickle: cannot open", 0) == 0);
   }
 }
+
+TEST_CASE("model tables: empty stack is id 0, interning is stable, StringTable views survive a move") {
+  StackTable stacks;
+  CHECK(stacks.size() == 1);
+  CHECK(stacks.frames(0).empty());
+  std::vector<FrameId> a{1, 2, 3}, b{1, 2};
+  StackId sa = stacks.intern(a);
+  CHECK(sa == 1);
+  CHECK(stacks.intern(b) == 2);
+  CHECK(stacks.intern(a) == sa);
+  CHECK(stacks.intern({}) == 0);
+  CHECK(std::vector<FrameId>(stacks.frames(sa).begin(), stacks.frames(sa).end()) == a);
+
+  StringTable strings;
+  CHECK(strings.view(0).empty());
+  StringId id = strings.intern("short");
+  StringId long_id = strings.intern(std::string(100, 'x'));
+  StringTable moved = std::move(strings);
+  CHECK(moved.view(id) == "short");
+  CHECK(moved.view(long_id) == std::string(100, 'x'));
+  CHECK(moved.intern("short") == id);
+
+  CHECK(parse_action("segment_unmap") == Action::SegmentUnmap);
+  CHECK(action_name(parse_action("free_requested")) == "free_requested");
+  CHECK(parse_action("bogus") == Action::Unknown);
+}

@@ -12,6 +12,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/elements_db.h"
 #include "core/store/sqlite_handle.h"
+#include "core/view/allocation_details.h"
 #include "unit/test_store_fixture.h"
 
 using namespace snapscope;
@@ -68,8 +69,9 @@ TEST_CASE("elements.db: row counts per table and device") {
   SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
   CHECK(query_int(db, "SELECT value FROM meta WHERE key = 'format_version'") == kElementsDbVersion);
   CHECK(query_int(db, "SELECT count(*) FROM devices") == 2);
-  CHECK(query_int(db, "SELECT count(*) FROM events WHERE device = 0") == 7);
-  CHECK(query_int(db, "SELECT count(*) FROM events WHERE device = 1") == 2);
+  CHECK(query_int(db, "SELECT count(*) FROM event_view WHERE device = 0") == 7);
+  CHECK(query_int(db, "SELECT count(*) FROM event_view WHERE device = 1") == 2);
+  CHECK(query_int(db, "SELECT count(*) FROM events WHERE id >= 1 << 40") == 2);
   CHECK(query_int(db, "SELECT count(*) FROM allocations WHERE device = 0") == 5);
   CHECK(query_int(db, "SELECT count(*) FROM allocations WHERE device = 1") == 1);
   CHECK(query_int(db, "SELECT count(*) FROM segment_allocations WHERE device = 0") == 1);
@@ -91,7 +93,7 @@ TEST_CASE("elements.db: a known allocation's columns and stack frames") {
   SqliteStatement a = db.prepare(
       "SELECT elem, size, alloc_event, free_event, origin, alloc_time_us, free_time_us, stream, "
       "(SELECT text FROM strings WHERE id = compile_context), stack_id, stack_index, total_after_alloc "
-      "FROM allocations WHERE device = 0 AND addr = 4096");
+      "FROM allocation_view WHERE device = 0 AND addr = 4096");
   REQUIRE(a.next_row());
   const auto elem = static_cast<uint32_t>(a.column_int(0));
   CHECK(a.column_int(1) == 100);
@@ -124,7 +126,7 @@ TEST_CASE("elements.db: pre-existing and still-live allocations have NULL events
   CHECK(x.column_int(1) == 4);
   CHECK(x.column_int(2) == 50);
   SqliteStatement ghost = db.prepare(
-      "SELECT alloc_event IS NULL, free_event IS NULL, size, requested_size, block_id FROM allocations "
+      "SELECT alloc_event IS NULL, free_event IS NULL, size, requested_size, block_id FROM allocation_view "
       "WHERE addr = 1048576");
   REQUIRE(ghost.next_row());
   CHECK(ghost.column_int(0) == 1);
@@ -133,6 +135,44 @@ TEST_CASE("elements.db: pre-existing and still-live allocations have NULL events
   CHECK(ghost.column_int(3) == 500);
   CHECK(ghost.column_int(4) == 0);
   CHECK(query_int(db, "SELECT free_event IS NULL FROM allocations WHERE addr = 12288") == 1);
+}
+
+TEST_CASE("elements.db: events store times relative to the device's first timestamp") {
+  const auto built = build_fixture_db();
+  SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
+  CHECK(query_int(db, "SELECT min(dt_us) FROM events WHERE id < 1 << 40") == 0);
+  CHECK(query_int(db,
+                  "SELECT count(*) FROM event_view e JOIN devices d USING (device) "
+                  "WHERE e.time_us < d.first_time_us OR e.time_us > d.last_time_us") == 0);
+  CHECK(query_int(db, "SELECT count(*) FROM pragma_table_info('allocations') WHERE name = 'alloc_time_us'") ==
+        0);
+}
+
+TEST_CASE("elements.db: the viewer's reader puts the derivable columns back") {
+  const auto built = build_fixture_db();
+  int64_t elem = 0;
+  {
+    SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
+    elem = query_int(db, "SELECT elem FROM allocations WHERE device = 0 AND addr = 4096");
+  }
+  const AllocationDetails details =
+      ElementsDbReader(built->path).allocation(0, TimelineKind::Blocks, static_cast<uint32_t>(elem));
+  CHECK(details.alloc_time_us == 10);
+  CHECK(details.free_time_us == 31);
+  CHECK(details.compile_context == "ctx_a");
+  CHECK(details.stream == 7);
+  CHECK(details.requested_size == 100);
+}
+
+TEST_CASE("elements.db: the viewer's reader rejects another format version clearly") {
+  const auto built = build_fixture_db();
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open(built->path.c_str(), &raw) == SQLITE_OK);
+  CHECK(sqlite3_exec(raw, "UPDATE meta SET value = '1' WHERE key = 'format_version'", nullptr, nullptr,
+                     nullptr) == SQLITE_OK);
+  sqlite3_close(raw);
+  CHECK_THROWS_WITH_AS(ElementsDbReader{built->path}, doctest::Contains("format version 1"),
+                       std::runtime_error);
 }
 
 TEST_CASE("elements.db: device rows agree with the timelines") {
@@ -157,15 +197,24 @@ TEST_CASE("elements.db: device rows agree with the timelines") {
   CHECK(row.column_int(2) == 550);
 }
 
-TEST_CASE("elements.db: events link to the element they create or end") {
+TEST_CASE("elements.db: events keep the raw trace, with NULL for missing timestamps") {
   const auto built = build_fixture_db();
   SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
-  CHECK(
-      query_int(db,
-                "SELECT count(*) FROM events e JOIN allocations a ON a.device = e.device AND a.elem = e.elem "
-                "WHERE e.device = 0 AND e.action IN (0, 2) AND a.addr = e.addr") == 5);
-  CHECK(query_int(db, "SELECT elem IS NULL FROM events WHERE device = 0 AND idx = 2") ==
-        1);  // free_requested
+  SqliteStatement event = db.prepare(
+      "SELECT n.name, e.addr, e.size, e.stream, e.time_us FROM event_view e JOIN action_names n USING "
+      "(action) "
+      "WHERE e.device = 0 AND e.idx = 2");
+  REQUIRE(event.next_row());
+  CHECK(event.column_text(0) == "free_requested");
+  CHECK(event.column_int(1) == 0x1000);
+  CHECK(event.column_int(2) == 100);
+  CHECK(event.column_int(3) == 7);
+  CHECK(event.column_int(4) == 30);
+  // The alloc/free of an allocation are found through its event columns.
+  CHECK(query_int(db,
+                  "SELECT count(*) FROM event_view e JOIN allocations a ON a.device = e.device AND "
+                  "(a.alloc_event = e.idx OR a.free_event = e.idx) WHERE e.device = 0 AND a.addr = e.addr") ==
+        5);
 }
 
 TEST_CASE("elements.db: the common queries are answered from indexes") {
@@ -183,7 +232,10 @@ TEST_CASE("elements.db: the common queries are answered from indexes") {
             .find("(device=? AND alloc_event=?)") != std::string::npos);
   CHECK(plan("SELECT * FROM allocations WHERE addr = 4096").find("allocations_by_addr") != std::string::npos);
   CHECK(plan("SELECT * FROM allocations WHERE size > 100").find("allocations_by_size") != std::string::npos);
-  CHECK(plan("SELECT * FROM events WHERE device = 0 AND idx = 3").find("PRIMARY KEY") != std::string::npos);
+  CHECK(plan("SELECT * FROM events WHERE id = 3").find("INTEGER PRIMARY KEY") != std::string::npos);
+  // The views look events up by key, not by scanning.
+  CHECK(plan("SELECT alloc_time_us FROM allocation_view WHERE device = 0 AND elem = 2").find("SCAN") ==
+        std::string::npos);
   CHECK(plan("SELECT * FROM stacks WHERE stack_id = 1").find("PRIMARY KEY") != std::string::npos);
   CHECK(plan("SELECT * FROM allocations WHERE device = 0 AND elem = 2").find("PRIMARY KEY") !=
         std::string::npos);

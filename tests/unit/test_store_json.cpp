@@ -126,8 +126,28 @@ TEST_CASE("allocations.json: columns are arrays of numbers, not arrays of object
   const auto& blocks = doc["devices"][0]["blocks"];
   CHECK(blocks["elements"]["size"] == nlohmann::json({1ULL << 40, 7, 512}));
   CHECK(blocks["elements"]["block"] == nlohmann::json({-1, -1, 9}));
-  CHECK(blocks["actions"]["elem"] == nlohmann::json({0, 1, 0}));
+  CHECK(blocks["actions"]["elem_delta"] == nlohmann::json({0, 1, -1}));
   CHECK(blocks["actions"]["event_delta"] == nlohmann::json({0, 2, 3}));
+  // Version 2 codings: addresses and alloc events as wrapping deltas, source_event left out
+  // when it is the usual event, all-default sparse columns as [].
+  CHECK(blocks["elements"]["addr"] ==
+        nlohmann::json({-256, static_cast<int64_t>(0x10 + 0x100ULL), 0x7f00'0000'0000LL - 0x10}));
+  CHECK(blocks["elements"]["alloc_event"] == nlohmann::json({0, -1, 0}));
+  CHECK(blocks["elements"]["source_event"] == nlohmann::json::array());
+  CHECK(doc["devices"][0]["segments"]["elements"]["merged_free"] == nlohmann::json::array());
+  CHECK(doc["devices"][0]["segments"]["elements"]["block"] == nlohmann::json::array());
+  CHECK(doc["devices"][0]["segments"]["elements"]["segment"] == nlohmann::json({0}));
+}
+
+TEST_CASE("allocations.json: an unusual source_event and all-default columns round-trip") {
+  TempDir dir;
+  AllocationsFile original = edge_case_file();
+  original.devices[0].blocks.elements[0].source_event = 4;  // not the alloc event
+  for (ReplayElement& e : original.devices[0].blocks.elements) e.merged_free = false;
+  const nlohmann::json doc = nlohmann::json::parse(write_and_read_text(original, dir));
+  CHECK(doc["devices"][0]["blocks"]["elements"]["source_event"] == nlohmann::json({4, 2, -1}));
+  CHECK(doc["devices"][0]["blocks"]["elements"]["merged_free"] == nlohmann::json::array());
+  check_same_file(original, read_allocations_json((dir / "a.json").string()));
 }
 
 TEST_CASE("allocations.json: a snapshot's derived layouts round-trip exactly") {
@@ -160,9 +180,9 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
   };
   const std::string prefix = (dir / "bad.json").string() + ": ";
 
-  std::string version_2 = good;
-  version_2.replace(version_2.find("\"version\":1"), 11, "\"version\":2");
-  CHECK(error_for(version_2) == prefix + "unsupported format version 2 (expected 1)");
+  std::string version_1 = good;
+  version_1.replace(version_1.find("\"version\":2"), 11, "\"version\":1");
+  CHECK(error_for(version_1) == prefix + "unsupported format version 1 (expected 2)");
 
   CHECK(error_for(good.substr(0, good.size() / 2)).starts_with(prefix + "invalid JSON"));
   CHECK(error_for("{\"format\":\"something-else\",\"version\":1}") ==
@@ -173,7 +193,7 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
   CHECK(error_for(short_column).find("column elements.size has 4 values, expected 3") != std::string::npos);
 
   std::string bad_elem = good;
-  bad_elem.replace(bad_elem.find("\"elem\":[0"), 9, "\"elem\":[7");
+  bad_elem.replace(bad_elem.find("\"elem_delta\":[0"), 15, "\"elem_delta\":[7");
   CHECK(error_for(bad_elem) == prefix + "element index out of range in actions");
 
   std::string bad_origin = good;

@@ -1,0 +1,62 @@
+#include "core/lod/lod_worker.h"
+
+namespace snapscope {
+
+LodWorker::LodWorker(const Timeline& timeline) : builder_(timeline), thread_([this] { run(); }) {}
+
+LodWorker::~LodWorker() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+}
+
+void LodWorker::request(const ChartView& view) {
+  {
+    std::lock_guard lock(mutex_);
+    if (last_requested_ == view) return;
+    last_requested_ = view;
+    pending_ = view;
+  }
+  wake_.notify_one();
+}
+
+void LodWorker::set_color_keys(std::vector<uint32_t> keys) {
+  {
+    std::lock_guard lock(mutex_);
+    pending_colors_ = std::move(keys);
+    if (last_requested_) pending_ = last_requested_;
+  }
+  wake_.notify_one();
+}
+
+std::optional<LodFrame> LodWorker::take() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(finished_, std::nullopt);
+}
+
+bool LodWorker::busy() const {
+  std::lock_guard lock(mutex_);
+  return building_ || pending_.has_value();
+}
+
+void LodWorker::run() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [this] { return stopping_ || pending_.has_value(); });
+    if (stopping_) return;
+    ChartView view = *std::exchange(pending_, std::nullopt);
+    std::optional<std::vector<uint32_t>> colors = std::exchange(pending_colors_, std::nullopt);
+    building_ = true;
+    lock.unlock();
+    if (colors) builder_.set_color_keys(std::move(*colors));
+    LodFrame frame = builder_.build(view);
+    lock.lock();
+    building_ = false;
+    finished_ = std::move(frame);
+  }
+}
+
+}  // namespace snapscope

@@ -1,0 +1,43 @@
+// Builds LodFrames on a background thread so the UI never waits on a view change: the caller
+// requests the latest view every frame and keeps presenting its cached (stale) image until a
+// newer frame is ready. Requests that arrive while a build runs collapse into the latest one.
+#pragma once
+
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "core/lod/lod_builder.h"
+
+namespace snapscope {
+
+class LodWorker {
+ public:
+  explicit LodWorker(const Timeline& timeline);  // the timeline must outlive the worker
+  ~LodWorker();
+  LodWorker(const LodWorker&) = delete;
+  LodWorker& operator=(const LodWorker&) = delete;
+
+  // Asks for `view` (ignored when it is the view last requested and colours did not change).
+  void request(const ChartView& view);
+  void set_color_keys(std::vector<uint32_t> keys);  // rebuilds the last requested view
+  // The newest finished frame not taken yet.
+  std::optional<LodFrame> take();
+  bool busy() const;  // a request is pending or being built
+
+ private:
+  void run();
+
+  LodBuilder builder_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::optional<ChartView> pending_, last_requested_;
+  std::optional<std::vector<uint32_t>> pending_colors_;
+  std::optional<LodFrame> finished_;
+  bool building_ = false, stopping_ = false;
+  std::thread thread_;  // last: starts after everything above is initialised
+};
+
+}  // namespace snapscope
