@@ -10,8 +10,16 @@ Action action_from_code(int64_t code) {
                                                                     : Action::Unknown;
 }
 
+// events.id = device << 40 | event index (docs/FORMAT.md): a range of one device's events is a
+// range of the rowid.
+constexpr int kDeviceShift = 40;
+
+int64_t event_id(int device, size_t index) {
+  return (static_cast<int64_t>(device) << kDeviceShift) | static_cast<int64_t>(index);
+}
+
 size_t count_events(SqliteDatabase& db, int device) {
-  SqliteStatement count = db.prepare("SELECT count(*) FROM events WHERE device = ?1");
+  SqliteStatement count = db.prepare("SELECT events FROM devices WHERE device = ?1");
   count.bind(1, device);
   return count.next_row() ? static_cast<size_t>(count.column_int(0)) : 0;
 }
@@ -20,8 +28,8 @@ size_t count_events(SqliteDatabase& db, int device) {
 
 DbEventSource::DbEventSource(const std::string& db_path, int device)
     : db_(db_path, SqliteDatabase::Mode::ReadOnly),
-      range_(db_.prepare("SELECT idx, action, addr, size, stream, stack_id FROM events "
-                         "WHERE device = ?1 AND idx >= ?2 AND idx < ?3 ORDER BY idx")),
+      range_(db_.prepare("SELECT id - ?1, action, addr, size, stream, stack_id FROM events "
+                         "WHERE id >= ?1 + ?2 AND id < ?1 + ?3 ORDER BY id")),
       device_(device),
       count_(count_events(db_, device)) {}
 
@@ -30,7 +38,7 @@ void DbEventSource::read(size_t begin, size_t end, std::vector<AllocatorEvent>& 
   begin = std::min(begin, end);
   out.assign(end - begin, AllocatorEvent{});
   range_.reset();
-  range_.bind(1, device_);
+  range_.bind(1, event_id(device_, 0));
   range_.bind(2, static_cast<int64_t>(begin));
   range_.bind(3, static_cast<int64_t>(end));
   while (range_.next_row()) {

@@ -8,7 +8,7 @@ namespace {
 constexpr std::array<ExampleQuery, 6> kExamples = {{
     {"Largest allocations",
      "SELECT device, elem, printf('0x%x', addr) AS addr, size, requested_size, alloc_event, free_event\n"
-     "FROM allocations ORDER BY size DESC LIMIT 100"},
+     "FROM allocation_view ORDER BY size DESC LIMIT 100"},
     {"Bytes by file (first Python frame)",
      "WITH first_py AS (\n"
      "  SELECT s.stack_id, min(s.depth) AS depth FROM stacks s\n"
@@ -24,10 +24,11 @@ constexpr std::array<ExampleQuery, 6> kExamples = {{
      "FROM allocations a JOIN origin_names o ON o.origin = a.origin\n"
      "WHERE free_event IS NULL ORDER BY size DESC"},
     {"Events by action",
-     "SELECT e.device, n.name AS action, count(*) AS events, sum(e.size) AS bytes\n"
-     "FROM events e JOIN action_names n ON n.action = e.action GROUP BY e.device, e.action"},
+     "SELECT e.id >> 40 AS device, n.name AS action, count(*) AS events, sum(e.size) AS bytes\n"
+     "FROM events e JOIN action_names n ON n.action = e.action GROUP BY 1, e.action"},
     {"Out-of-memory events",
-     "SELECT device, idx AS event, size AS requested, addr AS device_free FROM events WHERE action = 8"},
+     "SELECT id >> 40 AS device, id & 1099511627775 AS event, size AS requested, addr AS device_free\n"
+     "FROM events WHERE action = 8"},
     {"Segments by size",
      "SELECT id, device, printf('0x%x', address) AS address, total_size, allocated_size, stream, "
      "is_expandable\nFROM segments ORDER BY total_size DESC"},

@@ -86,15 +86,15 @@ TEST_CASE("sql: typed results, reporting pragmas, row cap and error messages") {
   CHECK(std::holds_alternative<std::monostate>(typed.rows[0][3]));
   CHECK(sql_value_text(typed.rows[0][4]) == "<blob 2 bytes>");
 
-  const SqlResult all = run(sql, "SELECT idx FROM events WHERE device = 0 ORDER BY idx");
+  const SqlResult all = run(sql, "SELECT idx FROM event_view WHERE device = 0 ORDER BY idx");
   REQUIRE(all.ok());
   REQUIRE(all.total_rows >= 5);
-  const SqlResult capped = run(sql, "SELECT idx FROM events WHERE device = 0 ORDER BY idx", 2);
+  const SqlResult capped = run(sql, "SELECT idx FROM event_view WHERE device = 0 ORDER BY idx", 2);
   CHECK(capped.rows.size() == 2);
   CHECK(capped.total_rows == all.total_rows);
   CHECK(capped.more_rows() == all.total_rows - 2);
 
-  CHECK(run(sql, "PRAGMA table_info(events)").total_rows == 11);
+  CHECK(run(sql, "PRAGMA table_info(segments)").total_rows == 13);
   const SqlResult bad = run(sql, "SELEC * FROM events");
   CHECK_FALSE(bad.ok());
   CHECK(bad.error.find("syntax error") != std::string::npos);
