@@ -5,9 +5,9 @@
 #include <exception>
 
 #include "app/annotation_lanes.h"
+#include "core/analysis/db_annotations.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/cursor_readout.h"
-#include "core/analysis/db_annotations.h"
 #include "core/view/format.h"
 
 namespace snapscope {

@@ -91,15 +91,26 @@ struct CommandRunner {
     TimeCursor& cursor = app.state().cursor;
     using Move = script::Cursor::Move;
     switch (command.move) {
-      case Move::Peak: cursor.peak(*timeline); break;
-      case Move::Home: cursor.home(*timeline); break;
-      case Move::End: cursor.end(*timeline); break;
-      case Move::State: cursor.place(*timeline, static_cast<size_t>(command.value)); break;
-      case Move::Step: cursor.step(*timeline, command.value); break;
+      case Move::Peak:
+        cursor.peak(*timeline);
+        break;
+      case Move::Home:
+        cursor.home(*timeline);
+        break;
+      case Move::End:
+        cursor.end(*timeline);
+        break;
+      case Move::State:
+        cursor.place(*timeline, static_cast<size_t>(command.value));
+        break;
+      case Move::Step:
+        cursor.step(*timeline, command.value);
+        break;
     }
   }
   void operator()(const script::Search& command) {
-    if (!app.cursor_panels().search(app.state(), command.text)) throw std::runtime_error("search: stacks unavailable");
+    if (!app.cursor_panels().search(app.state(), command.text))
+      throw std::runtime_error("search: stacks unavailable");
   }
   void operator()(const script::SearchStep& command) {
     app.cursor_panels().search_panel().step(app.state(), command.forward);

@@ -28,7 +28,8 @@ void MomentPanel::draw_toolbar(AppState& state, const MomentTable& table, Locati
     rule = shown_frame ? LocationRule::FirstShownFrame : LocationRule::FirstUserFrame;
   }
   if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("off: the innermost user Python frame names the location (C++ allocator frames skipped)");
+    ImGui::SetTooltip(
+        "off: the innermost user Python frame names the location (C++ allocator frames skipped)");
   }
   ImGui::SameLine();
   uint64_t sum = 0;

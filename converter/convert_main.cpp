@@ -9,13 +9,13 @@
 #include <string_view>
 #include <vector>
 
+#include "converter/convert_report.h"
 #include "core/convert/cli_args.h"
 #include "core/convert/convert.h"
 #include "core/convert/convert_report.h"
 #include "core/convert/progress_meter.h"
 #include "core/convert/query_bench.h"
 #include "core/convert/signal_cleanup.h"
-#include "converter/convert_report.h"
 
 namespace {
 

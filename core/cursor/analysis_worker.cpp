@@ -39,8 +39,8 @@ void AnalysisWorker::wait_idle() {
 }
 
 std::shared_ptr<const CursorAnalysis> AnalysisWorker::compute(const AnalysisRequest& request) {
-  return std::make_shared<const CursorAnalysis>(
-      analyze_cursor(*request.timeline, request.state, *request.source, request.filter_frames, request.location_rule));
+  return std::make_shared<const CursorAnalysis>(analyze_cursor(
+      *request.timeline, request.state, *request.source, request.filter_frames, request.location_rule));
 }
 
 void AnalysisWorker::run() {

@@ -78,7 +78,7 @@ class StackTable {
 
  private:
   std::vector<FrameId> data_;
-  std::vector<uint64_t> starts_;  // size()+1 entries
+  std::vector<uint64_t> starts_;                      // size()+1 entries
   std::unordered_multimap<uint64_t, StackId> index_;  // content hash -> candidates
 };
 
@@ -104,9 +104,9 @@ struct TraceEvent {
   int64_t time_us = kNoTime;  // kNoTime when the snapshot was recorded without timestamps
   StackId stack = 0;
   StringId compile_context = 0;
-  StringId user_metadata = 0;  // strings kept as is; dicts rendered as "key: value" lines
+  StringId user_metadata = 0;   // strings kept as is; dicts rendered as "key: value" lines
   StringId unknown_action = 0;  // the raw action string when action == Unknown
-  uint32_t extra = kNoIndex;  // index into Snapshot::event_extras, rarely used fields
+  uint32_t extra = kNoIndex;    // index into Snapshot::event_extras, rarely used fields
   Action action = Action::Unknown;
   bool has_frames = false;  // false when the event had no 'frames' key at all
 };

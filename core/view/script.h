@@ -83,11 +83,11 @@ struct SearchStep {
 struct PrintCursor {};
 }  // namespace script
 
-using ScriptCommand = std::variant<script::View, script::Fit, script::Device, script::ShowSegments,
-                                   script::ColorBySite, script::TimeAxis, script::Click, script::Select,
-                                   script::Wait, script::Screenshot, script::PrintSelection,
-                                   script::PrintView, script::Cursor, script::Search, script::SearchStep,
-                                   script::PrintCursor>;
+using ScriptCommand =
+    std::variant<script::View, script::Fit, script::Device, script::ShowSegments, script::ColorBySite,
+                 script::TimeAxis, script::Click, script::Select, script::Wait, script::Screenshot,
+                 script::PrintSelection, script::PrintView, script::Cursor, script::Search,
+                 script::SearchStep, script::PrintCursor>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);
