@@ -65,7 +65,12 @@ std::string drive_window(const fs::path& sandbox, const std::string& input,
   std::ostringstream script;
   script << "set -e\n"
          << "export XDG_CACHE_HOME=" << shell_quote((sandbox / "cache").string())
-         << " XDG_CONFIG_HOME=" << shell_quote((sandbox / "config").string()) << "\n"
+         << " XDG_CONFIG_HOME=" << shell_quote((sandbox / "config").string())
+         << "\n"
+         // Convert into the cache first: otherwise the window can appear (and take our keys)
+         // while the first conversion is still running, and the keys find no document.
+         << shell_quote(SNAPSCOPE_APP) << " " << shell_quote(input) << " --screenshot "
+         << shell_quote((sandbox / "warm.png").string()) << " > /dev/null\n"
          << shell_quote(SNAPSCOPE_APP) << " " << shell_quote(input) << " --size 1400x900 > "
          << shell_quote(out.string()) << " &\n"
          << "pid=$!\n"
