@@ -85,10 +85,11 @@ std::unique_ptr<DeviceReplay> replay_device(const Snapshot& snapshot, int device
 // ready, overlapping the writing of allocations.json here.
 class DbWriterThread {
  public:
-  DbWriterThread(const Snapshot& snapshot, const std::vector<int>& devices, const fs::path& path)
+  DbWriterThread(const Snapshot& snapshot, const std::vector<int>& devices, const fs::path& path,
+                 StageLog* log)
       : snapshot_(snapshot), layouts_ready_(layouts_.get_future()) {
-    done_ = std::async(std::launch::async, [this, &devices, path] {
-      ElementsDbBuilder builder(path.string());
+    done_ = std::async(std::launch::async, [this, &devices, path, log] {
+      ElementsDbBuilder builder(path.string(), log);
       builder.add_snapshot(snapshot_, devices);
       builder.add_layouts(snapshot_, layouts_ready_.get());
       builder.finish();
@@ -158,19 +159,28 @@ std::vector<std::unique_ptr<DeviceReplay>> derive_and_write(const Snapshot& snap
                                                             const fs::path& dir, ConvertTimings& timings) {
   const std::vector<int> devices = devices_to_convert(snapshot, options);
   std::vector<std::unique_ptr<DeviceReplay>> replays;
-  DbWriterThread db(snapshot, devices, dir / kElementsDbName);
+  DbWriterThread db(snapshot, devices, dir / kElementsDbName, options.stage_log);
 
   report(options, ConvertStage::Deriving, snapshot.source_bytes);
   const Stopwatch derive;
-  for (const int device : devices) replays.push_back(replay_device(snapshot, device));
+  {
+    const StageTimer timer(options.stage_log, "derive timelines");
+    for (const int device : devices) replays.push_back(replay_device(snapshot, device));
+  }
   db.give_layouts(replays);
   timings.derive_s = derive.wall_s();
   timings.derive_cpu_s = derive.cpu_s();
 
   report(options, ConvertStage::Writing, snapshot.source_bytes);
   const Stopwatch write;
-  write_json(snapshot, replays, dir);
-  db.wait();
+  {
+    const StageTimer timer(options.stage_log, "write allocations.json");
+    write_json(snapshot, replays, dir);
+  }
+  {
+    const StageTimer timer(options.stage_log, "wait for elements.db");
+    db.wait();
+  }
   timings.write_s = write.wall_s();
   timings.write_cpu_s = write.cpu_s();
   return replays;
@@ -183,7 +193,10 @@ ConvertSummary convert_snapshot(const ConvertOptions& options) {
   StagingDirectory::check_target(options.output_dir, options.force);  // fail before the slow part
 
   ConvertTimings timings;
-  const Snapshot snapshot = read_input(options);
+  const Snapshot snapshot = [&] {
+    const StageTimer timer(options.stage_log, "read pickle");
+    return read_input(options);
+  }();
   timings.read_s = total.wall_s();
   timings.read_cpu_s = total.cpu_s();
 

@@ -42,7 +42,7 @@ void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const in
 
 }  // namespace
 
-ElementsDbBuilder::ElementsDbBuilder(const std::string& path) {
+ElementsDbBuilder::ElementsDbBuilder(const std::string& path, StageLog* log) : log_(log) {
   if (std::filesystem::exists(path)) throw std::runtime_error(path + ": already exists");
   db_ = std::make_unique<SqliteDatabase>(path, SqliteDatabase::Mode::Create);
   configure_for_bulk_build(*db_);
@@ -54,18 +54,23 @@ ElementsDbBuilder::~ElementsDbBuilder() = default;
 
 void ElementsDbBuilder::add_snapshot(const Snapshot& snapshot, std::span<const int> devices) {
   SqliteDatabase& db = *db_;
-  write_meta(db, snapshot, devices);
-  elements_db::write_lookup_tables(db);
-  elements_db::write_strings(db, snapshot.strings);
-  elements_db::write_frames(db, snapshot.frames);
-  elements_db::write_stacks(db, snapshot.stacks);
-  elements_db::write_segments_and_blocks(db, snapshot, devices);
-  elements_db::write_annotations(db, snapshot, devices);
-  elements_db::write_allocator_settings(db, snapshot.allocator_settings);
+  {
+    const StageTimer timer(log_, "db: snapshot tables");
+    write_meta(db, snapshot, devices);
+    elements_db::write_lookup_tables(db);
+    elements_db::write_strings(db, snapshot.strings);
+    elements_db::write_frames(db, snapshot.frames);
+    elements_db::write_stacks(db, snapshot.stacks);
+    elements_db::write_segments_and_blocks(db, snapshot, devices);
+    elements_db::write_annotations(db, snapshot, devices);
+    elements_db::write_allocator_settings(db, snapshot.allocator_settings);
+  }
+  const StageTimer timer(log_, "db: events");
   for (const int device : devices) elements_db::write_events(db, snapshot, device);
 }
 
 void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices) {
+  const StageTimer timer(log_, "db: allocations");
   for (const DeviceTimelines& device : devices) {
     elements_db::write_device_row(*db_, device);
     elements_db::write_allocations(*db_, snapshot, device);
@@ -74,7 +79,11 @@ void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const De
 }
 
 void ElementsDbBuilder::finish() {
-  db_->exec("COMMIT");
+  {
+    const StageTimer timer(log_, "db: commit");
+    db_->exec("COMMIT");
+  }
+  const StageTimer timer(log_, "db: indexes, analyze");
   db_->exec(kElementsDbIndexes);
   // Sampled statistics (cheap even for millions of rows) so the planner knows that `device`
   // alone selects little and picks e.g. allocations_by_alloc_event over the primary key.

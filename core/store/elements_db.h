@@ -9,6 +9,7 @@
 #include "core/snapshot/model.h"
 #include "core/store/device_stats.h"
 #include "core/timeline/timeline.h"
+#include "core/util/stage_log.h"
 
 namespace snapscope {
 
@@ -28,7 +29,8 @@ struct DeviceTimelines {
 // std::runtime_error("<path>: ...") on failure; a half-built file is useless and must be deleted.
 class ElementsDbBuilder {
  public:
-  explicit ElementsDbBuilder(const std::string& path);  // `path` must not exist
+  // `path` must not exist; `log` (optional) receives each table's write time.
+  explicit ElementsDbBuilder(const std::string& path, StageLog* log = nullptr);
   ~ElementsDbBuilder();
   ElementsDbBuilder(const ElementsDbBuilder&) = delete;
   ElementsDbBuilder& operator=(const ElementsDbBuilder&) = delete;
@@ -42,6 +44,7 @@ class ElementsDbBuilder {
 
  private:
   std::unique_ptr<SqliteDatabase> db_;
+  StageLog* log_ = nullptr;
 };
 
 // All three steps at once.
