@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/store/elements_db_events.h"
 #include "core/store/elements_db_schema.h"
 #include "core/store/elements_db_tables.h"
 
@@ -66,7 +67,24 @@ void ElementsDbBuilder::add_snapshot(const Snapshot& snapshot, std::span<const i
     elements_db::write_allocator_settings(db, snapshot.allocator_settings);
   }
   const StageTimer timer(log_, "db: events");
-  for (const int device : devices) elements_db::write_events(db, snapshot, device);
+  const bool device0_streamed = streamed_ && streamed_->adopt(snapshot, devices);
+  streamed_.reset();
+  for (const int device : devices) {
+    if (device == 0 && device0_streamed) {
+      elements_db::write_event_extras(db, snapshot, device);
+    } else {
+      elements_db::write_events(db, snapshot, device);
+    }
+  }
+}
+
+void ElementsDbBuilder::stream_events(std::span<const TraceEvent> events) {
+  if (!streamed_) streamed_ = std::make_unique<elements_db::StreamedEvents>(*db_);
+  streamed_->add(events);
+}
+
+void ElementsDbBuilder::end_event_stream() {
+  if (streamed_) streamed_->flush();
 }
 
 void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices) {

@@ -14,6 +14,9 @@
 namespace snapscope {
 
 class SqliteDatabase;
+namespace elements_db {
+class StreamedEvents;
+}
 
 inline constexpr int kElementsDbVersion = 2;
 
@@ -35,6 +38,13 @@ class ElementsDbBuilder {
   ElementsDbBuilder(const ElementsDbBuilder&) = delete;
   ElementsDbBuilder& operator=(const ElementsDbBuilder&) = delete;
 
+  // Optional, before add_snapshot(): trace events in file order while the pickle is still
+  // being read (ReadOptions::event_sink), so the biggest table is written in parallel with
+  // parsing. add_snapshot() keeps them when they are device 0's whole trace (the usual case)
+  // and otherwise writes the events table again.
+  void stream_events(std::span<const TraceEvent> events);
+  void end_event_stream();
+
   // Strings, frames, stacks, events, segments, blocks, annotations, settings: only the given
   // devices' events, segments, blocks and annotations.
   void add_snapshot(const Snapshot& snapshot, std::span<const int> devices);
@@ -45,6 +55,7 @@ class ElementsDbBuilder {
  private:
   std::unique_ptr<SqliteDatabase> db_;
   StageLog* log_ = nullptr;
+  std::unique_ptr<elements_db::StreamedEvents> streamed_;
 };
 
 // All three steps at once.
