@@ -13,6 +13,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
 #include "core/store/elements_db.h"
+#include "core/util/release_memory.h"
 
 namespace snapscope {
 namespace fs = std::filesystem;
@@ -118,7 +119,6 @@ uint64_t file_size_or_zero(const fs::path& path) {
   return ec ? 0 : size;
 }
 
-// Derives the timelines and writes both files into `dir`, the database in parallel.
 using Replays = std::vector<std::unique_ptr<DeviceReplay>>;
 
 // Derives the timelines and writes allocations.json into `dir` while `db` writes the rest.
@@ -144,11 +144,7 @@ void derive_and_write(const Snapshot& snapshot, const std::vector<int>& devices,
     const StageTimer timer(options.stage_log, "write allocations.json");
     write_json(snapshot, replays, dir);
   }
-  {
-    const StageTimer timer(options.stage_log, "wait for elements.db");
-    db.wait();
-  }
-  timings.write_s = write.wall_s();
+  timings.write_s = write.wall_s();  // so far; convert_snapshot adds the wait for the database
   timings.write_cpu_s = write.cpu_s();
 }
 
@@ -168,22 +164,35 @@ ConvertSummary convert_snapshot(const ConvertOptions& options) {
   {
     const StageTimer timer(options.stage_log, "read pickle");
     input.emplace(read_input(options, db.event_sink()));
+    release_free_memory();  // what the unpickler's containers held, before the timelines grow
   }
   const Snapshot& snapshot = *input;
   timings.read_s = total.wall_s();
   timings.read_cpu_s = total.cpu_s();
   devices = devices_to_convert(snapshot, options);
   derive_and_write(snapshot, devices, options, staging.path(), db, replays, timings);
+
+  const Stopwatch wait;
+  ConvertSummary summary = make_summary(snapshot, options, replays);
+  {
+    const StageTimer timer(options.stage_log, "wait for elements.db");
+    // The index build needs the most SQLite memory: free the biggest inputs before it.
+    db.wait_inputs_released();
+    replays.clear();
+    input.reset();
+    db.wait();
+  }
   staging.commit();
 
-  ConvertSummary summary = make_summary(snapshot, options, replays);
   summary.output_dir = staging.target().string();
   summary.db_bytes = file_size_or_zero(staging.target() / kElementsDbName);
   summary.json_bytes = file_size_or_zero(staging.target() / kAllocationsJsonName);
+  timings.write_s += wait.wall_s();
+  timings.write_cpu_s += wait.cpu_s();
   timings.total_s = total.wall_s();
   timings.total_cpu_s = total.cpu_s();
   summary.timings = timings;
-  report(options, ConvertStage::Done, snapshot.source_bytes);
+  report(options, ConvertStage::Done, summary.file_bytes);
   return summary;
 }
 

@@ -23,6 +23,17 @@ class ConsumerDone {
 
 }  // namespace
 
+class DbWriterThread::InputsReleased {
+ public:
+  explicit InputsReleased(DbWriterThread& thread) : thread_(thread) {}
+  ~InputsReleased() { thread_.release_inputs(); }
+  InputsReleased(const InputsReleased&) = delete;
+  InputsReleased& operator=(const InputsReleased&) = delete;
+
+ private:
+  DbWriterThread& thread_;
+};
+
 DbWriterThread::DbWriterThread(const std::filesystem::path& path, StageLog* log) {
   done_ = std::async(std::launch::async, [this, path, log] { run(path, log); });
 }
@@ -46,6 +57,17 @@ void DbWriterThread::give_layouts(std::vector<DeviceTimelines> devices) {
 
 void DbWriterThread::wait() { done_.get(); }
 
+void DbWriterThread::wait_inputs_released() {
+  std::unique_lock lock(released_mutex_);
+  released_changed_.wait(lock, [this] { return inputs_released_; });
+}
+
+void DbWriterThread::release_inputs() {
+  const std::lock_guard lock(released_mutex_);
+  inputs_released_ = true;
+  released_changed_.notify_all();
+}
+
 void DbWriterThread::stream_events(ElementsDbBuilder& builder, StageLog* log) {
   const ConsumerDone done(handoff_);
   const StageTimer timer(log, "db: events (streamed)");
@@ -55,6 +77,7 @@ void DbWriterThread::stream_events(ElementsDbBuilder& builder, StageLog* log) {
 }
 
 void DbWriterThread::run(const std::filesystem::path& path, StageLog* log) {
+  const InputsReleased released(*this);  // also when this throws
   std::unique_ptr<ElementsDbBuilder> builder;
   try {
     builder = std::make_unique<ElementsDbBuilder>(path.string(), log);
@@ -66,6 +89,8 @@ void DbWriterThread::run(const std::filesystem::path& path, StageLog* log) {
   const SnapshotRef ref = snapshot_ready_.get();
   builder->add_snapshot(*ref.snapshot, *ref.devices);
   builder->add_layouts(*ref.snapshot, layouts_ready_.get());
+  builder->commit();
+  release_inputs();
   builder->finish();
 }
 

@@ -3,8 +3,10 @@
 // while the timelines are derived, and the layout tables while allocations.json is written.
 #pragma once
 
+#include <condition_variable>
 #include <filesystem>
 #include <future>
+#include <mutex>
 #include <vector>
 
 #include "core/convert/event_handoff.h"
@@ -25,6 +27,9 @@ class DbWriterThread {
   // Both must outlive wait() (or this object).
   void give_snapshot(const Snapshot& snapshot, const std::vector<int>& devices);
   void give_layouts(std::vector<DeviceTimelines> devices);
+  // Blocks until the thread no longer reads the snapshot or the layouts (they may be freed
+  // then, before the index build, the phase with the biggest SQLite memory) or has failed.
+  void wait_inputs_released();
   void wait();  // rethrows the thread's failure
 
  private:
@@ -34,6 +39,8 @@ class DbWriterThread {
   };
   void run(const std::filesystem::path& path, StageLog* log);
   void stream_events(ElementsDbBuilder& builder, StageLog* log);
+  void release_inputs();
+  class InputsReleased;
 
   EventHandoff handoff_;
   std::promise<SnapshotRef> snapshot_;
@@ -41,6 +48,9 @@ class DbWriterThread {
   std::promise<std::vector<DeviceTimelines>> layouts_;
   std::future<std::vector<DeviceTimelines>> layouts_ready_ = layouts_.get_future();
   bool snapshot_given_ = false, layouts_given_ = false;
+  std::mutex released_mutex_;
+  std::condition_variable released_changed_;
+  bool inputs_released_ = false;
   std::future<void> done_;
 };
 

@@ -20,7 +20,7 @@ void configure_for_bulk_build(SqliteDatabase& db) {
       "PRAGMA synchronous = OFF;"
       "PRAGMA locking_mode = EXCLUSIVE;"
       "PRAGMA temp_store = MEMORY;"
-      "PRAGMA cache_size = -131072;");  // 128 MiB: index builds sort in memory
+      "PRAGMA cache_size = -16384;");  // appends in key order need little cache; see finish()
 }
 
 void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const int> devices) {
@@ -96,12 +96,19 @@ void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const De
   }
 }
 
+void ElementsDbBuilder::commit() {
+  if (committed_) return;
+  const StageTimer timer(log_, "db: commit");
+  db_->exec("COMMIT");
+  committed_ = true;
+}
+
 void ElementsDbBuilder::finish() {
-  {
-    const StageTimer timer(log_, "db: commit");
-    db_->exec("COMMIT");
-  }
+  commit();
   const StageTimer timer(log_, "db: indexes, analyze");
+  // 128 MiB: the index builds sort in memory. Only now, when the caller may have freed the
+  // snapshot and the timelines (ElementsDbBuilder::commit), so the peaks do not add up.
+  db_->exec("PRAGMA cache_size = -131072;");
   db_->exec(kElementsDbIndexes);
   // Sampled statistics (cheap even for millions of rows) so the planner knows that `device`
   // alone selects little and picks e.g. allocations_by_alloc_event over the primary key.

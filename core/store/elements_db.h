@@ -50,11 +50,14 @@ class ElementsDbBuilder {
   void add_snapshot(const Snapshot& snapshot, std::span<const int> devices);
   // The devices table and both timelines' elements.
   void add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices);
-  void finish();  // commit, then build the secondary indexes and statistics
+  // Ends the inserts: after this the builder no longer reads the snapshot or the timelines.
+  void commit();
+  void finish();  // commit() if not done yet, then build the secondary indexes and statistics
 
  private:
   std::unique_ptr<SqliteDatabase> db_;
   StageLog* log_ = nullptr;
+  bool committed_ = false;
   std::unique_ptr<elements_db::StreamedEvents> streamed_;
 };
 
