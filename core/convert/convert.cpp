@@ -44,6 +44,14 @@ struct DeviceReplay {
   Timeline blocks;
   Timeline segments;
   DeviceStats stats;
+  std::vector<uint64_t> block_streams, segment_streams;  // element_streams(), for elements.db
+};
+
+// What a device's replay needs from the trace events, taken before they are freed.
+struct DeviceInputs {
+  ReplayInput blocks, segments;
+  DeviceStats stats;
+  std::vector<uint64_t> block_streams, segment_streams;
 };
 
 void report(const ConvertOptions& options, ConvertStage stage, uint64_t bytes_total) {
@@ -73,15 +81,37 @@ std::vector<int> devices_to_convert(const Snapshot& snapshot, const ConvertOptio
   return {options.device};
 }
 
-// The two timelines are independent, so the segment one is built on a second thread.
-std::unique_ptr<DeviceReplay> replay_device(const Snapshot& snapshot, int device) {
+// The two timelines are independent, so the segment one is derived on a second thread.
+DeviceInputs derive_device_inputs(const Snapshot& snapshot, int device) {
   auto segments = std::async(std::launch::async, [&] {
-    return Timeline(derive_replay_input(snapshot, device, TimelineKind::Segments));
+    ReplayInput input = derive_replay_input(snapshot, device, TimelineKind::Segments);
+    std::vector<uint64_t> streams = element_streams(snapshot, input);
+    return std::pair(std::move(input), std::move(streams));
   });
-  Timeline blocks(derive_replay_input(snapshot, device, TimelineKind::Blocks));
-  auto replay = std::make_unique<DeviceReplay>(DeviceReplay{std::move(blocks), segments.get(), {}});
-  replay->stats = compute_device_stats(snapshot, replay->blocks, replay->segments);
+  DeviceInputs inputs;
+  inputs.blocks = derive_replay_input(snapshot, device, TimelineKind::Blocks);
+  inputs.block_streams = element_streams(snapshot, inputs.blocks);
+  std::tie(inputs.segments, inputs.segment_streams) = segments.get();
+  inputs.stats = trace_stats(snapshot, device);
+  return inputs;
+}
+
+std::unique_ptr<DeviceReplay> build_replay(DeviceInputs inputs) {
+  auto segments = std::async(std::launch::async, [&] { return Timeline(std::move(inputs.segments)); });
+  Timeline blocks(std::move(inputs.blocks));
+  auto replay = std::make_unique<DeviceReplay>(DeviceReplay{std::move(blocks), segments.get(), inputs.stats,
+                                                            std::move(inputs.block_streams),
+                                                            std::move(inputs.segment_streams)});
+  add_timeline_stats(replay->stats, replay->blocks, replay->segments);
   return replay;
+}
+
+// The timelines need the events only to derive their inputs: free the biggest array before
+// the timelines' indexes grow, once the database thread has written the events too.
+void free_trace_events(Snapshot& snapshot, DbWriterThread& db) {
+  db.wait_events_released();
+  for (DeviceTrace& trace : snapshot.device_traces) std::vector<TraceEvent>().swap(trace.events);
+  release_free_memory();
 }
 
 void write_json(const Snapshot& snapshot, const std::vector<std::unique_ptr<DeviceReplay>>& replays,
@@ -122,18 +152,26 @@ uint64_t file_size_or_zero(const fs::path& path) {
 using Replays = std::vector<std::unique_ptr<DeviceReplay>>;
 
 // Derives the timelines and writes allocations.json into `dir` while `db` writes the rest.
-void derive_and_write(const Snapshot& snapshot, const std::vector<int>& devices,
-                      const ConvertOptions& options, const fs::path& dir, DbWriterThread& db,
-                      Replays& replays, ConvertTimings& timings) {
+void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const ConvertOptions& options,
+                      const fs::path& dir, DbWriterThread& db, Replays& replays, ConvertTimings& timings) {
   db.give_snapshot(snapshot, devices);
   report(options, ConvertStage::Deriving, snapshot.source_bytes);
   const Stopwatch derive;
+  std::vector<DeviceInputs> inputs;
   {
-    const StageTimer timer(options.stage_log, "derive timelines");
-    for (const int device : devices) replays.push_back(replay_device(snapshot, device));
+    const StageTimer timer(options.stage_log, "derive replay inputs");
+    for (const int device : devices) inputs.push_back(derive_device_inputs(snapshot, device));
+  }
+  free_trace_events(snapshot, db);
+  {
+    const StageTimer timer(options.stage_log, "build timelines");
+    for (DeviceInputs& device : inputs) replays.push_back(build_replay(std::move(device)));
   }
   std::vector<DeviceTimelines> layouts;
-  for (const auto& replay : replays) layouts.push_back({&replay->blocks, &replay->segments, replay->stats});
+  for (const auto& replay : replays) {
+    layouts.push_back({&replay->blocks, &replay->segments, replay->stats, &replay->block_streams,
+                       &replay->segment_streams});
+  }
   db.give_layouts(std::move(layouts));
   timings.derive_s = derive.wall_s();
   timings.derive_cpu_s = derive.cpu_s();
@@ -166,7 +204,7 @@ ConvertSummary convert_snapshot(const ConvertOptions& options) {
     input.emplace(read_input(options, db.event_sink()));
     release_free_memory();  // what the unpickler's containers held, before the timelines grow
   }
-  const Snapshot& snapshot = *input;
+  Snapshot& snapshot = *input;
   timings.read_s = total.wall_s();
   timings.read_cpu_s = total.cpu_s();
   devices = devices_to_convert(snapshot, options);

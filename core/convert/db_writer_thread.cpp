@@ -1,5 +1,6 @@
 #include "core/convert/db_writer_thread.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace snapscope {
@@ -26,7 +27,7 @@ class ConsumerDone {
 class DbWriterThread::InputsReleased {
  public:
   explicit InputsReleased(DbWriterThread& thread) : thread_(thread) {}
-  ~InputsReleased() { thread_.release_inputs(); }
+  ~InputsReleased() { thread_.reach(Progress::InputsReleased); }
   InputsReleased(const InputsReleased&) = delete;
   InputsReleased& operator=(const InputsReleased&) = delete;
 
@@ -57,15 +58,15 @@ void DbWriterThread::give_layouts(std::vector<DeviceTimelines> devices) {
 
 void DbWriterThread::wait() { done_.get(); }
 
-void DbWriterThread::wait_inputs_released() {
-  std::unique_lock lock(released_mutex_);
-  released_changed_.wait(lock, [this] { return inputs_released_; });
+void DbWriterThread::wait_for(Progress progress) {
+  std::unique_lock lock(progress_mutex_);
+  progress_changed_.wait(lock, [&] { return progress_ >= progress; });
 }
 
-void DbWriterThread::release_inputs() {
-  const std::lock_guard lock(released_mutex_);
-  inputs_released_ = true;
-  released_changed_.notify_all();
+void DbWriterThread::reach(Progress progress) {
+  const std::lock_guard lock(progress_mutex_);
+  progress_ = std::max(progress_, progress);
+  progress_changed_.notify_all();
 }
 
 void DbWriterThread::stream_events(ElementsDbBuilder& builder, StageLog* log) {
@@ -88,9 +89,10 @@ void DbWriterThread::run(const std::filesystem::path& path, StageLog* log) {
   stream_events(*builder, log);
   const SnapshotRef ref = snapshot_ready_.get();
   builder->add_snapshot(*ref.snapshot, *ref.devices);
+  reach(Progress::EventsReleased);
   builder->add_layouts(*ref.snapshot, layouts_ready_.get());
   builder->commit();
-  release_inputs();
+  reach(Progress::InputsReleased);
   builder->finish();
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <filesystem>
 #include <future>
 #include <mutex>
@@ -27,9 +28,12 @@ class DbWriterThread {
   // Both must outlive wait() (or this object).
   void give_snapshot(const Snapshot& snapshot, const std::vector<int>& devices);
   void give_layouts(std::vector<DeviceTimelines> devices);
-  // Blocks until the thread no longer reads the snapshot or the layouts (they may be freed
-  // then, before the index build, the phase with the biggest SQLite memory) or has failed.
-  void wait_inputs_released();
+  // Block until the thread has written the snapshot's own tables (after which it no longer
+  // reads the trace events), or no longer reads the snapshot or the layouts at all (they may
+  // be freed then, before the index build, the phase with the biggest SQLite memory). Both
+  // also return when the thread has failed.
+  void wait_events_released() { wait_for(Progress::EventsReleased); }
+  void wait_inputs_released() { wait_for(Progress::InputsReleased); }
   void wait();  // rethrows the thread's failure
 
  private:
@@ -39,7 +43,9 @@ class DbWriterThread {
   };
   void run(const std::filesystem::path& path, StageLog* log);
   void stream_events(ElementsDbBuilder& builder, StageLog* log);
-  void release_inputs();
+  enum class Progress : uint8_t { Started, EventsReleased, InputsReleased };
+  void wait_for(Progress progress);
+  void reach(Progress progress);
   class InputsReleased;
 
   EventHandoff handoff_;
@@ -48,9 +54,9 @@ class DbWriterThread {
   std::promise<std::vector<DeviceTimelines>> layouts_;
   std::future<std::vector<DeviceTimelines>> layouts_ready_ = layouts_.get_future();
   bool snapshot_given_ = false, layouts_given_ = false;
-  std::mutex released_mutex_;
-  std::condition_variable released_changed_;
-  bool inputs_released_ = false;
+  std::mutex progress_mutex_;
+  std::condition_variable progress_changed_;
+  Progress progress_ = Progress::Started;
   std::future<void> done_;
 };
 

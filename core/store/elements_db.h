@@ -5,6 +5,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/snapshot/model.h"
 #include "core/store/device_stats.h"
@@ -25,7 +26,14 @@ struct DeviceTimelines {
   const Timeline* blocks = nullptr;
   const Timeline* segments = nullptr;
   DeviceStats stats;
+  // Optional element_streams() of both timelines, for a caller that frees the trace events
+  // before the layout tables are written; null: looked up in the snapshot's events.
+  const std::vector<uint64_t>* block_streams = nullptr;
+  const std::vector<uint64_t>* segment_streams = nullptr;
 };
+
+// allocations.stream per element: the stream of its source event, else of its snapshot segment.
+std::vector<uint64_t> element_streams(const Snapshot& snapshot, const ReplayInput& input);
 
 // Builds the database in one transaction, in two steps so that the snapshot's tables can be
 // written while the timelines are still being derived. Every method throws
