@@ -82,7 +82,7 @@ bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view) {
   Impl& impl = *impl_;
   if (impl.timeline != &timeline) {
     impl.worker.reset();  // stop building for the previous timeline first
-    impl.worker = std::make_unique<LodWorker>(timeline, impl.on_ready);
+    impl.worker = std::make_unique<LodWorker>(timeline, impl.on_ready, /*rasterize_columns=*/true);
     impl.timeline = &timeline;
     impl.colors_changed = true;
     impl.has_frame = false;

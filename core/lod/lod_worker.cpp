@@ -1,9 +1,14 @@
 #include "core/lod/lod_worker.h"
 
+#include "core/lod/key_raster.h"
+
 namespace snapscope {
 
-LodWorker::LodWorker(const Timeline& timeline, std::function<void()> on_finished)
-    : timeline_(timeline), on_finished_(std::move(on_finished)), thread_([this] { run(); }) {}
+LodWorker::LodWorker(const Timeline& timeline, std::function<void()> on_finished, bool rasterize_columns)
+    : timeline_(timeline),
+      on_finished_(std::move(on_finished)),
+      rasterize_columns_(rasterize_columns),
+      thread_([this] { run(); }) {}
 
 LodWorker::~LodWorker() {
   {
@@ -70,6 +75,7 @@ void LodWorker::run() {
     if (!builder_) builder_.emplace(timeline_);
     if (colors) builder_->set_color_keys(std::move(*colors));
     LodFrame frame = builder_->build(view);
+    if (rasterize_columns_ && frame.mode == LodMode::Columns) frame.key_image = rasterize_keys(frame);
     lock.lock();
     building_ = false;
     finished_ = std::move(frame);

@@ -18,8 +18,10 @@ namespace snapscope {
 class LodWorker {
  public:
   // The timeline must outlive the worker. on_finished (optional) runs on the worker thread after
-  // each frame is ready, e.g. to wake a UI loop that sleeps until input.
-  explicit LodWorker(const Timeline& timeline, std::function<void()> on_finished = {});
+  // each frame is ready, e.g. to wake a UI loop that sleeps until input. With rasterize_columns,
+  // Columns-mode frames also carry their key_image (key_raster.h), made on the worker.
+  explicit LodWorker(const Timeline& timeline, std::function<void()> on_finished = {},
+                     bool rasterize_columns = false);
   ~LodWorker();
   LodWorker(const LodWorker&) = delete;
   LodWorker& operator=(const LodWorker&) = delete;
@@ -41,6 +43,7 @@ class LodWorker {
   const Timeline& timeline_;
   std::optional<LodBuilder> builder_;  // made on the worker thread
   std::function<void()> on_finished_;
+  bool rasterize_columns_ = false;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   mutable std::condition_variable built_;
