@@ -79,7 +79,8 @@ bool Application::render_frame() {
   ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, io.DisplaySize.y - top - kStatusHeight));
   ImGui::Begin("##workspace", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse |
+                   ImGuiWindowFlags_NoBackground);
   bool restreamed = false;
   const ImVec2 available = ImGui::GetContentRegionAvail();
   const float chart_width = available.x - kInspectorWidth;
@@ -119,6 +120,7 @@ bool Application::render_frame() {
   ImGui::EndChild();
   ImGui::End();
   draw_status_bar(state_, io.DisplaySize.y - kStatusHeight, io.DisplaySize.x, kStatusHeight);
+  if (restreamed) window_.force_redraw();  // the chart texture changed under the same draw data
   window_.end_frame();
   return restreamed;
 }
