@@ -45,7 +45,9 @@ bool TimelinePanel::draw(AppState& state, float width, float height) {
 
   const bool restreamed = layer_.update(*timeline, state.view);
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
-  layer_.paint(chart_x_, chart_y_, chart_w_, chart_h_);
+  // The texture has the viewport's whole-pixel size: composite it 1:1.
+  layer_.paint(chart_x_, chart_y_, static_cast<float>(state.view.viewport_width()),
+               static_cast<float>(state.view.viewport_height()));
   draw_axes(state);
   draw_highlights(state);
   draw_cursor_overlay(state, layer_, chart_x_, chart_y_, chart_w_, chart_h_);
