@@ -18,25 +18,14 @@
 #include "core/convert/convert.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/timeline.h"
+#include "real_snapshots.h"
 #include "unit/test_store_fixture.h"
 
 using namespace snapscope;
 namespace fs = std::filesystem;
+using namespace snapscope::conformance;
 
 namespace {
-
-std::vector<fs::path> real_pickles() {
-  const char* dir = std::getenv("SNAPSCOPE_SNAPSHOT_DIR");
-  REQUIRE_MESSAGE(dir != nullptr, "SNAPSCOPE_SNAPSHOT_DIR is not set");
-  REQUIRE_MESSAGE(fs::is_directory(dir), "SNAPSCOPE_SNAPSHOT_DIR is not a directory: " << std::string(dir));
-  std::vector<fs::path> pickles;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".pickle") pickles.push_back(entry.path());
-  }
-  std::sort(pickles.begin(), pickles.end());
-  REQUIRE_MESSAGE(!pickles.empty(), "no *.pickle in " << std::string(dir));
-  return pickles;
-}
 
 // The snapshot's own segments and active blocks of one device, read without the allocator code.
 struct Expected {
@@ -96,7 +85,7 @@ void check_device(const Snapshot& snapshot, int device, const std::string& db_pa
 
 TEST_SUITE("conformance") {
   TEST_CASE("allocator state history of real snapshots") {
-    for (const fs::path& pickle : real_pickles()) {
+    for (const fs::path& pickle : snapshot_pickles()) {
       INFO(pickle.filename().string());
       const Snapshot snapshot = read_snapshot(pickle.string());
       test::TempDir dir;

@@ -27,34 +27,13 @@
 #include "core/convert/convert.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
+#include "real_snapshots.h"
 
 using namespace snapscope;
 namespace fs = std::filesystem;
+using namespace snapscope::conformance;
 
 namespace {
-
-fs::path snapshot_dir() {
-  const char* dir = std::getenv("SNAPSCOPE_SNAPSHOT_DIR");
-  REQUIRE_MESSAGE(dir != nullptr, "SNAPSCOPE_SNAPSHOT_DIR is not set");
-  REQUIRE_MESSAGE(fs::is_directory(dir), "SNAPSCOPE_SNAPSHOT_DIR is not a directory: " << std::string(dir));
-  return dir;
-}
-
-std::vector<fs::path> snapshot_pickles() {
-  std::vector<fs::path> pickles;
-  for (const fs::directory_entry& entry : fs::directory_iterator(snapshot_dir())) {
-    if (entry.path().extension() == ".pickle") pickles.push_back(entry.path());
-  }
-  std::sort(pickles.begin(), pickles.end());
-  REQUIRE_MESSAGE(!pickles.empty(), "no *.pickle in " << snapshot_dir().string());
-  return pickles;
-}
-
-nlohmann::json load_reference(fs::path pickle) {
-  std::ifstream in(pickle.replace_extension(".memviz.json"));
-  REQUIRE_MESSAGE(in.good(), "missing reference layout " << pickle.string());
-  return nlohmann::json::parse(in);
-}
 
 Timeline block_timeline(const Snapshot& snapshot, int device) {
   return Timeline(derive_replay_input(snapshot, device, TimelineKind::Blocks));

@@ -17,35 +17,14 @@
 
 #include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/timeline.h"
+#include "real_snapshots.h"
 
 using namespace snapscope;
 namespace fs = std::filesystem;
+using namespace snapscope::conformance;
 using nlohmann::json;
 
 namespace {
-
-std::vector<fs::path> snapshot_pickles() {
-  const char* dir = std::getenv("SNAPSCOPE_SNAPSHOT_DIR");
-  REQUIRE_MESSAGE(dir != nullptr, "SNAPSCOPE_SNAPSHOT_DIR is not set");
-  REQUIRE_MESSAGE(fs::is_directory(dir), "SNAPSCOPE_SNAPSHOT_DIR is not a directory: " << std::string(dir));
-  std::vector<fs::path> pickles;
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".pickle") pickles.push_back(entry.path());
-  }
-  std::sort(pickles.begin(), pickles.end());
-  REQUIRE_MESSAGE(!pickles.empty(), "no *.pickle in " << std::string(dir));
-  return pickles;
-}
-
-json load_reference(const fs::path& pickle) {
-  fs::path path = pickle;
-  path.replace_extension(".memviz.json");
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in.good(), "missing reference layout " << path.string());
-  json reference = json::parse(in);
-  REQUIRE(reference.at("format") == "memviz-ref/1");
-  return reference;
-}
 
 // Collects disagreements; reports the count and the first few, so one bad layout does not
 // flood the log with a million failed assertions.

@@ -11,24 +11,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/snapshot/snapshot_reader.h"
+#include "real_snapshots.h"
 
 namespace fs = std::filesystem;
+using namespace snapscope::conformance;
 using namespace snapscope;
 
 namespace {
-
-std::vector<fs::path> snapshot_files() {
-  const char* dir = std::getenv("SNAPSCOPE_SNAPSHOT_DIR");
-  REQUIRE_MESSAGE(dir != nullptr, "SNAPSCOPE_SNAPSHOT_DIR is not set");
-  REQUIRE_MESSAGE(fs::is_directory(dir), "SNAPSCOPE_SNAPSHOT_DIR is not a directory: " << dir);
-  std::vector<fs::path> out;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".pickle") out.push_back(entry.path());
-  }
-  std::sort(out.begin(), out.end());
-  REQUIRE_MESSAGE(!out.empty(), "no *.pickle files in " << dir);
-  return out;
-}
 
 std::string action_label(const TraceEvent& e, const Snapshot& s) {
   return e.action == Action::Unknown ? std::string(s.strings.view(e.unknown_action))
@@ -71,7 +60,7 @@ void check_against_reference(const fs::path& pickle_path) {
 
 TEST_SUITE("conformance") {
   TEST_CASE("reader matches memory_viz counts on every real snapshot") {
-    for (const fs::path& p : snapshot_files()) {
+    for (const fs::path& p : snapshot_pickles()) {
       INFO("snapshot " << p.filename().string());
       check_against_reference(p);
     }

@@ -25,44 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<nlohmann::json> json_lines(const std::string& text) {
-  std::vector<nlohmann::json> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.front() == '{') lines.push_back(nlohmann::json::parse(line));
-  }
-  return lines;
-}
-
-// Starts the app on `input`, runs the xdotool `steps` ("$W" is the window), quits, returns stdout.
-std::string drive(const fs::path& sandbox, const std::string& input, const std::vector<std::string>& steps) {
-  const fs::path out = sandbox / "window.out";
-  std::ostringstream script;
-  script << "set -e\n"
-         << "export XDG_CACHE_HOME=" << shell_quote((sandbox / "cache").string())
-         << " XDG_CONFIG_HOME=" << shell_quote((sandbox / "config").string()) << "\n"
-         << shell_quote(SNAPSCOPE_APP) << " " << shell_quote(input) << " --size 1400x900 > "
-         << shell_quote(out.string()) << " &\n"
-         << "pid=$!\n"
-         << "W=$(timeout 60 xdotool search --sync --name 'snapscope - ' | head -1)\n"
-         // XTEST input into the focused window (there is no window manager); the app queues
-         // shortcut presses, so a short press is enough on a loaded machine.
-         << "xdotool windowfocus --sync \"$W\"\n"
-         << "press() { xdotool keydown \"$1\"; sleep 0.05; xdotool keyup \"$1\"; }\n"
-         // Keys read by ImGui widgets (the SQL editor) are polled once per frame: hold them longer.
-         << "hold() { xdotool keydown \"$1\"; sleep 0.3; xdotool keyup \"$1\"; }\n"
-         << "sleep 1\n";
-  for (const std::string& step : steps) script << step << "\nsleep 0.5\n";
-  script << "press ctrl+q\n"
-         << "timeout 20 tail --pid=$pid -f /dev/null || kill $pid\n"
-         << "wait $pid || true\n";
-  const fs::path driver = sandbox / "drive.sh";
-  std::ofstream(driver) << script.str();
-  REQUIRE(std::system(("bash " + shell_quote(driver.string())).c_str()) == 0);
-  std::ifstream in(out);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 int64_t sqlite_count(const fs::path& db, const std::string& sql) {
   sqlite3* handle = nullptr;
   REQUIRE(sqlite3_open_v2(db.c_str(), &handle, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
@@ -75,12 +37,6 @@ int64_t sqlite_count(const fs::path& db, const std::string& sql) {
   return count;
 }
 
-std::unique_ptr<Document> open_converted(const fs::path& sandbox, const std::string& input) {
-  setenv("XDG_CACHE_HOME", (sandbox / "cache").string().c_str(), 1);
-  LoadProgress progress;
-  return open_document(input, progress);  // the app's cache directory, converted by the first run
-}
-
 std::string type(const std::string& text) { return "xdotool type --delay 60 " + shell_quote(text); }
 
 }  // namespace
@@ -90,10 +46,10 @@ TEST_CASE("xdotool: the SQL console counts what sqlite counts and refuses writes
   const std::string input = fixture_pickle(sandbox).string();
   const std::string key = "press ";
   const std::string query = "SELECT elem, size FROM allocations WHERE size > 100000";
-  const std::string out =
-      drive(sandbox, input,
-            {key + "ctrl+e", type(query), "hold ctrl+Return", "sleep 1", key + "ctrl+k", key + "ctrl+e",
-             "hold ctrl+a", type("DELETE FROM events"), "hold ctrl+Return", "sleep 1", key + "ctrl+k"});
+  const std::string out = drive_window(
+      sandbox, input,
+      {key + "ctrl+e", type(query), "hold ctrl+Return", "sleep 1", key + "ctrl+k", key + "ctrl+e",
+       "hold ctrl+a", type("DELETE FROM events"), "hold ctrl+Return", "sleep 1", key + "ctrl+k"});
   const auto lines = json_lines(out);
   REQUIRE(lines.size() == 2);
   const auto document = open_converted(sandbox, input);
@@ -113,7 +69,8 @@ TEST_CASE("xdotool: End / Home show the allocator state the core computes at tho
   const fs::path sandbox = make_sandbox("allocator-panel");
   const std::string input = fixture_pickle(sandbox).string();
   const std::string key = "press ";
-  const std::string out = drive(sandbox, input, {key + "End", key + "ctrl+k", key + "Home", key + "ctrl+k"});
+  const std::string out =
+      drive_window(sandbox, input, {key + "End", key + "ctrl+k", key + "Home", key + "ctrl+k"});
   const auto lines = json_lines(out);
   REQUIRE(lines.size() == 2);
   const auto document = open_converted(sandbox, input);

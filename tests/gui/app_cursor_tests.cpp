@@ -25,21 +25,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<nlohmann::json> json_lines(const std::string& text) {
-  std::vector<nlohmann::json> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.front() == '{') lines.push_back(nlohmann::json::parse(line));
-  }
-  return lines;
-}
-
-std::unique_ptr<Document> open_converted(const fs::path& sandbox, const std::string& input) {
-  setenv("XDG_CACHE_HOME", (sandbox / "cache").string().c_str(), 1);
-  LoadProgress progress;
-  return open_document(input, progress);  // reuses the app's cache directory
-}
-
 // A function name that allocates something live at the peak, to search for.
 std::string frame_to_search(const Timeline& timeline, const StackCatalog& catalog) {
   for (const LiveElement& live : live_elements(timeline, peak_state(timeline))) {
@@ -55,41 +40,6 @@ size_t core_match_count(const Timeline& timeline, const StackCatalog& catalog, c
   const auto query = parse_search_query(text, SearchMode::Auto);
   REQUIRE(query.has_value());
   return search_allocations(timeline, catalog, *query).size();
-}
-
-// Starts the app on `input`, waits for its window, runs the xdotool `steps` (one command per
-// entry, "$W" is the window), quits with Ctrl+Q and returns its stdout.
-std::string drive_window(const fs::path& sandbox, const std::string& input,
-                         const std::vector<std::string>& steps) {
-  const fs::path out = sandbox / "window.out";
-  std::ostringstream script;
-  script << "set -e\n"
-         << "export XDG_CACHE_HOME=" << shell_quote((sandbox / "cache").string())
-         << " XDG_CONFIG_HOME=" << shell_quote((sandbox / "config").string())
-         << "\n"
-         // Convert into the cache first: otherwise the window can appear (and take our keys)
-         // while the first conversion is still running, and the keys find no document.
-         << shell_quote(SNAPSCOPE_APP) << " " << shell_quote(input) << " --screenshot "
-         << shell_quote((sandbox / "warm.png").string()) << " > /dev/null\n"
-         << shell_quote(SNAPSCOPE_APP) << " " << shell_quote(input) << " --size 1400x900 > "
-         << shell_quote(out.string()) << " &\n"
-         << "pid=$!\n"
-         << "W=$(timeout 60 xdotool search --sync --name 'snapscope - ' | head -1)\n"
-         // XTEST input into the focused window (there is no window manager); a short press is
-         // enough, the app latches taps so a loaded machine does not drop them.
-         << "xdotool windowfocus --sync \"$W\"\n"
-         << "press() { xdotool keydown \"$1\"; sleep 0.05; xdotool keyup \"$1\"; }\n"
-         << "sleep 1\n";
-  for (const std::string& step : steps) script << step << "\nsleep 0.5\n";
-  // Every line is flushed as printed, so a quit that gets lost on a loaded machine only costs time.
-  script << "press ctrl+q\n"
-         << "timeout 20 tail --pid=$pid -f /dev/null || kill $pid\n"
-         << "wait $pid || true\n";
-  const fs::path driver = sandbox / "drive.sh";
-  std::ofstream(driver) << script.str();
-  REQUIRE(std::system(("bash " + shell_quote(driver.string())).c_str()) == 0);
-  std::ifstream in(out);
-  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 struct ChartRect {

@@ -53,12 +53,6 @@ bool is_filled(uint32_t rgb) {
   return std::max({r, g, b}) > 60;
 }
 
-std::unique_ptr<Document> open_converted(const fs::path& sandbox, const std::string& input) {
-  setenv("XDG_CACHE_HOME", (sandbox / "cache").string().c_str(), 1);
-  LoadProgress progress;
-  return open_document(input, progress);  // reuses the app's cache directory
-}
-
 // The renderer's color for a key, as 8-bit channels may round it: each within one step.
 bool has_palette_color(uint32_t rgb, uint32_t color_key) {
   const Rgba& color = kDefaultPalette[color_key % kDefaultPalette.size()];

@@ -4,8 +4,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/view/document.h"
 
 namespace snapscope::gui_test {
 
@@ -31,5 +36,15 @@ struct Image {
 Image load_png(const std::filesystem::path& path);  // throws on failure
 
 std::string shell_quote(const std::string& text);
+
+// The lines of `text` that are JSON objects (the app's print commands), parsed.
+std::vector<nlohmann::json> json_lines(const std::string& text);
+// Opens `input` through the app's cache in `sandbox` (converted by an earlier app run).
+std::unique_ptr<Document> open_converted(const std::filesystem::path& sandbox, const std::string& input);
+// Starts the app on `input` in a real window, runs the xdotool `steps` (shell lines; "$W" is the
+// window, `press KEY` taps a key, `hold KEY` holds it for widgets that poll keys once a frame),
+// quits with Ctrl+Q and returns the app's stdout.
+std::string drive_window(const std::filesystem::path& sandbox, const std::string& input,
+                         const std::vector<std::string>& steps);
 
 }  // namespace snapscope::gui_test
