@@ -1,7 +1,5 @@
 #include "app/annotation_lanes.h"
 
-#include <imgui.h>
-
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -14,7 +12,8 @@ namespace snapscope {
 namespace {
 
 constexpr float kLaneHeight = 16;
-constexpr uint32_t kMaxLanes = 4;  // deeper ranges share the last lane
+constexpr uint32_t kMaxLanes = 4;   // deeper ranges share the last lane
+constexpr float kNarrowPixels = 3;  // narrower bars are painted per pixel column, not one by one
 
 uint32_t lane_count(const PhaseTable& table) {
   uint32_t deepest = 0;
@@ -30,43 +29,101 @@ ImU32 lane_color(const std::string& name) {
 
 }  // namespace
 
-float annotation_lanes_height(const PhaseTable& table) {
+float AnnotationLanes::height(const PhaseTable& table) {
   if (!table.has_times || table.rows.empty()) return 0;
-  return static_cast<float>(lane_count(table)) * kLaneHeight + 2;
+  if (key_.rows != table.rows.data() || key_.count != table.rows.size()) {
+    laid_out_ = false;
+    key_ = {table.rows.data(), table.rows.size()};
+    lanes_ = lane_count(table);
+  }
+  return static_cast<float>(lanes_) * kLaneHeight + 2;
 }
 
-void draw_annotation_lanes(AppState& state, const PhaseTable& table, float chart_x, float chart_width) {
-  const float height = annotation_lanes_height(table);
+// Bars narrower than a few pixels land in per-lane pixel columns (last one wins), emitted as
+// runs: with tens of thousands of phases the lanes cost at most a few rectangles per column.
+void AnnotationLanes::layout(const AppState& state, const PhaseTable& table, float chart_width) {
+  const Timeline& timeline = *state.timeline();
+  bars_.clear();
+  columns_ = static_cast<size_t>(std::max(1.0f, chart_width));
+  narrow_rows_.assign(kMaxLanes * columns_, nullptr);
+  std::vector<ImU32> narrow_colors(kMaxLanes * columns_, 0);
+  for (const PhaseRow& row : table.rows) {
+    const auto left = static_cast<float>(state.view.to_screen_x(state_x(timeline, row.start_state)));
+    const auto right = static_cast<float>(state.view.to_screen_x(state_x(timeline, row.end_state)));
+    if (right < 0 || left > chart_width) continue;  // outside the view
+    const uint32_t lane = std::min(row.depth, kMaxLanes - 1);
+    const float top = static_cast<float>(lane) * kLaneHeight;
+    const ImVec2 a(left, top + 1), b(std::max(right, left + 2), top + kLaneHeight - 1);
+    if (b.x - a.x >= kNarrowPixels) {
+      bars_.push_back({a, b, lane_color(row.name), &row});
+      continue;
+    }
+    const auto last_column = static_cast<float>(columns_ - 1);
+    const auto first = static_cast<size_t>(std::clamp(a.x, 0.0f, last_column));
+    const auto last = static_cast<size_t>(std::clamp(b.x - 1, 0.0f, last_column));
+    for (size_t c = first; c <= last; ++c) {
+      narrow_colors[lane * columns_ + c] = lane_color(row.name);
+      narrow_rows_[lane * columns_ + c] = &row;
+    }
+  }
+  for (uint32_t lane = 0; lane < kMaxLanes; ++lane) {
+    const ImU32* colors = narrow_colors.data() + lane * columns_;
+    const float top = static_cast<float>(lane) * kLaneHeight;
+    for (size_t c = 0; c < columns_;) {
+      size_t end = c + 1;
+      while (end < columns_ && colors[end] == colors[c]) ++end;
+      if (colors[c] != 0) {
+        bars_.push_back({ImVec2(static_cast<float>(c), top + 1),
+                         ImVec2(static_cast<float>(end), top + kLaneHeight - 1), colors[c], nullptr});
+      }
+      c = end;
+    }
+  }
+}
+
+const PhaseRow* AnnotationLanes::row_at(float x, float y) const {
+  for (const Bar& bar : bars_) {
+    if (bar.row != nullptr && x >= bar.a.x && x <= bar.b.x && y >= bar.a.y && y <= bar.b.y) return bar.row;
+  }
+  const auto lane = static_cast<size_t>(std::max(0.0f, y) / kLaneHeight);
+  if (x < 0 || lane >= kMaxLanes || static_cast<size_t>(x) >= columns_) return nullptr;
+  return narrow_rows_[lane * columns_ + static_cast<size_t>(x)];
+}
+
+void AnnotationLanes::draw(AppState& state, const PhaseTable& table, float chart_x, float chart_width) {
+  const float lanes_height = height(table);
   const Timeline* timeline = state.timeline();
-  if (height == 0 || timeline == nullptr) return;
+  if (lanes_height == 0 || timeline == nullptr) return;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::SetCursorScreenPos(ImVec2(chart_x, origin.y));
-  ImGui::InvisibleButton("annotation-lanes", ImVec2(chart_width, height));
+  ImGui::InvisibleButton("annotation-lanes", ImVec2(chart_width, lanes_height));
   const bool clicked = ImGui::IsItemClicked();
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const DataRect& visible = state.view.visible();
+  const Key wanted{table.rows.data(), table.rows.size(),           timeline,   visible.x0,
+                   visible.x1,        state.view.viewport_width(), chart_width};
+  if (!laid_out_ || !(key_ == wanted)) {
+    key_ = wanted;
+    layout(state, table, chart_width);
+    laid_out_ = true;
+  }
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
-  draw_list->PushClipRect(ImVec2(chart_x, origin.y), ImVec2(chart_x + chart_width, origin.y + height), true);
-  const PhaseRow* hit = nullptr;
-  for (const PhaseRow& row : table.rows) {
-    const float left =
-        chart_x + static_cast<float>(state.view.to_screen_x(state_x(*timeline, row.start_state)));
-    const float right =
-        chart_x + static_cast<float>(state.view.to_screen_x(state_x(*timeline, row.end_state)));
-    if (right < chart_x || left > chart_x + chart_width) continue;  // outside the view
-    const float top = origin.y + static_cast<float>(std::min(row.depth, kMaxLanes - 1)) * kLaneHeight;
-    const ImVec2 a(left, top + 1), b(std::max(right, left + 2), top + kLaneHeight - 1);
-    const ImU32 color = lane_color(row.name);
-    draw_list->AddRectFilled(a, b, color, 3);
-    if (b.x - a.x > 24)
-      draw_list->AddText(ImVec2(a.x + 4, a.y + 1), IM_COL32(255, 255, 255, 255), row.name.c_str());
-    if (mouse.x >= a.x && mouse.x <= b.x && mouse.y >= a.y && mouse.y <= b.y) hit = &row;
+  draw_list->PushClipRect(ImVec2(chart_x, origin.y), ImVec2(chart_x + chart_width, origin.y + lanes_height),
+                          true);
+  for (const Bar& bar : bars_) {
+    const ImVec2 a(chart_x + bar.a.x, origin.y + bar.a.y), b(chart_x + bar.b.x, origin.y + bar.b.y);
+    draw_list->AddRectFilled(a, b, bar.color, bar.row != nullptr ? 3.0f : 0.0f);
+    if (bar.row != nullptr && b.x - a.x > 24)
+      draw_list->AddText(ImVec2(a.x + 4, a.y + 1), IM_COL32(255, 255, 255, 255), bar.row->name.c_str());
   }
   draw_list->PopClipRect();
-  if (hit != nullptr && ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("%s\nclick: zoom to it, cursor to its peak", hit->name.c_str());
-    if (clicked) select_phase(state, *hit);
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (const PhaseRow* hit = row_at(mouse.x - chart_x, mouse.y - origin.y)) {
+      ImGui::SetTooltip("%s\nclick: zoom to it, cursor to its peak", hit->name.c_str());
+      if (clicked) select_phase(state, *hit);
+    }
   }
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + lanes_height));
 }
 
 }  // namespace snapscope

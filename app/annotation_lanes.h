@@ -1,15 +1,48 @@
 // external_annotations ranges as labelled bars above the chart, aligned with its x axis; nested
 // ranges go on separate lanes (by depth). Clicking a bar selects that phase (phase_panel.h).
+// Bars are laid out once per view and table: a frame without a view change only re-emits them.
 #pragma once
+
+#include <imgui.h>
+
+#include <cstddef>
+#include <vector>
 
 #include "app/app_state.h"
 #include "core/analysis/phase_table.h"
 
 namespace snapscope {
 
-// Height the lanes need (0 when there is nothing to draw).
-float annotation_lanes_height(const PhaseTable& table);
-// Draws at the current cursor position; x and width are the chart's, in window pixels.
-void draw_annotation_lanes(AppState& state, const PhaseTable& table, float chart_x, float chart_width);
+class AnnotationLanes {
+ public:
+  // Height the lanes need (0 when there is nothing to draw).
+  float height(const PhaseTable& table);
+  // Draws at the current cursor position; x and width are the chart's, in window pixels.
+  void draw(AppState& state, const PhaseTable& table, float chart_x, float chart_width);
+
+ private:
+  struct Bar {
+    ImVec2 a, b;  // relative to the lanes' top-left corner
+    ImU32 color = 0;
+    const PhaseRow* row = nullptr;  // nullptr: a run of sub-pixel bars
+  };
+  struct Key {
+    const PhaseRow* rows = nullptr;
+    size_t count = 0;
+    const Timeline* timeline = nullptr;
+    double x0 = 0, x1 = 0, width_px = 0;
+    float chart_width = 0;
+    bool operator==(const Key&) const = default;
+  };
+  void layout(const AppState& state, const PhaseTable& table, float chart_width);
+  const PhaseRow* row_at(float x, float y) const;  // x, y relative to the lanes
+
+  Key key_;
+  bool laid_out_ = false;
+  uint32_t lanes_ = 0;
+  std::vector<Bar> bars_;
+  std::vector<const PhaseRow*> narrow_rows_;  // per lane and pixel column: the bar painted there
+  size_t columns_ = 0;
+};
 
 }  // namespace snapscope

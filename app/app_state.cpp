@@ -13,13 +13,14 @@ void AppState::open(const std::string& path) {
   if (!loader_.start(path)) error_ = "still loading " + loader_.path() + "; try again when it is done";
 }
 
-bool AppState::poll_loader() {
+bool AppState::poll_loader(const std::function<void()>& before_replace) {
   auto result = loader_.take_result();
   if (!result) return false;
   if (!result->document) {
     error_ = result->error;  // the previous document (if any) stays open and usable
     return false;
   }
+  if (before_replace) before_replace();
   install(std::move(result->document));
   return true;
 }

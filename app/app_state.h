@@ -3,6 +3,7 @@
 // change it; only the frame loop owns it.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,8 +32,9 @@ class AppState {
 
   // Document lifecycle.
   void open(const std::string& path);  // starts a background load
-  // Installs a finished load; true when a new document arrived this call.
-  bool poll_loader();
+  // Installs a finished load; true when a new document arrived this call. before_replace runs
+  // first (stop background readers of the old document).
+  bool poll_loader(const std::function<void()>& before_replace = {});
   const Document* document() const { return document_.get(); }
   const DocumentLoader& loader() const { return loader_; }
   const std::string& error() const { return error_; }

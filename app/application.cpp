@@ -3,6 +3,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -23,10 +24,13 @@ constexpr float kAnalysisPaneShare = 0.4f;     // of the workspace height, below
 constexpr double kIdleWaitSeconds = 0.25;      // nothing happening: sleep until input or this long
 constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
 constexpr int kSettleFrames = 3;
+constexpr int kMaxSettleFrames = 100;  // headless: the view may still move while ImGui lays out
 
 }  // namespace
 
 Application::Application(const AppOptions& options) : options_(options), window_("snapscope", options.size) {
+  // Wakes run_interactive's wait when the chart's worker finished a frame (thread-safe call).
+  timeline_.layer().set_frame_ready_callback([] { glfwPostEmptyEvent(); });
   state_.settings.device = options.device;
   state_.settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
   if (!options.path.empty()) state_.open(options.path);
@@ -60,7 +64,8 @@ void Application::apply_color_mode() {
 bool Application::render_frame() {
   for (const std::string& path : window_.take_dropped_paths()) state_.open(path);
   cursor_panels_.before_frame(state_);
-  if (state_.poll_loader()) on_document_loaded();
+  // The chart's worker reads the old timeline: stop it before that document goes away.
+  if (state_.poll_loader([this] { timeline_.layer().reset(); })) on_document_loaded();
   allocator_panels_.before_frame(state_);
   window_.begin_frame();
   const MenuActions actions = draw_menu_bar(state_, browser_);
@@ -74,7 +79,8 @@ bool Application::render_frame() {
   ImGui::SetNextWindowSize(ImVec2(io.DisplaySize.x, io.DisplaySize.y - top - kStatusHeight));
   ImGui::Begin("##workspace", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse |
+                   ImGuiWindowFlags_NoBackground);
   bool restreamed = false;
   const ImVec2 available = ImGui::GetContentRegionAvail();
   const float chart_width = available.x - kInspectorWidth;
@@ -114,6 +120,7 @@ bool Application::render_frame() {
   ImGui::EndChild();
   ImGui::End();
   draw_status_bar(state_, io.DisplaySize.y - kStatusHeight, io.DisplaySize.x, kStatusHeight);
+  if (restreamed) window_.force_redraw();  // the chart texture changed under the same draw data
   window_.end_frame();
   return restreamed;
 }
@@ -155,6 +162,16 @@ void Application::print_allocator_json() {
   std::fflush(stdout);
 }
 
+bool Application::render_settled() {
+  bool restreamed = render_frame();
+  for (int frame = 0; frame < kMaxSettleFrames && !timeline_.layer().settled(); ++frame) {
+    timeline_.layer().wait_for_build();  // sleep, leaving the cores to the worker
+    present();
+    restreamed = render_frame() || restreamed;
+  }
+  return restreamed;
+}
+
 bool Application::wait_for_load() {
   while (state_.loader().busy()) {
     render_frame();
@@ -179,6 +196,8 @@ int Application::run_interactive() {
     if (window_.wait_events(state_.loader().busy() ? kBusyWaitSeconds : kIdleWaitSeconds)) {
       frames_owed = kSettleFrames;
     }
+    // The chart's worker posts an empty event when a frame is ready: draw it once.
+    if (timeline_.layer().frame_waiting()) frames_owed = std::max(frames_owed, 1);
   }
   return 0;
 }

@@ -20,6 +20,9 @@ class Application {
   int run_interactive();
   // Draws one frame into the back buffer; does not present. True if the chart re-streamed.
   bool render_frame();
+  // Headless modes: renders until the chart shows the frame built for the current view (never a
+  // shifted or scaled placeholder); presents every frame but the last. True if it re-streamed.
+  bool render_settled();
   void present() { window_.present(); }
   // Keeps rendering until the background load finishes; false if it failed.
   bool wait_for_load();

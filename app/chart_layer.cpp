@@ -2,14 +2,17 @@
 
 #include <imgui.h>
 
+#include <chrono>
 #include <cstdint>
 
-#include "core/lod/lod_builder.h"
 #include "core/lod/lod_pick.h"
+#include "core/lod/lod_worker.h"
 #include "render/chart_renderer.h"
 
 namespace snapscope {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 ChartView chart_view_of(const ViewTransform& view) {
   const DataRect& visible = view.visible();
@@ -21,15 +24,38 @@ ChartView chart_view_of(const ViewTransform& view) {
           static_cast<int>(view.viewport_height())};
 }
 
+struct Request {
+  ChartView view;
+  Clock::time_point at;
+};
+
 }  // namespace
 
 struct ChartLayer::Impl {
   const Timeline* timeline = nullptr;
-  std::unique_ptr<LodBuilder> builder;
+  std::unique_ptr<LodWorker> worker;
   std::unique_ptr<ChartRenderer> renderer;  // created lazily: needs the GL context
+  std::function<void()> on_ready;
   std::vector<uint32_t> color_keys;
   bool colors_changed = false;
-  LodFrame frame;
+  ChartView wanted;
+  bool has_frame = false;
+  LodFrame frame;                 // the frame in the texture
+  std::vector<Request> requests;  // not yet drawn, oldest first
+  std::vector<double> latencies;
+
+  void note_request() {
+    if (!requests.empty() && requests.back().view == wanted) return;
+    requests.push_back({wanted, Clock::now()});
+  }
+  void note_drawn() {
+    for (size_t i = requests.size(); i-- > 0;) {
+      if (requests[i].view != frame.view) continue;
+      latencies.push_back(std::chrono::duration<double, std::milli>(Clock::now() - requests[i].at).count());
+      requests.erase(requests.begin(), requests.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      return;
+    }
+  }
 };
 
 ChartLayer::ChartLayer() : impl_(std::make_unique<Impl>()) {}
@@ -37,8 +63,14 @@ ChartLayer::~ChartLayer() = default;
 
 void ChartLayer::reset() {
   auto renderer = std::move(impl_->renderer);  // GL objects survive a document change
-  impl_ = std::make_unique<Impl>();
+  auto on_ready = std::move(impl_->on_ready);
+  impl_ = std::make_unique<Impl>();  // joins the worker
   impl_->renderer = std::move(renderer);
+  impl_->on_ready = std::move(on_ready);
+}
+
+void ChartLayer::set_frame_ready_callback(std::function<void()> callback) {
+  impl_->on_ready = std::move(callback);
 }
 
 void ChartLayer::set_color_keys(std::vector<uint32_t> keys) {
@@ -49,33 +81,78 @@ void ChartLayer::set_color_keys(std::vector<uint32_t> keys) {
 bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view) {
   Impl& impl = *impl_;
   if (impl.timeline != &timeline) {
-    impl.builder = std::make_unique<LodBuilder>(timeline);
+    impl.worker.reset();  // stop building for the previous timeline first
+    impl.worker = std::make_unique<LodWorker>(timeline, impl.on_ready, /*rasterize_columns=*/true);
     impl.timeline = &timeline;
     impl.colors_changed = true;
+    impl.has_frame = false;
     impl.frame = {};
+    impl.requests.clear();
   }
-  const ChartView wanted = chart_view_of(view);
-  if (!impl.colors_changed && impl.frame.view == wanted && !impl.frame.instances.empty()) return false;
-  if (impl.colors_changed) impl.builder->set_color_keys(impl.color_keys);
-  impl.colors_changed = false;
-  impl.frame = impl.builder->build(wanted);
+  impl.wanted = chart_view_of(view);
+  if (impl.colors_changed) {
+    impl.worker->set_color_keys(impl.color_keys);
+    impl.colors_changed = false;
+    impl.requests.clear();  // the next frame of the wanted view counts from now
+  }
+  impl.note_request();
+  impl.worker->request(impl.wanted);
+  std::optional<LodFrame> built = impl.worker->take();
+  if (!built) return false;
+  impl.frame = std::move(*built);
+  impl.has_frame = true;
   if (!impl.renderer) impl.renderer = std::make_unique<ChartRenderer>();
   impl.renderer->render(impl.frame);
+  impl.note_drawn();
   return true;
 }
 
+bool ChartLayer::settled() const {
+  const Impl& impl = *impl_;
+  if (impl.timeline == nullptr) return true;
+  return impl.has_frame && !impl.colors_changed && impl.frame.view == impl.wanted && impl.worker->idle();
+}
+
+bool ChartLayer::frame_waiting() const { return impl_->worker && impl_->worker->has_finished(); }
+
+void ChartLayer::wait_for_build() const {
+  if (impl_->worker) impl_->worker->wait_until_built();
+}
+
+std::vector<double> ChartLayer::take_restream_latencies() { return std::exchange(impl_->latencies, {}); }
+
 void ChartLayer::paint(float x, float y, float width, float height) const {
-  if (!impl_->renderer || impl_->frame.instances.empty()) return;
+  const Impl& impl = *impl_;
+  if (!impl.renderer || !impl.has_frame || impl.frame.instances.empty()) return;
+  // The frame's data rectangle, placed in the wanted view (identical when they agree).
+  const ChartView& f = impl.frame.view;
+  const ChartView& v = impl.wanted;
+  const auto sx = static_cast<double>(width) / (v.x1 - v.x0);
+  const auto sy = static_cast<double>(height) / (v.y1 - v.y0);
+  const ImVec2 top_left(x + static_cast<float>((f.x0 - v.x0) * sx),
+                        y + static_cast<float>((v.y1 - f.y1) * sy));
+  const ImVec2 bottom_right(x + static_cast<float>((f.x1 - v.x0) * sx),
+                            y + static_cast<float>((v.y1 - f.y0) * sy));
+  ImDrawList* draw_list = ImGui::GetWindowDrawList();
+  draw_list->PushClipRect(ImVec2(x, y), ImVec2(x + width, y + height), true);
   // The cached texture is stored bottom row first: flip v.
-  const auto texture = static_cast<intptr_t>(impl_->renderer->texture());
-  ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(texture), ImVec2(x, y),
-                                       ImVec2(x + width, y + height), ImVec2(0, 1), ImVec2(1, 0));
+  const auto texture = static_cast<intptr_t>(impl.renderer->texture());
+  draw_list->AddImage(reinterpret_cast<ImTextureID>(texture), top_left, bottom_right, ImVec2(0, 1),
+                      ImVec2(1, 0));
+  draw_list->PopClipRect();
 }
 
 std::optional<uint32_t> ChartLayer::pick(double px, double py) const {
   const Impl& impl = *impl_;
-  if (impl.timeline == nullptr || impl.frame.instances.empty()) return std::nullopt;
-  if (px < 0 || py < 0 || px >= impl.frame.view.width || py >= impl.frame.view.height) return std::nullopt;
+  if (impl.timeline == nullptr || !impl.has_frame || impl.frame.instances.empty()) return std::nullopt;
+  const ChartView& f = impl.frame.view;
+  const ChartView& v = impl.wanted;
+  if (f != v) {  // a placeholder on screen: pick what it shows there
+    const double data_x = v.x0 + px * v.steps_per_px(), data_y = v.y1 - py * v.bytes_per_px();
+    px = (data_x - f.x0) / f.steps_per_px();
+    py = (f.y1 - data_y) / f.bytes_per_px();
+  }
+  if (px < 0 || py < 0 || px >= f.width || py >= f.height) return std::nullopt;
   const PickResult result = pick_at(*impl.timeline, impl.frame, px, py);
   if (result.kind != PickKind::Allocation) return std::nullopt;
   return result.elem;
@@ -92,5 +169,7 @@ std::vector<ChartInstance> ChartLayer::instances_of(uint32_t elem) const {
 size_t ChartLayer::instance_count() const { return impl_->frame.instances.size(); }
 
 const std::vector<ChartInstance>& ChartLayer::instances() const { return impl_->frame.instances; }
+
+const ChartView& ChartLayer::frame_view() const { return impl_->frame.view; }
 
 }  // namespace snapscope

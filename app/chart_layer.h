@@ -1,14 +1,18 @@
-// The chart image of one timeline view: level-of-detail instances from core/lod, drawn by the
-// render library into a cached texture, and picking consistent with what was drawn.
+// The chart image of one timeline view: level-of-detail instances from core/lod, built on a
+// worker thread (LodWorker) and drawn by the render library into a cached texture. While a newer
+// view builds, the cached image is shown shifted and scaled to the view (like a map), and picking
+// answers from what is on screen; the new image replaces it as soon as it is ready.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "core/lod/chart_instance.h"
+#include "core/lod/chart_view.h"
 #include "core/view/view_transform.h"
 
 namespace snapscope {
@@ -22,20 +26,33 @@ class ChartLayer {
   ChartLayer(const ChartLayer&) = delete;
   ChartLayer& operator=(const ChartLayer&) = delete;
 
-  // Rebuilds instances and redraws the texture only when the timeline, view, size or colors
-  // changed; true when it did (a "re-stream").
+  // Requests the view from the worker when it changed, and draws a finished frame into the
+  // texture; true when it did (a "re-stream").
   bool update(const Timeline& timeline, const ViewTransform& view);
-  void reset();  // drop everything (document closed or replaced)
+  void reset();  // drop everything (document closed or replaced); waits for a running build
+  // Runs on the worker thread whenever a frame is ready (wakes an event loop that sleeps).
+  void set_frame_ready_callback(std::function<void()> callback);
+
+  // True when the image shown is the one built for the last view update() saw: no build running
+  // or pending and no transformed placeholder on screen.
+  bool settled() const;
+  bool frame_waiting() const;   // a finished frame is ready for the next update()
+  void wait_for_build() const;  // blocks until the worker has nothing to build
+  // Milliseconds from requesting a view to drawing its frame, for each frame drawn since the
+  // last call (views superseded before they were built are not counted).
+  std::vector<double> take_restream_latencies();
 
   // Adds the chart to the current ImGui window's draw list over the given screen rectangle.
   void paint(float x, float y, float width, float height) const;
   // Element under a viewport pixel (x right, y down), as drawn; aggregated fill is not pickable.
   std::optional<uint32_t> pick(double px, double py) const;
-  // Instances of one element in the current frame (to outline the selection).
+  // Instances of one element in the current frame (to outline the selection). Their coordinates
+  // are relative to frame_view(), which lags behind the view while a newer frame builds.
   std::vector<ChartInstance> instances_of(uint32_t elem) const;
   size_t instance_count() const;
   // Every instance of the current frame (overlays that mark many elements at once).
   const std::vector<ChartInstance>& instances() const;
+  const ChartView& frame_view() const;
   // Per-element color keys (allocation sites); empty restores memory_viz's per-element colors.
   void set_color_keys(std::vector<uint32_t> keys);
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/instance_placement.h"
 #include "core/cursor/cursor_readout.h"
 #include "core/view/format.h"
 
@@ -22,16 +23,14 @@ void outline_marked(const ChartLayer& layer, const ViewTransform& view, const El
                     ImU32 color, float x, float y, float height) {
   if (marks.empty()) return;
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
-  const auto px_per_step = static_cast<float>(view.viewport_width() / view.visible().width());
-  const auto px_per_byte = static_cast<float>(view.viewport_height() / view.visible().height());
-  const float base = y + height;
+  const InstancePlacement place(x, y + height, view, layer.frame_view());
   size_t drawn = 0;
   for (const ChartInstance& shape : layer.instances()) {
     if (shape.is_aggregate() || !marks.contains(shape.elem)) continue;
     if (++drawn > kMaxOutlines) break;
-    const float left = x + shape.x0 * px_per_step, right = x + shape.x1 * px_per_step;
-    const float bottom0 = base - shape.bottom0 * px_per_byte, bottom1 = base - shape.bottom1 * px_per_byte;
-    const float tall = std::max(1.0f, shape.height * px_per_byte);
+    const float left = place.x(shape.x0), right = place.x(shape.x1);
+    const float bottom0 = place.y(shape.bottom0), bottom1 = place.y(shape.bottom1);
+    const float tall = std::max(1.0f, shape.height * place.px_per_byte);
     const ImVec2 corners[4] = {ImVec2(left, bottom0), ImVec2(right, bottom1), ImVec2(right, bottom1 - tall),
                                ImVec2(left, bottom0 - tall)};
     draw_list->AddPolyline(corners, 4, color, ImDrawFlags_Closed, 1.5f);

@@ -102,12 +102,10 @@ std::shared_ptr<const CursorAnalysis> CursorPanels::current_for(AppState& state)
 
 void CursorPanels::draw_search_bar(AppState& state) { search_.draw(state, catalog(false)); }
 
-float CursorPanels::lanes_height(const AppState& state) {
-  return annotation_lanes_height(phases_.table(state));
-}
+float CursorPanels::lanes_height(const AppState& state) { return lanes_.height(phases_.table(state)); }
 
 void CursorPanels::draw_lanes(AppState& state, float chart_x, float chart_width) {
-  draw_annotation_lanes(state, phases_.table(state), chart_x, chart_width);
+  lanes_.draw(state, phases_.table(state), chart_x, chart_width);
 }
 
 void CursorPanels::draw_analysis_pane(AppState& state, float width, float height) {

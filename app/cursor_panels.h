@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/annotation_lanes.h"
 #include "app/app_state.h"
 #include "app/call_tree_panel.h"
 #include "app/moment_panel.h"
@@ -53,6 +54,7 @@ class CursorPanels {
   CallTreePanel bottom_up_{TreeDirection::BottomUp};
   MomentPanel moment_;
   PhasePanel phases_;
+  AnnotationLanes lanes_;
   SearchPanel search_;
 };
 

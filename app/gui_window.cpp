@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 
+#include "app/draw_data_hash.h"
 #include "render/chart_renderer.h"
 
 namespace snapscope {
@@ -41,7 +42,10 @@ GuiWindow::GuiWindow(const char* title, WindowSize size) {
   glfwSetCursorEnterCallback(window_, [](GLFWwindow* w, int) { mark_input(w); });
   glfwSetWindowFocusCallback(window_, [](GLFWwindow* w, int) { mark_input(w); });
   glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) { mark_input(w); });
-  glfwSetWindowRefreshCallback(window_, [](GLFWwindow* w) { mark_input(w); });
+  glfwSetWindowRefreshCallback(window_, [](GLFWwindow* w) {
+    mark_input(w);
+    static_cast<GuiWindow*>(glfwGetWindowUserPointer(w))->redraw_ = true;  // contents were lost
+  });
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -80,15 +84,32 @@ void GuiWindow::begin_frame() {
   ImGui::NewFrame();
 }
 
-void GuiWindow::end_frame() {
+bool GuiWindow::end_frame() {
   ImGui::Render();
-  glViewport(0, 0, framebuffer_width(), framebuffer_height());
-  glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+  const int width = framebuffer_width(), height = framebuffer_height();
+  const uint64_t hash = hash_draw_data(*ImGui::GetDrawData());
+  // A software GL spends tens of ms on a full-window redraw; an unchanged frame costs none.
+  if (!redraw_ && hash == shown_hash_ && width == shown_width_ && height == shown_height_) return false;
+  glViewport(0, 0, width, height);
+  // The workspace window has no background of its own (a full-window blend is a third of a
+  // software-rendered frame): the clear colour is what ImGui's dark window background over the old
+  // clear colour composited to.
+  glClearColor(0.0612f, 0.0612f, 0.0618f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  redraw_ = false;
+  swap_pending_ = true;
+  shown_hash_ = hash;
+  shown_width_ = width;
+  shown_height_ = height;
+  return true;
 }
 
-void GuiWindow::present() { glfwSwapBuffers(window_); }
+void GuiWindow::present() {
+  if (!swap_pending_) return;
+  glfwSwapBuffers(window_);
+  swap_pending_ = false;
+}
 void GuiWindow::finish_gl() const { glFinish(); }
 
 int GuiWindow::framebuffer_width() const {

@@ -1,6 +1,7 @@
 // The GLFW window with an OpenGL 3.3 core context and Dear ImGui bound to it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,13 @@ class GuiWindow {
   void poll_events() const;
 
   void begin_frame();
-  void end_frame();        // renders ImGui into the back buffer (still readable for screenshots)
-  void present();          // swaps buffers
-  void finish_gl() const;  // waits for the GPU: frame timings include the drawing
+  // Renders ImGui into the back buffer (still readable for screenshots), unless the frame would
+  // look exactly like the one on screen: then nothing is drawn and present() keeps the old one.
+  // True when it drew.
+  bool end_frame();
+  void force_redraw() { redraw_ = true; }  // the next end_frame draws (a texture changed)
+  void present();                          // swaps buffers after a drawn frame
+  void finish_gl() const;                  // waits for the GPU: frame timings include the drawing
   int framebuffer_width() const;
   int framebuffer_height() const;
 
@@ -52,6 +57,9 @@ class GuiWindow {
   std::vector<std::string> dropped_;
   std::vector<KeyPress> key_presses_;
   bool input_seen_ = false;
+  bool redraw_ = true, swap_pending_ = false;
+  uint64_t shown_hash_ = 0;  // draw data of the frame on screen
+  int shown_width_ = 0, shown_height_ = 0;
 };
 
 }  // namespace snapscope

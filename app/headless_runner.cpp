@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -32,7 +34,11 @@ bool load_or_report(Application& app) {
 }
 
 void screenshot(Application& app, const std::string& path) {
-  app.render_frame();  // a second frame: ImGui lays windows out from the previous one
+  app.render_frame();
+  app.present();
+  app.render_settled();         // also a second frame: ImGui lays windows out from the previous one
+  app.window().force_redraw();  // the back buffer must hold this frame, even if unchanged
+  app.render_frame();
   write_framebuffer_png(path, app.window().framebuffer_width(), app.window().framebuffer_height());
   app.present();
 }
@@ -52,7 +58,7 @@ struct CommandRunner {
   }
   void operator()(const script::TimeAxis& command) { app.state().settings.time_axis = command.time; }
   void operator()(const script::Click& command) {
-    app.render_frame();  // the chart must show the current view before it is picked
+    app.render_settled();  // the chart must show the current view before it is picked
     app.timeline().click_at(app.state(), command.x, command.y);
   }
   void operator()(const script::Select& command) {
@@ -134,6 +140,159 @@ long resident_kib() {
   return -1;
 }
 
+struct BenchReport {
+  double loaded_ms = 0, first_frame_ms = 0;
+  std::vector<double> frame_ms, instances;
+  std::vector<std::pair<double, double>> band_frame_ms;  // (steps per pixel, frame ms)
+  std::vector<double> restream_ms;                       // view requested -> its frame drawn
+  std::vector<std::pair<double, double>> settled_ms;     // (steps per pixel, ms to settle)
+  std::vector<double> idle_ms, redraw_ms;
+  double click_ms = -1;
+  bool click_filled = false;
+  double rss_mib = 0;
+};
+
+double steps_per_px(const ViewTransform& view) { return view.visible().width() / view.viewport_width(); }
+
+// One frame as the interactive loop draws it: the view change, then a frame that does not wait
+// for the chart's worker (a newer image replaces the placeholder whenever one is ready).
+double timed_frame(Application& app) {
+  const auto start = Clock::now();
+  app.render_frame();
+  app.window().finish_gl();
+  const double ms = elapsed_ms(start);
+  app.present();
+  return ms;
+}
+
+// Continuous motion from the whole trace down to single events (16 px per timestep), a pan
+// there, and back out: one view change per frame, like a wheel or a drag.
+void run_motion(Application& app, BenchReport& report) {
+  ViewTransform& view = app.state().view;
+  const auto zoom_in = [&] { view.zoom_x_at(view.viewport_width() / 2, 1.25); };
+  const auto zoom_out = [&] { view.zoom_x_at(view.viewport_width() / 2, 1 / 1.25); };
+  for (int i = 0; i < 200 && steps_per_px(view) > 1.0 / 16; ++i) {
+    zoom_in();
+    report.frame_ms.push_back(timed_frame(app));
+    report.band_frame_ms.emplace_back(steps_per_px(view), report.frame_ms.back());
+    report.instances.push_back(static_cast<double>(app.timeline().layer().instance_count()));
+  }
+  for (int i = 0; i < 40; ++i) {
+    view.pan_pixels(-view.viewport_width() / 20, 0);
+    report.frame_ms.push_back(timed_frame(app));
+    report.band_frame_ms.emplace_back(steps_per_px(view), report.frame_ms.back());
+    report.instances.push_back(static_cast<double>(app.timeline().layer().instance_count()));
+  }
+  const double whole = view.bounds().width() / view.viewport_width();
+  for (int i = 0; i < 200 && steps_per_px(view) < whole * 0.999; ++i) {
+    zoom_out();
+    report.frame_ms.push_back(timed_frame(app));
+    report.band_frame_ms.emplace_back(steps_per_px(view), report.frame_ms.back());
+    report.instances.push_back(static_cast<double>(app.timeline().layer().instance_count()));
+  }
+}
+
+// Time from a view change to the frame built for it on screen, at fixed zoom levels.
+void measure_settled_views(Application& app, BenchReport& report) {
+  ViewTransform& view = app.state().view;
+  view.fit();
+  const DataRect whole = view.visible();
+  for (double fraction : {1.0, 0.1, 0.01, 0.001, 1e-4, 1e-5, 1e-6}) {
+    const double width = std::max(whole.width() * fraction, view.viewport_width() / 16);
+    const double centre = whole.x0 + whole.width() * 0.37;
+    view.set_visible({centre - width / 2, centre + width / 2, whole.y0, whole.y1});
+    const auto start = Clock::now();
+    app.render_settled();
+    app.window().finish_gl();
+    report.settled_ms.emplace_back(steps_per_px(view), elapsed_ms(start));
+    report.instances.push_back(static_cast<double>(app.timeline().layer().instance_count()));
+    app.present();
+    if (width <= view.viewport_width() / 16) break;
+  }
+  app.timeline().layer().take_restream_latencies();
+}
+
+// Idle: nothing changes, so nothing is redrawn. Redraw: the same frame forced through the GL
+// (what hovering costs when the pointer's move changes something small).
+void measure_idle(Application& app, BenchReport& report) {
+  for (int i = 0; i < 20; ++i) report.idle_ms.push_back(timed_frame(app));
+  for (int i = 0; i < 10; ++i) {
+    app.window().force_redraw();
+    report.redraw_ms.push_back(timed_frame(app));
+  }
+}
+
+// Click on the middle of an individually drawn allocation; timed until the frame showing its
+// inspector is drawn.
+void measure_click(Application& app, BenchReport& report) {
+  const ChartLayer& layer = app.timeline().layer();
+  const ChartView& frame = layer.frame_view();
+  for (const ChartInstance& shape : layer.instances()) {
+    if (shape.is_aggregate()) continue;
+    const double px = (shape.x0 + shape.x1) / 2 / frame.steps_per_px();
+    const double py = frame.height - (shape.bottom0 + shape.height / 2) / frame.bytes_per_px();
+    if (!layer.pick(px, py)) continue;
+    const auto start = Clock::now();
+    app.timeline().click_at(app.state(), app.timeline().chart_x() + px, app.timeline().chart_y() + py);
+    app.render_frame();
+    app.window().finish_gl();
+    report.click_ms = elapsed_ms(start);
+    report.click_filled = app.state().details().has_value();
+    app.present();
+    return;
+  }
+}
+
+// Frame time per zoom decade (steps per pixel), so no zoom level hides behind the overall median.
+void print_bands(const BenchReport& report) {
+  std::vector<std::pair<int, std::vector<double>>> bands;
+  for (const auto& [spp, ms] : report.band_frame_ms) {
+    const int decade = static_cast<int>(std::floor(std::log10(std::max(spp, 1e-9))));
+    if (bands.empty() || bands.back().first != decade) bands.push_back({decade, {}});
+    bands.back().second.push_back(ms);
+  }
+  std::sort(bands.begin(), bands.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (size_t i = 0; i < bands.size();) {  // the path crosses each decade twice: merge them
+    size_t j = i + 1;
+    while (j < bands.size() && bands[j].first == bands[i].first) {
+      bands[i].second.insert(bands[i].second.end(), bands[j].second.begin(), bands[j].second.end());
+      bands.erase(bands.begin() + static_cast<std::ptrdiff_t>(j));
+    }
+    std::printf("  zoom 1e%d steps/px: %zu frames, median %.2f ms, p95 %.2f ms\n", bands[i].first,
+                bands[i].second.size(), percentile(bands[i].second, 0.5), percentile(bands[i].second, 0.95));
+    i = j;
+  }
+}
+
+void print_report(const BenchReport& report) {
+  std::printf("open to document loaded: %.1f ms\n", report.loaded_ms);
+  std::printf("open to first frame: %.1f ms\n", report.first_frame_ms);
+  std::printf("frames: %zu\n", report.frame_ms.size());
+  std::printf("frame time: median %.2f ms, p95 %.2f ms\n", percentile(report.frame_ms, 0.5),
+              percentile(report.frame_ms, 0.95));
+  print_bands(report);
+  std::printf("view change (re-stream, request to frame drawn): %zu, median %.2f ms, p95 %.2f ms\n",
+              report.restream_ms.size(), percentile(report.restream_ms, 0.5),
+              percentile(report.restream_ms, 0.95));
+  for (const auto& [spp, ms] : report.settled_ms)
+    std::printf("  settle at %.3g steps/px: %.1f ms\n", spp, ms);
+  std::printf("idle frame: median %.2f ms, p95 %.2f ms\n", percentile(report.idle_ms, 0.5),
+              percentile(report.idle_ms, 0.95));
+  std::printf("full redraw, nothing changed: median %.2f ms\n", percentile(report.redraw_ms, 0.5));
+  std::printf("click to inspector: %.2f ms%s\n", report.click_ms,
+              report.click_filled ? "" : " (not filled!)");
+  std::printf("instances per frame: median %.0f, max %.0f\n", percentile(report.instances, 0.5),
+              percentile(report.instances, 1.0));
+  std::printf("rss: %.1f MiB\n", report.rss_mib);
+  // Last line: one row for tests/bench/run-bench.
+  std::printf(
+      "summary: first_frame_ms=%.0f frame_median_ms=%.1f frame_p95_ms=%.1f restream_median_ms=%.0f "
+      "restream_p95_ms=%.0f idle_ms=%.2f redraw_ms=%.1f click_ms=%.1f instances_max=%.0f rss_mib=%.0f\n",
+      report.first_frame_ms, percentile(report.frame_ms, 0.5), percentile(report.frame_ms, 0.95),
+      percentile(report.restream_ms, 0.5), percentile(report.restream_ms, 0.95),
+      percentile(report.idle_ms, 0.5), percentile(report.redraw_ms, 0.5), report.click_ms,
+      percentile(report.instances, 1.0), report.rss_mib);
+}
 }  // namespace
 
 int run_screenshot(Application& app, const std::string& path) {
@@ -157,7 +316,8 @@ int run_script(Application& app, const std::string& script_path) {
     if (!load_or_report(app)) return 1;
     CommandRunner runner{app};
     for (const ScriptCommand& command : commands) {
-      app.render_frame();
+      app.render_settled();
+      app.present();
       std::visit(runner, command);
     }
   } catch (const std::exception& error) {
@@ -170,40 +330,21 @@ int run_script(Application& app, const std::string& script_path) {
 int run_bench(Application& app) {
   const auto opened = Clock::now();  // the load started in Application's constructor, just before
   if (!load_or_report(app)) return 1;
+  const double loaded_ms = elapsed_ms(opened);
+  app.render_settled();
   app.window().finish_gl();
-  const double first_frame_ms = elapsed_ms(opened);
-  ViewTransform& view = app.state().view;
-  std::vector<double> frame_ms, restream_ms;
-  std::vector<double> instances;
-  // A fixed path: zoom into the middle, pan right, zoom back out, then idle frames.
-  std::vector<std::function<void()>> path;
-  for (int i = 0; i < 12; ++i) path.push_back([&] { view.zoom_x_at(view.viewport_width() / 2, 1.5); });
-  for (int i = 0; i < 20; ++i) path.push_back([&] { view.pan_pixels(-view.viewport_width() / 10, 0); });
-  for (int i = 0; i < 12; ++i) path.push_back([&] { view.zoom_x_at(view.viewport_width() / 2, 1 / 1.5); });
-  for (int i = 0; i < 20; ++i) path.push_back([] {});  // idle: nothing changes
-  std::vector<double> idle_ms;
-  for (size_t i = 0; i < path.size(); ++i) {
-    path[i]();
-    const auto start = Clock::now();
-    const bool restreamed = app.render_frame();
-    app.window().finish_gl();
-    const double ms = elapsed_ms(start);
-    app.present();
-    frame_ms.push_back(ms);
-    if (restreamed) restream_ms.push_back(ms);
-    if (i + 20 >= path.size()) idle_ms.push_back(ms);
-    instances.push_back(static_cast<double>(app.timeline().layer().instance_count()));
-  }
-  std::printf("open to first frame: %.1f ms\n", first_frame_ms);
-  std::printf("frames: %zu\n", frame_ms.size());
-  std::printf("frame time: median %.2f ms, p95 %.2f ms\n", percentile(frame_ms, 0.5),
-              percentile(frame_ms, 0.95));
-  std::printf("idle frame: median %.2f ms\n", percentile(idle_ms, 0.5));
-  std::printf("view change (re-stream): %zu, median %.2f ms, p95 %.2f ms\n", restream_ms.size(),
-              percentile(restream_ms, 0.5), percentile(restream_ms, 0.95));
-  std::printf("instances per frame: median %.0f, max %.0f\n", percentile(instances, 0.5),
-              percentile(instances, 1.0));
-  std::printf("rss: %.1f MiB\n", static_cast<double>(resident_kib()) / 1024.0);
+  app.present();
+  BenchReport report;
+  report.loaded_ms = loaded_ms;
+  report.first_frame_ms = elapsed_ms(opened);
+  app.timeline().layer().take_restream_latencies();  // the first frame is reported above
+  run_motion(app, report);
+  report.restream_ms = app.timeline().layer().take_restream_latencies();
+  measure_settled_views(app, report);
+  measure_idle(app, report);
+  measure_click(app, report);
+  report.rss_mib = static_cast<double>(resident_kib()) / 1024.0;
+  print_report(report);
   return 0;
 }
 

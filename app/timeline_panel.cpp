@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "app/cursor_controls.h"
+#include "app/instance_placement.h"
 #include "core/view/axis_ticks.h"
 #include "core/view/format.h"
 #include "core/view/timeline_axis.h"
@@ -44,7 +45,9 @@ bool TimelinePanel::draw(AppState& state, float width, float height) {
 
   const bool restreamed = layer_.update(*timeline, state.view);
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
-  layer_.paint(chart_x_, chart_y_, chart_w_, chart_h_);
+  // The texture has the viewport's whole-pixel size: composite it 1:1.
+  layer_.paint(chart_x_, chart_y_, static_cast<float>(state.view.viewport_width()),
+               static_cast<float>(state.view.viewport_height()));
   draw_axes(state);
   draw_highlights(state);
   draw_cursor_overlay(state, layer_, chart_x_, chart_y_, chart_w_, chart_h_);
@@ -148,14 +151,11 @@ void TimelinePanel::draw_outline(const ViewTransform& view, uint32_t elem, unsig
                                  float thickness) const {
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   draw_list->PushClipRect(ImVec2(chart_x_, chart_y_), ImVec2(chart_x_ + chart_w_, chart_y_ + chart_h_), true);
-  // Instances are in data units relative to the view's bottom-left corner.
-  const auto px_per_step = static_cast<float>(view.viewport_width() / view.visible().width());
-  const auto px_per_byte = static_cast<float>(view.viewport_height() / view.visible().height());
-  const float base = chart_y_ + chart_h_;
+  const InstancePlacement place(chart_x_, chart_y_ + chart_h_, view, layer_.frame_view());
   for (const ChartInstance& shape : layer_.instances_of(elem)) {
-    const float left = chart_x_ + shape.x0 * px_per_step, right = chart_x_ + shape.x1 * px_per_step;
-    const float bottom0 = base - shape.bottom0 * px_per_byte, bottom1 = base - shape.bottom1 * px_per_byte;
-    const float height = std::max(1.0f, shape.height * px_per_byte);
+    const float left = place.x(shape.x0), right = place.x(shape.x1);
+    const float bottom0 = place.y(shape.bottom0), bottom1 = place.y(shape.bottom1);
+    const float height = std::max(1.0f, shape.height * place.px_per_byte);
     const ImVec2 corners[4] = {ImVec2(left, bottom0), ImVec2(right, bottom1), ImVec2(right, bottom1 - height),
                                ImVec2(left, bottom0 - height)};
     draw_list->AddPolyline(corners, 4, color, ImDrawFlags_Closed, thickness);

@@ -60,6 +60,34 @@ void main() {
 }
 )";
 
+// Colours an uploaded key image (LodFrame::key_image): one full-target quad, the same palette
+// lookup as the instanced path, so both give identical pixels.
+constexpr const char* kKeyVertexShader = R"(#version 330 core
+void main() {
+  vec2 corner = vec2(gl_VertexID & 1, gl_VertexID >> 1);
+  gl_Position = vec4(corner * 2.0 - 1.0, 0.0, 1.0);
+}
+)";
+
+constexpr const char* kKeyFragmentShader = R"(#version 330 core
+uniform usampler2D u_keys;
+uniform vec4 u_palette[32];
+uniform int u_palette_size;
+uniform vec4 u_aggregate_color;
+uniform vec4 u_background;
+out vec4 color;
+void main() {
+  uint key = texelFetch(u_keys, ivec2(gl_FragCoord.xy), 0).r;
+  if (key == 0xFFFFFFFEu) {
+    color = u_background;
+  } else if (key == 0xFFFFFFFFu) {
+    color = u_aggregate_color;
+  } else {
+    color = u_palette[int(key % uint(u_palette_size))];
+  }
+}
+)";
+
 GlProgram make_program(bool outline) {
   std::string header = outline ? "#version 330 core\n#define OUTLINE\n" : "#version 330 core\n";
   return GlProgram(header + kVertexShader, header + kFragmentShader);
@@ -75,8 +103,10 @@ bool load_gl(GLADloadfunc get_proc_address) {
 ChartRenderer::ChartRenderer()
     : fill_program_(make_program(false)),
       outline_program_(make_program(true)),
+      key_program_(kKeyVertexShader, kKeyFragmentShader),
       palette_(kDefaultPalette.begin(), kDefaultPalette.end()) {
   glGenVertexArrays(1, &vao_);
+  glGenVertexArrays(1, &empty_vao_);
   glGenBuffers(1, &vbo_);
   glBindVertexArray(vao_);
   glBindBuffer(GL_ARRAY_BUFFER, vbo_);
@@ -98,8 +128,10 @@ ChartRenderer::ChartRenderer()
 ChartRenderer::~ChartRenderer() {
   glDeleteFramebuffers(1, &fbo_);
   glDeleteTextures(1, &color_texture_);
+  glDeleteTextures(1, &key_texture_);
   glDeleteBuffers(1, &vbo_);
   glDeleteVertexArrays(1, &vao_);
+  glDeleteVertexArrays(1, &empty_vao_);
 }
 
 void ChartRenderer::set_palette(std::span<const Rgba> colors) {
@@ -116,8 +148,10 @@ void ChartRenderer::ensure_target(int width, int height) {
   }
   glBindTexture(GL_TEXTURE_2D, color_texture_);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  // Nearest: a 1:1 composite stays exact, and software GL samples it several times faster; a
+  // placeholder scaled during a zoom looks blocky only until its frame arrives.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glBindTexture(GL_TEXTURE_2D, 0);
@@ -164,7 +198,6 @@ void ChartRenderer::draw_instances(GLsizei count, const ChartView& frame_view, c
 void ChartRenderer::render(const LodFrame& frame) {
   const ChartView& view = frame.view;
   ensure_target(view.width, view.height);
-  stream(frame.instances);
   GLint previous_draw = 0, previous_viewport[4] = {};
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &previous_draw);
   glGetIntegerv(GL_VIEWPORT, previous_viewport);
@@ -173,14 +206,41 @@ void ChartRenderer::render(const LodFrame& frame) {
   glDisable(GL_BLEND);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_SCISSOR_TEST);
-  glClearColor(background_.r, background_.g, background_.b, background_.a);
-  glClear(GL_COLOR_BUFFER_BIT);
-  draw_instances(static_cast<GLsizei>(frame.instances.size()), view, view, false, {}, 0.0f);
+  if (frame.key_image.size() == static_cast<size_t>(view.width) * static_cast<size_t>(view.height)) {
+    draw_keys(frame);
+  } else {
+    glClearColor(background_.r, background_.g, background_.b, background_.a);
+    glClear(GL_COLOR_BUFFER_BIT);
+    stream(frame.instances);
+    draw_instances(static_cast<GLsizei>(frame.instances.size()), view, view, false, {}, 0.0f);
+  }
   // The caller's targets stay as they were: render() may run in the middle of its frame.
   glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(previous_draw));
   glViewport(previous_viewport[0], previous_viewport[1], previous_viewport[2], previous_viewport[3]);
   cached_view_ = view;
   last_instance_count_ = frame.instances.size();
+}
+
+void ChartRenderer::draw_keys(const LodFrame& frame) {
+  if (!key_texture_) glGenTextures(1, &key_texture_);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, key_texture_);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // integer textures: no filtering
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32UI, frame.view.width, frame.view.height, 0, GL_RED_INTEGER,
+               GL_UNSIGNED_INT, frame.key_image.data());
+  glUseProgram(key_program_.id());
+  glUniform1i(key_program_.uniform("u_keys"), 0);
+  glUniform4fv(key_program_.uniform("u_palette"), static_cast<GLsizei>(palette_.size()), &palette_[0].r);
+  glUniform1i(key_program_.uniform("u_palette_size"), static_cast<GLint>(palette_.size()));
+  glUniform4fv(key_program_.uniform("u_aggregate_color"), 1, &aggregate_color_.r);
+  glUniform4fv(key_program_.uniform("u_background"), 1, &background_.r);
+  glBindVertexArray(empty_vao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
+  glUseProgram(0);
+  glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 void ChartRenderer::present(const ChartView& view, int x, int y, int width, int height) const {

@@ -37,7 +37,8 @@ class ChartRenderer {
   void set_aggregate_color(Rgba color) { aggregate_color_ = color; }
   void set_background(Rgba color) { background_ = color; }
 
-  // Streams the frame's instances and draws them into the cached texture (sized to the view).
+  // Streams the frame's instances and draws them into the cached texture (sized to the view);
+  // when the frame carries a key_image, uploads and colours that instead (same pixels).
   void render(const LodFrame& frame);
   const ChartView& cached_view() const { return cached_view_; }
   GLuint texture() const { return color_texture_; }  // bottom row first, as GL stores it
@@ -58,11 +59,12 @@ class ChartRenderer {
  private:
   void ensure_target(int width, int height);
   void stream(std::span<const ChartInstance> instances);
+  void draw_keys(const LodFrame& frame);
   void draw_instances(GLsizei count, const ChartView& frame_view, const ChartView& view, bool outline,
                       Rgba outline_color, float thickness_px);
 
-  GlProgram fill_program_, outline_program_;
-  GLuint vao_ = 0, vbo_ = 0, fbo_ = 0, color_texture_ = 0;
+  GlProgram fill_program_, outline_program_, key_program_;
+  GLuint vao_ = 0, empty_vao_ = 0, vbo_ = 0, fbo_ = 0, color_texture_ = 0, key_texture_ = 0;
   size_t vbo_capacity_ = 0;
   int target_width_ = 0, target_height_ = 0;
   std::vector<Rgba> palette_;

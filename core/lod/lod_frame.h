@@ -30,6 +30,9 @@ struct LodFrame {
   std::vector<ChartInstance> instances;
   size_t aggregate_count = 0;
   std::vector<ColumnSample> columns;  // Columns mode only, one per pixel column
+  // Optional CPU raster of the instances (key_raster.h): one colour key per pixel, bottom row
+  // first. Renderers may upload it instead of drawing the instances; empty when not made.
+  std::vector<uint32_t> key_image;
 };
 
 }  // namespace snapscope

@@ -1,8 +1,14 @@
 #include "core/lod/lod_worker.h"
 
+#include "core/lod/key_raster.h"
+
 namespace snapscope {
 
-LodWorker::LodWorker(const Timeline& timeline) : builder_(timeline), thread_([this] { run(); }) {}
+LodWorker::LodWorker(const Timeline& timeline, std::function<void()> on_finished, bool rasterize_columns)
+    : timeline_(timeline),
+      on_finished_(std::move(on_finished)),
+      rasterize_columns_(rasterize_columns),
+      thread_([this] { run(); }) {}
 
 LodWorker::~LodWorker() {
   {
@@ -42,6 +48,21 @@ bool LodWorker::busy() const {
   return building_ || pending_.has_value();
 }
 
+bool LodWorker::has_finished() const {
+  std::lock_guard lock(mutex_);
+  return finished_.has_value();
+}
+
+bool LodWorker::idle() const {
+  std::lock_guard lock(mutex_);
+  return !building_ && !pending_ && !finished_;
+}
+
+void LodWorker::wait_until_built() const {
+  std::unique_lock lock(mutex_);
+  built_.wait(lock, [this] { return !building_ && !pending_; });
+}
+
 void LodWorker::run() {
   std::unique_lock lock(mutex_);
   while (true) {
@@ -51,11 +72,15 @@ void LodWorker::run() {
     std::optional<std::vector<uint32_t>> colors = std::exchange(pending_colors_, std::nullopt);
     building_ = true;
     lock.unlock();
-    if (colors) builder_.set_color_keys(std::move(*colors));
-    LodFrame frame = builder_.build(view);
+    if (!builder_) builder_.emplace(timeline_);
+    if (colors) builder_->set_color_keys(std::move(*colors));
+    LodFrame frame = builder_->build(view);
+    if (rasterize_columns_ && frame.mode == LodMode::Columns) frame.key_image = rasterize_keys(frame);
     lock.lock();
     building_ = false;
     finished_ = std::move(frame);
+    if (on_finished_) on_finished_();  // under the lock: the callback must not call back in
+    built_.notify_all();
   }
 }
 

@@ -1,9 +1,11 @@
 // Builds LodFrames on a background thread so the UI never waits on a view change: the caller
 // requests the latest view every frame and keeps presenting its cached (stale) image until a
 // newer frame is ready. Requests that arrive while a build runs collapse into the latest one.
+// The builder's indexes are made on the worker too, so opening a large trace does not block.
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -15,7 +17,11 @@ namespace snapscope {
 
 class LodWorker {
  public:
-  explicit LodWorker(const Timeline& timeline);  // the timeline must outlive the worker
+  // The timeline must outlive the worker. on_finished (optional) runs on the worker thread after
+  // each frame is ready, e.g. to wake a UI loop that sleeps until input. With rasterize_columns,
+  // Columns-mode frames also carry their key_image (key_raster.h), made on the worker.
+  explicit LodWorker(const Timeline& timeline, std::function<void()> on_finished = {},
+                     bool rasterize_columns = false);
   ~LodWorker();
   LodWorker(const LodWorker&) = delete;
   LodWorker& operator=(const LodWorker&) = delete;
@@ -25,14 +31,22 @@ class LodWorker {
   void set_color_keys(std::vector<uint32_t> keys);  // rebuilds the last requested view
   // The newest finished frame not taken yet.
   std::optional<LodFrame> take();
-  bool busy() const;  // a request is pending or being built
+  bool busy() const;          // a request is pending or being built
+  bool has_finished() const;  // a finished frame waits for take()
+  // Nothing pending, nothing being built and no finished frame left to take.
+  bool idle() const;
+  void wait_until_built() const;  // blocks while busy()
 
  private:
   void run();
 
-  LodBuilder builder_;
+  const Timeline& timeline_;
+  std::optional<LodBuilder> builder_;  // made on the worker thread
+  std::function<void()> on_finished_;
+  bool rasterize_columns_ = false;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
+  mutable std::condition_variable built_;
   std::optional<ChartView> pending_, last_requested_;
   std::optional<std::vector<uint32_t>> pending_colors_;
   std::optional<LodFrame> finished_;

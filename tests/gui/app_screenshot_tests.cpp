@@ -147,6 +147,39 @@ TEST_CASE("a known allocation is drawn in its color at full zoom and picks back 
   CHECK(selection["alloc_event"] == timeline.element(elem).alloc_event);
 }
 
+// The chart is built on a worker thread and a stale image is shown shifted and scaled until the
+// new one is ready: a screenshot taken right after a view change must still show the final image,
+// identical to one taken by a run that opened straight at that view.
+TEST_CASE("a screenshot after a view change shows the final frame, never the placeholder") {
+  const fs::path sandbox = make_sandbox("settle");
+  const std::string input = fixture_pickle(sandbox).string();
+  const RunResult probe = run_script(sandbox, input, "print-view\n");
+  REQUIRE(probe.exit_code == 0);
+  const ChartRect whole = parse_view(lines_of(probe.out).at(0));
+  std::ostringstream zoomed;
+  zoomed.precision(17);
+  zoomed << "view " << whole.view.x0 + whole.view.width() * 0.3 << ":"
+         << whole.view.x0 + whole.view.width() * 0.4 << "\n";
+  const fs::path moved = sandbox / "moved.png", direct = sandbox / "direct.png";
+  const RunResult first = run_script(sandbox, input,
+                                     "screenshot " + (sandbox / "whole.png").string() + "\n" + zoomed.str() +
+                                         "screenshot " + moved.string() + "\nprint-view\n");
+  REQUIRE(first.exit_code == 0);
+  const RunResult second = run_script(sandbox, input, zoomed.str() + "screenshot " + direct.string() + "\n");
+  REQUIRE(second.exit_code == 0);
+  const ChartRect chart = parse_view(lines_of(first.out).at(0));
+  const Image a = load_png(moved), b = load_png(direct);
+  int differing = 0;
+  for (int y = chart.y; y < chart.y + chart.height; ++y) {
+    for (int x = chart.x; x < chart.x + chart.width; ++x) differing += a.pixel(x, y) != b.pixel(x, y);
+  }
+  CHECK(differing == 0);
+  int filled = 0;
+  for (int x = chart.x; x < chart.x + chart.width; ++x)
+    filled += is_filled(a.pixel(x, chart.y + chart.height - 2));
+  CHECK(filled > chart.width / 4);  // something was drawn at all
+}
+
 TEST_CASE("a file that is not a snapshot is reported and nothing is drawn") {
   const fs::path sandbox = make_sandbox("bad");
   const fs::path bad = sandbox / "bad.pickle";

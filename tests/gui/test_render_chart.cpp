@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/lod/key_raster.h"
 #include "core/lod/lod_builder.h"
 #include "core/lod/lod_pick.h"
 #include "render/chart_renderer.h"
@@ -75,6 +76,36 @@ TEST_CASE("render: every pixel's colour matches the pick under it") {
     CHECK(allocation_pixels > 0);
     CHECK(mismatched == 0);
   }
+}
+
+// The worker's CPU raster (key_raster.h) must paint exactly what the instanced draw paints.
+TEST_CASE("render: an uploaded key image gives the same pixels as drawing the instances") {
+  HeadlessGl gl;
+  ReplayInput input = test::random_trace({.actions = 4000, .seed = 9});
+  Timeline timeline(input);
+  LodBuilder builder(timeline);
+  ChartRenderer renderer;
+  double steps = static_cast<double>(timeline.timesteps()), top = static_cast<double>(timeline.max_size());
+  ChartView views[] = {{0.0, steps, 0.0, top * 1.1, 320, 200},
+                       {-steps * 0.1, steps * 0.7, top * 0.2, top * 0.9, 301, 157},
+                       {steps * 0.3, steps * 0.3 + 700.0, 0.0, top, 233, 180}};
+  int rasterized = 0;
+  for (const ChartView& view : views) {
+    LodFrame frame = builder.build(view);
+    REQUIRE(frame.mode == LodMode::Columns);
+    renderer.render(frame);
+    const RgbaImage drawn = renderer.read_pixels();
+    frame.key_image = rasterize_keys(frame);
+    REQUIRE(frame.key_image.size() == static_cast<size_t>(view.width) * static_cast<size_t>(view.height));
+    ++rasterized;
+    renderer.render(frame);
+    const RgbaImage uploaded = renderer.read_pixels();
+    REQUIRE(uploaded.pixels.size() == drawn.pixels.size());
+    size_t mismatched = 0;
+    for (size_t i = 0; i < drawn.pixels.size(); ++i) mismatched += drawn.pixels[i] != uploaded.pixels[i];
+    CHECK(mismatched == 0);
+  }
+  CHECK(rasterized == 3);
 }
 
 TEST_CASE("render: stale image presented for a panned view, outline on top, PNG output") {

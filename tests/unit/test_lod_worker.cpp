@@ -1,6 +1,7 @@
 // The background LOD worker delivers the same frames as a direct build, newest request last.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -59,4 +60,27 @@ TEST_CASE("lod worker: latest request wins and matches a direct build") {
     CHECK(recoloured.instances[i].color_key == 7);
   }
   CHECK_FALSE(worker.take().has_value());
+}
+
+TEST_CASE("lod worker: wakes its owner, waits, and ends idle with the requested frame") {
+  ReplayInput input = test::random_trace({.actions = 3000, .seed = 5});
+  Timeline timeline(input);
+  std::atomic<int> finished{0};
+  LodWorker worker(timeline, [&] { ++finished; });
+  CHECK(worker.idle());
+  double steps = static_cast<double>(timeline.timesteps()), bytes = static_cast<double>(timeline.max_size());
+  const ChartView view{0.0, steps, 0.0, bytes, 320, 200};
+  worker.request(view);
+  worker.wait_until_built();
+  CHECK_FALSE(worker.busy());
+  CHECK(worker.has_finished());
+  CHECK_FALSE(worker.idle());  // a frame waits to be taken
+  CHECK(finished.load() >= 1);
+  std::optional<LodFrame> frame = worker.take();
+  REQUIRE(frame.has_value());
+  CHECK(frame->view == view);
+  CHECK(same_instances(*frame, LodBuilder(timeline).build(view)));
+  CHECK(worker.idle());
+  worker.request(view);  // the same view again: nothing to build
+  CHECK(worker.idle());
 }
