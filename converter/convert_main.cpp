@@ -38,6 +38,8 @@ int run_conversion(const snapscope::CliOptions& cli) {
   options.output_dir = cli.output_dir;
   options.force = cli.force;
   options.device = cli.device;
+  snapscope::StageLog stage_log;
+  if (cli.timings) options.stage_log = &stage_log;
   std::optional<snapscope::ProgressMeter> meter;
   if (::isatty(STDERR_FILENO)) {
     meter.emplace(stderr);
@@ -46,6 +48,7 @@ int run_conversion(const snapscope::CliOptions& cli) {
   try {
     const snapscope::ConvertSummary summary = snapscope::convert_snapshot(options);
     if (meter) meter->finish();
+    if (cli.timings) std::fputs(stage_log.format().c_str(), stderr);
     const std::string text = cli.json_summary ? snapscope::summary_to_json(summary).dump(2) + "\n"
                                               : snapscope::format_summary_text(summary);
     std::fputs(text.c_str(), stdout);

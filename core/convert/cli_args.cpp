@@ -7,12 +7,14 @@ namespace snapscope {
 
 const char* const kConvertUsage =
     "usage: snapscope-convert IN.pickle[.gz] -o OUTDIR [--force] [--device N] [--summary text|json]\n"
+    "                         [--timings]\n"
     "       snapscope-convert --bench-queries OUTDIR_OR_PICKLE [--queries N] [--seed S]\n"
     "\n"
     "  -o, --output OUTDIR  directory to create (elements.db + allocations.json)\n"
     "  --force              replace OUTDIR if it holds an earlier conversion\n"
     "  --device N           convert only device N\n"
     "  --summary FORMAT     summary on stdout as text (default) or json\n"
+    "  --timings            per-step wall times and peak RSS on stderr\n"
     "  --bench-queries P    time random live_at / allocation_at queries on the largest device\n"
     "  --queries N          number of queries of each kind (default 1000)\n"
     "  --seed S             random seed of the query benchmark (default 1)\n"
@@ -86,6 +88,8 @@ CliOptions parse_convert_args(std::span<const std::string_view> args) {
       options.force = true;
     } else if (flag == "--device") {
       options.device = static_cast<int>(parse_number(flag, value(), std::numeric_limits<int>::max()));
+    } else if (flag == "--timings" && !has_inline) {
+      options.timings = true;
     } else if (flag == "--summary") {
       const std::string_view format = value();
       if (format != "json" && format != "text") throw UsageError("--summary: expected text or json");

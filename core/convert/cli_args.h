@@ -23,6 +23,7 @@ struct CliOptions {
   bool force = false;
   int device = -1;
   bool json_summary = false;
+  bool timings = false;  // per-step times and peak RSS on stderr
   uint64_t bench_queries = 1000;
   uint64_t bench_seed = 1;
 };

@@ -6,11 +6,14 @@
 #include <filesystem>
 #include <future>
 #include <memory>
+#include <optional>
 
+#include "core/convert/db_writer_thread.h"
 #include "core/convert/staging_dir.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
 #include "core/store/elements_db.h"
+#include "core/util/release_memory.h"
 
 namespace snapscope {
 namespace fs = std::filesystem;
@@ -41,15 +44,24 @@ struct DeviceReplay {
   Timeline blocks;
   Timeline segments;
   DeviceStats stats;
+  std::vector<uint64_t> block_streams, segment_streams;  // element_streams(), for elements.db
+};
+
+// What a device's replay needs from the trace events, taken before they are freed.
+struct DeviceInputs {
+  ReplayInput blocks, segments;
+  DeviceStats stats;
+  std::vector<uint64_t> block_streams, segment_streams;
 };
 
 void report(const ConvertOptions& options, ConvertStage stage, uint64_t bytes_total) {
   if (options.on_progress) options.on_progress({stage, bytes_total, bytes_total});
 }
 
-Snapshot read_input(const ConvertOptions& options) {
+Snapshot read_input(const ConvertOptions& options, EventSink& event_sink) {
   ReadOptions read_options;
   read_options.only_device = options.device;
+  read_options.event_sink = &event_sink;
   read_options.on_progress = [&](const ReadProgress& progress) {
     if (options.on_progress) {
       options.on_progress({ConvertStage::Reading, progress.bytes_read, progress.bytes_total});
@@ -69,53 +81,38 @@ std::vector<int> devices_to_convert(const Snapshot& snapshot, const ConvertOptio
   return {options.device};
 }
 
-// The two timelines are independent, so the segment one is built on a second thread.
-std::unique_ptr<DeviceReplay> replay_device(const Snapshot& snapshot, int device) {
+// The two timelines are independent, so the segment one is derived on a second thread.
+DeviceInputs derive_device_inputs(const Snapshot& snapshot, int device) {
   auto segments = std::async(std::launch::async, [&] {
-    return Timeline(derive_replay_input(snapshot, device, TimelineKind::Segments));
+    ReplayInput input = derive_replay_input(snapshot, device, TimelineKind::Segments);
+    std::vector<uint64_t> streams = element_streams(snapshot, input);
+    return std::pair(std::move(input), std::move(streams));
   });
-  Timeline blocks(derive_replay_input(snapshot, device, TimelineKind::Blocks));
-  auto replay = std::make_unique<DeviceReplay>(DeviceReplay{std::move(blocks), segments.get(), {}});
-  replay->stats = compute_device_stats(snapshot, replay->blocks, replay->segments);
+  DeviceInputs inputs;
+  inputs.blocks = derive_replay_input(snapshot, device, TimelineKind::Blocks);
+  inputs.block_streams = element_streams(snapshot, inputs.blocks);
+  std::tie(inputs.segments, inputs.segment_streams) = segments.get();
+  inputs.stats = trace_stats(snapshot, device);
+  return inputs;
+}
+
+std::unique_ptr<DeviceReplay> build_replay(DeviceInputs inputs) {
+  auto segments = std::async(std::launch::async, [&] { return Timeline(std::move(inputs.segments)); });
+  Timeline blocks(std::move(inputs.blocks));
+  auto replay = std::make_unique<DeviceReplay>(DeviceReplay{std::move(blocks), segments.get(), inputs.stats,
+                                                            std::move(inputs.block_streams),
+                                                            std::move(inputs.segment_streams)});
+  add_timeline_stats(replay->stats, replay->blocks, replay->segments);
   return replay;
 }
 
-// elements.db is built on its own thread: first the snapshot's tables, overlapping the
-// derivation of the timelines on this thread, then the layout tables once `layouts` is
-// ready, overlapping the writing of allocations.json here.
-class DbWriterThread {
- public:
-  DbWriterThread(const Snapshot& snapshot, const std::vector<int>& devices, const fs::path& path)
-      : snapshot_(snapshot), layouts_ready_(layouts_.get_future()) {
-    done_ = std::async(std::launch::async, [this, &devices, path] {
-      ElementsDbBuilder builder(path.string());
-      builder.add_snapshot(snapshot_, devices);
-      builder.add_layouts(snapshot_, layouts_ready_.get());
-      builder.finish();
-    });
-  }
-  ~DbWriterThread() {
-    if (!layouts_given_) layouts_.set_exception(std::make_exception_ptr(std::runtime_error("cancelled")));
-    if (done_.valid()) done_.wait();
-  }
-  DbWriterThread(const DbWriterThread&) = delete;
-  DbWriterThread& operator=(const DbWriterThread&) = delete;
-
-  void give_layouts(const std::vector<std::unique_ptr<DeviceReplay>>& replays) {
-    std::vector<DeviceTimelines> devices;
-    for (const auto& replay : replays) devices.push_back({&replay->blocks, &replay->segments, replay->stats});
-    layouts_given_ = true;
-    layouts_.set_value(std::move(devices));
-  }
-  void wait() { done_.get(); }  // rethrows the thread's failure
-
- private:
-  const Snapshot& snapshot_;
-  std::promise<std::vector<DeviceTimelines>> layouts_;
-  std::future<std::vector<DeviceTimelines>> layouts_ready_;
-  bool layouts_given_ = false;
-  std::future<void> done_;
-};
+// The timelines need the events only to derive their inputs: free the biggest array before
+// the timelines' indexes grow, once the database thread has written the events too.
+void free_trace_events(Snapshot& snapshot, DbWriterThread& db) {
+  db.wait_events_released();
+  for (DeviceTrace& trace : snapshot.device_traces) std::vector<TraceEvent>().swap(trace.events);
+  release_free_memory();
+}
 
 void write_json(const Snapshot& snapshot, const std::vector<std::unique_ptr<DeviceReplay>>& replays,
                 const fs::path& dir) {
@@ -152,28 +149,41 @@ uint64_t file_size_or_zero(const fs::path& path) {
   return ec ? 0 : size;
 }
 
-// Derives the timelines and writes both files into `dir`, the database in parallel.
-std::vector<std::unique_ptr<DeviceReplay>> derive_and_write(const Snapshot& snapshot,
-                                                            const ConvertOptions& options,
-                                                            const fs::path& dir, ConvertTimings& timings) {
-  const std::vector<int> devices = devices_to_convert(snapshot, options);
-  std::vector<std::unique_ptr<DeviceReplay>> replays;
-  DbWriterThread db(snapshot, devices, dir / kElementsDbName);
+using Replays = std::vector<std::unique_ptr<DeviceReplay>>;
 
+// Derives the timelines and writes allocations.json into `dir` while `db` writes the rest.
+void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const ConvertOptions& options,
+                      const fs::path& dir, DbWriterThread& db, Replays& replays, ConvertTimings& timings) {
+  db.give_snapshot(snapshot, devices);
   report(options, ConvertStage::Deriving, snapshot.source_bytes);
   const Stopwatch derive;
-  for (const int device : devices) replays.push_back(replay_device(snapshot, device));
-  db.give_layouts(replays);
+  std::vector<DeviceInputs> inputs;
+  {
+    const StageTimer timer(options.stage_log, "derive replay inputs");
+    for (const int device : devices) inputs.push_back(derive_device_inputs(snapshot, device));
+  }
+  free_trace_events(snapshot, db);
+  {
+    const StageTimer timer(options.stage_log, "build timelines");
+    for (DeviceInputs& device : inputs) replays.push_back(build_replay(std::move(device)));
+  }
+  std::vector<DeviceTimelines> layouts;
+  for (const auto& replay : replays) {
+    layouts.push_back({&replay->blocks, &replay->segments, replay->stats, &replay->block_streams,
+                       &replay->segment_streams});
+  }
+  db.give_layouts(std::move(layouts));
   timings.derive_s = derive.wall_s();
   timings.derive_cpu_s = derive.cpu_s();
 
   report(options, ConvertStage::Writing, snapshot.source_bytes);
   const Stopwatch write;
-  write_json(snapshot, replays, dir);
-  db.wait();
-  timings.write_s = write.wall_s();
+  {
+    const StageTimer timer(options.stage_log, "write allocations.json");
+    write_json(snapshot, replays, dir);
+  }
+  timings.write_s = write.wall_s();  // so far; convert_snapshot adds the wait for the database
   timings.write_cpu_s = write.cpu_s();
-  return replays;
 }
 
 }  // namespace
@@ -182,23 +192,45 @@ ConvertSummary convert_snapshot(const ConvertOptions& options) {
   const Stopwatch total;
   StagingDirectory::check_target(options.output_dir, options.force);  // fail before the slow part
 
+  // The database is written into the staging directory while the pickle is being read.
+  StagingDirectory staging(options.output_dir, options.force);
   ConvertTimings timings;
-  const Snapshot snapshot = read_input(options);
+  std::optional<Snapshot> input;  // these outlive the database thread, which reads them
+  std::vector<int> devices;
+  Replays replays;
+  DbWriterThread db(staging.path() / kElementsDbName, options.stage_log);
+  {
+    const StageTimer timer(options.stage_log, "read pickle");
+    input.emplace(read_input(options, db.event_sink()));
+    release_free_memory();  // what the unpickler's containers held, before the timelines grow
+  }
+  Snapshot& snapshot = *input;
   timings.read_s = total.wall_s();
   timings.read_cpu_s = total.cpu_s();
+  devices = devices_to_convert(snapshot, options);
+  derive_and_write(snapshot, devices, options, staging.path(), db, replays, timings);
 
-  StagingDirectory staging(options.output_dir, options.force);
-  const auto replays = derive_and_write(snapshot, options, staging.path(), timings);
+  const Stopwatch wait;
+  ConvertSummary summary = make_summary(snapshot, options, replays);
+  {
+    const StageTimer timer(options.stage_log, "wait for elements.db");
+    // The index build needs the most SQLite memory: free the biggest inputs before it.
+    db.wait_inputs_released();
+    replays.clear();
+    input.reset();
+    db.wait();
+  }
   staging.commit();
 
-  ConvertSummary summary = make_summary(snapshot, options, replays);
   summary.output_dir = staging.target().string();
   summary.db_bytes = file_size_or_zero(staging.target() / kElementsDbName);
   summary.json_bytes = file_size_or_zero(staging.target() / kAllocationsJsonName);
+  timings.write_s += wait.wall_s();
+  timings.write_cpu_s += wait.cpu_s();
   timings.total_s = total.wall_s();
   timings.total_cpu_s = total.cpu_s();
   summary.timings = timings;
-  report(options, ConvertStage::Done, snapshot.source_bytes);
+  report(options, ConvertStage::Done, summary.file_bytes);
   return summary;
 }
 

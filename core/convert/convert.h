@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/store/device_stats.h"
+#include "core/util/stage_log.h"
 
 namespace snapscope {
 
@@ -29,6 +30,7 @@ struct ConvertOptions {
   bool force = false;  // replace an existing output directory
   int device = -1;     // >= 0: convert only this device
   std::function<void(const ConvertProgress&)> on_progress;
+  StageLog* stage_log = nullptr;  // optional: per-step times and peak RSS (--timings)
 };
 
 // Wall-clock seconds per stage, and the process CPU seconds spent in each (all threads):

@@ -8,6 +8,24 @@
 #include "core/util/byte_source.h"
 
 namespace snapscope {
+namespace {
+
+// Cancels the event sink unless released (when reading throws before finish_stream()).
+class StreamCancelGuard {
+ public:
+  explicit StreamCancelGuard(EventSink* sink) : sink_(sink) {}
+  ~StreamCancelGuard() {
+    if (sink_) sink_->cancel();
+  }
+  StreamCancelGuard(const StreamCancelGuard&) = delete;
+  StreamCancelGuard& operator=(const StreamCancelGuard&) = delete;
+  void release() { sink_ = nullptr; }
+
+ private:
+  EventSink* sink_;
+};
+
+}  // namespace
 
 Snapshot read_snapshot(const std::string& path, const ReadOptions& options) {
   Snapshot snapshot;
@@ -23,9 +41,13 @@ Snapshot read_snapshot(const std::string& path, const ReadOptions& options) {
     if (ec) total = 0;
     auto source = open_file_source(path, progress);
     snapshot.source_bytes = total;
-    SnapshotReducer reducer(snapshot);
+    SnapshotReducer reducer(snapshot, options.event_sink);
+    // The sink reads the reducer's pool: it must be done with it before the pool goes away.
+    StreamCancelGuard guard(options.event_sink);
     pickle::Unpickler unpickler(*source, snapshot.strings, &reducer);
     pickle::Value top = unpickler.run();
+    reducer.finish_stream();
+    guard.release();
     build_snapshot(top, unpickler, reducer, options, snapshot);
   } catch (const pickle::PickleError& e) {
     throw InputError(path + ": " + e.what());

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/snapshot/event_sink.h"
 #include "core/snapshot/model.h"
 
 namespace snapscope {
@@ -25,6 +26,7 @@ struct ReadProgress {
 struct ReadOptions {
   int only_device = -1;  // >= 0: keep only this device's trace (others are skipped, not stored)
   std::function<void(const ReadProgress&)> on_progress;  // called every few MB
+  EventSink* event_sink = nullptr;  // optional: every trace entry, all devices, while reading
 };
 
 // Throws InputError for unreadable, malformed, unsafe or non-snapshot input.

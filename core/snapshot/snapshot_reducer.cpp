@@ -104,7 +104,17 @@ SnapshotKeys::SnapshotKeys(StringTable& s)
       fx_node_target(s.intern("fx_node_target")),
       fx_original_trace(s.intern("fx_original_trace")) {}
 
-SnapshotReducer::SnapshotReducer(Snapshot& snapshot) : snapshot_(snapshot), keys_(snapshot.strings) {}
+SnapshotReducer::SnapshotReducer(Snapshot& snapshot, EventSink* sink)
+    : snapshot_(snapshot), keys_(snapshot.strings), sink_(sink) {}
+
+void SnapshotReducer::finish_stream() {
+  if (!sink_) return;
+  if (streamed_ < events_.size()) {
+    sink_->add({events_.chunk_data(streamed_ / events_.kChunkSize), events_.size() - streamed_});
+    streamed_ = events_.size();
+  }
+  sink_->finish();
+}
 
 std::optional<Value> SnapshotReducer::reduce(const Container& container, const Unpickler& unpickler) {
   if (container.kind == ContainerKind::Dict) return reduce_dict(container, unpickler);
@@ -179,6 +189,10 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   }
   if (events_.size() >= kNoIndex) throw ReduceError("too many trace events");
   events_.push_back(event);
+  if (sink_ && events_.size() % events_.kChunkSize == 0) {  // a chunk is complete and never changes again
+    sink_->add({events_.chunk_data(streamed_ / events_.kChunkSize), events_.kChunkSize});
+    streamed_ = events_.size();
+  }
   return Value::handle(Kind::Event, static_cast<uint32_t>(events_.size() - 1));
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/pickle/unpickler.h"
+#include "core/snapshot/event_sink.h"
 #include "core/snapshot/model.h"
 #include "core/util/chunked_vector.h"
 
@@ -23,12 +24,16 @@ struct SnapshotKeys {
 
 class SnapshotReducer final : public pickle::ContainerReducer {
  public:
-  explicit SnapshotReducer(Snapshot& snapshot);
+  // `sink` (optional) gets the events in pool-chunk batches as the chunks fill up.
+  explicit SnapshotReducer(Snapshot& snapshot, EventSink* sink = nullptr);
 
   std::optional<pickle::Value> reduce(const pickle::Container& container,
                                       const pickle::Unpickler& unpickler) override;
 
   ChunkedVector<TraceEvent>& events() { return events_; }
+  // Hands the sink the events of the last, partial chunk and calls its finish(). Call once
+  // after the unpickler is done and before events() is rearranged.
+  void finish_stream();
 
  private:
   std::optional<pickle::Value> reduce_dict(const pickle::Container& dict, const pickle::Unpickler& up);
@@ -41,6 +46,8 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   Snapshot& snapshot_;
   SnapshotKeys keys_;
   ChunkedVector<TraceEvent> events_;
+  EventSink* sink_ = nullptr;
+  size_t streamed_ = 0;  // events handed to sink_
   std::vector<FrameId> scratch_;
   std::optional<uint64_t> device_free_;  // of the trace entry being reduced
 };

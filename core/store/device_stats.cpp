@@ -31,24 +31,33 @@ uint64_t reserved_on(const Snapshot& snapshot, int device) {
 
 }  // namespace
 
-DeviceStats compute_device_stats(const Snapshot& snapshot, const Timeline& blocks, const Timeline& segments) {
+DeviceStats trace_stats(const Snapshot& snapshot, int device) {
   DeviceStats stats;
-  stats.device = blocks.input().device;
-  const auto device_index = static_cast<size_t>(stats.device);
-  if (device_index < snapshot.device_traces.size()) {
+  stats.device = device;
+  const auto device_index = static_cast<size_t>(device);
+  if (device >= 0 && device_index < snapshot.device_traces.size()) {
     const DeviceTrace& trace = snapshot.device_traces[device_index];
     stats.events = trace.events.size();
     find_time_range(trace, stats);
   }
+  stats.reserved_bytes = reserved_on(snapshot, device);
+  return stats;
+}
+
+void add_timeline_stats(DeviceStats& stats, const Timeline& blocks, const Timeline& segments) {
   stats.allocations = blocks.element_count();
   count_origins(blocks.input(), stats);
   stats.peak_bytes = blocks.peak_bytes();
   if (blocks.action_count() > 0) stats.peak_event = blocks.input().actions[blocks.peak_action()].event;
   stats.initial_bytes = blocks.total_at_state(0);
   stats.final_bytes = blocks.total_at_state(blocks.action_count());
-  stats.reserved_bytes = reserved_on(snapshot, stats.device);
   stats.peak_reserved_bytes = segments.peak_bytes();
   stats.segment_elements = segments.element_count();
+}
+
+DeviceStats compute_device_stats(const Snapshot& snapshot, const Timeline& blocks, const Timeline& segments) {
+  DeviceStats stats = trace_stats(snapshot, blocks.input().device);
+  add_timeline_stats(stats, blocks, segments);
   return stats;
 }
 

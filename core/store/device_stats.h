@@ -30,4 +30,9 @@ struct DeviceStats {
 
 DeviceStats compute_device_stats(const Snapshot& snapshot, const Timeline& blocks, const Timeline& segments);
 
+// The same in two steps, for a caller that frees the trace events before building the
+// timelines: what needs the snapshot (events, time range, reserved bytes), then the rest.
+DeviceStats trace_stats(const Snapshot& snapshot, int device);
+void add_timeline_stats(DeviceStats& stats, const Timeline& blocks, const Timeline& segments);
+
 }  // namespace snapscope

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "core/store/elements_db_events.h"
 #include "core/store/elements_db_schema.h"
 #include "core/store/elements_db_tables.h"
 
@@ -19,7 +20,7 @@ void configure_for_bulk_build(SqliteDatabase& db) {
       "PRAGMA synchronous = OFF;"
       "PRAGMA locking_mode = EXCLUSIVE;"
       "PRAGMA temp_store = MEMORY;"
-      "PRAGMA cache_size = -131072;");  // 128 MiB: index builds sort in memory
+      "PRAGMA cache_size = -16384;");  // appends in key order need little cache; see finish()
 }
 
 void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const int> devices) {
@@ -42,7 +43,7 @@ void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const in
 
 }  // namespace
 
-ElementsDbBuilder::ElementsDbBuilder(const std::string& path) {
+ElementsDbBuilder::ElementsDbBuilder(const std::string& path, StageLog* log) : log_(log) {
   if (std::filesystem::exists(path)) throw std::runtime_error(path + ": already exists");
   db_ = std::make_unique<SqliteDatabase>(path, SqliteDatabase::Mode::Create);
   configure_for_bulk_build(*db_);
@@ -54,18 +55,40 @@ ElementsDbBuilder::~ElementsDbBuilder() = default;
 
 void ElementsDbBuilder::add_snapshot(const Snapshot& snapshot, std::span<const int> devices) {
   SqliteDatabase& db = *db_;
-  write_meta(db, snapshot, devices);
-  elements_db::write_lookup_tables(db);
-  elements_db::write_strings(db, snapshot.strings);
-  elements_db::write_frames(db, snapshot.frames);
-  elements_db::write_stacks(db, snapshot.stacks);
-  elements_db::write_segments_and_blocks(db, snapshot, devices);
-  elements_db::write_annotations(db, snapshot, devices);
-  elements_db::write_allocator_settings(db, snapshot.allocator_settings);
-  for (const int device : devices) elements_db::write_events(db, snapshot, device);
+  {
+    const StageTimer timer(log_, "db: snapshot tables");
+    write_meta(db, snapshot, devices);
+    elements_db::write_lookup_tables(db);
+    elements_db::write_strings(db, snapshot.strings);
+    elements_db::write_frames(db, snapshot.frames);
+    elements_db::write_stacks(db, snapshot.stacks);
+    elements_db::write_segments_and_blocks(db, snapshot, devices);
+    elements_db::write_annotations(db, snapshot, devices);
+    elements_db::write_allocator_settings(db, snapshot.allocator_settings);
+  }
+  const StageTimer timer(log_, "db: events");
+  const bool device0_streamed = streamed_ && streamed_->adopt(snapshot, devices);
+  streamed_.reset();
+  for (const int device : devices) {
+    if (device == 0 && device0_streamed) {
+      elements_db::write_event_extras(db, snapshot, device);
+    } else {
+      elements_db::write_events(db, snapshot, device);
+    }
+  }
+}
+
+void ElementsDbBuilder::stream_events(std::span<const TraceEvent> events) {
+  if (!streamed_) streamed_ = std::make_unique<elements_db::StreamedEvents>(*db_);
+  streamed_->add(events);
+}
+
+void ElementsDbBuilder::end_event_stream() {
+  if (streamed_) streamed_->flush();
 }
 
 void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices) {
+  const StageTimer timer(log_, "db: allocations");
   for (const DeviceTimelines& device : devices) {
     elements_db::write_device_row(*db_, device);
     elements_db::write_allocations(*db_, snapshot, device);
@@ -73,8 +96,19 @@ void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const De
   }
 }
 
-void ElementsDbBuilder::finish() {
+void ElementsDbBuilder::commit() {
+  if (committed_) return;
+  const StageTimer timer(log_, "db: commit");
   db_->exec("COMMIT");
+  committed_ = true;
+}
+
+void ElementsDbBuilder::finish() {
+  commit();
+  const StageTimer timer(log_, "db: indexes, analyze");
+  // 128 MiB: the index builds sort in memory. Only now, when the caller may have freed the
+  // snapshot and the timelines (ElementsDbBuilder::commit), so the peaks do not add up.
+  db_->exec("PRAGMA cache_size = -131072;");
   db_->exec(kElementsDbIndexes);
   // Sampled statistics (cheap even for millions of rows) so the planner knows that `device`
   // alone selects little and picks e.g. allocations_by_alloc_event over the primary key.

@@ -1,5 +1,7 @@
 // The per-device tables that need the replayed timelines: both timelines' elements and the
 // device summary row.
+#include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "core/store/elements_db_tables.h"
@@ -24,24 +26,32 @@ uint64_t stream_of(const Snapshot& snapshot, const TraceEvent* source, uint32_t 
   return segment < snapshot.segments.size() ? snapshot.segments[segment].stream : 0;
 }
 
+// The given streams, or computed from the snapshot's events into `storage`.
+std::span<const uint64_t> streams_of(const std::vector<uint64_t>* given, const Snapshot& snapshot,
+                                     const Timeline& timeline, std::vector<uint64_t>& storage) {
+  if (!given) storage = element_streams(snapshot, timeline.input());
+  const std::vector<uint64_t>& streams = given ? *given : storage;
+  if (streams.size() != timeline.element_count()) throw std::logic_error("element streams do not match");
+  return streams;
+}
+
 }  // namespace
 
 void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
   const Timeline& timeline = *device.blocks;
-  const std::vector<TraceEvent>& events = events_of(snapshot, device.stats.device);
+  std::vector<uint64_t> storage;
+  const std::span<const uint64_t> streams = streams_of(device.block_streams, snapshot, timeline, storage);
   SqliteBatchInsert insert(db, "allocations", 13);
   for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
     const ReplayElement& element = timeline.element(elem);
-    const TraceEvent* source = event_at(events, element.source_event);
     const Block* block = element.block < snapshot.blocks.size() ? &snapshot.blocks[element.block] : nullptr;
-    const uint32_t segment = block ? block->segment : element.segment;
     insert.add(device.stats.device).add(elem).add(timeline.stack_position(elem));
     insert.add(element.addr).add(element.size);
     insert.add(block && block->requested_size != element.size
                    ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
                    : std::nullopt);
     insert.add(event_or_null(element.alloc_event)).add(event_or_null(element.free_event));
-    insert.add(static_cast<int>(element.origin)).add(element.stack).add(stream_of(snapshot, source, segment));
+    insert.add(static_cast<int>(element.origin)).add(element.stack).add(streams[elem]);
     insert.add(timeline.total_at_state(timeline.alloc_state(elem)));
     insert.add(block ? index_or_null(element.block) : std::nullopt);
     insert.end_row();
@@ -51,17 +61,15 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
 
 void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
   const Timeline& timeline = *device.segments;
-  const std::vector<TraceEvent>& events = events_of(snapshot, device.stats.device);
+  std::vector<uint64_t> storage;
+  const std::span<const uint64_t> streams = streams_of(device.segment_streams, snapshot, timeline, storage);
   SqliteBatchInsert insert(db, "segment_allocations", 12);
   for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
     const ReplayElement& element = timeline.element(elem);
-    const TraceEvent* source = event_at(events, element.source_event);
     insert.add(device.stats.device).add(elem).add(timeline.stack_position(elem));
     insert.add(element.addr).add(element.size);
     insert.add(event_or_null(element.alloc_event)).add(event_or_null(element.free_event));
-    insert.add(static_cast<int>(element.origin))
-        .add(element.stack)
-        .add(stream_of(snapshot, source, element.segment));
+    insert.add(static_cast<int>(element.origin)).add(element.stack).add(streams[elem]);
     insert.add(timeline.total_at_state(timeline.alloc_state(elem)));
     insert.add(element.segment < snapshot.segments.size() ? index_or_null(element.segment) : std::nullopt);
     insert.end_row();
@@ -86,3 +94,19 @@ void write_device_row(SqliteDatabase& db, const DeviceTimelines& device) {
 }
 
 }  // namespace snapscope::elements_db
+
+namespace snapscope {
+
+std::vector<uint64_t> element_streams(const Snapshot& snapshot, const ReplayInput& input) {
+  const std::vector<TraceEvent>& events = elements_db::events_of(snapshot, input.device);
+  std::vector<uint64_t> streams;
+  streams.reserve(input.elements.size());
+  for (const ReplayElement& element : input.elements) {
+    // Snapshot blocks' `segment` is their block's segment.
+    streams.push_back(elements_db::stream_of(snapshot, elements_db::event_at(events, element.source_event),
+                                             element.segment));
+  }
+  return streams;
+}
+
+}  // namespace snapscope

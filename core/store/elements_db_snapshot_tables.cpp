@@ -13,33 +13,6 @@ bool contains(std::span<const int> devices, int64_t device) {
   return std::find(devices.begin(), devices.end(), device) != devices.end();
 }
 
-const std::vector<TraceEvent>& events_of(const Snapshot& snapshot, int device) {
-  static const std::vector<TraceEvent> kNone;
-  const auto index = static_cast<size_t>(device);
-  return index < snapshot.device_traces.size() ? snapshot.device_traces[index].events : kNone;
-}
-
-void write_event_extra(SqliteBatchInsert& insert, int device, size_t idx, const TraceEvent& event,
-                       const Snapshot& snapshot) {
-  const EventExtra* extra =
-      event.extra < snapshot.event_extras.size() ? &snapshot.event_extras[event.extra] : nullptr;
-  const bool has_pool = extra && extra->has_pool_id;
-  insert.add(device).add(static_cast<uint64_t>(idx)).add(event.unknown_action);
-  insert.add(has_pool ? std::optional<int64_t>(extra->pool_id[0]) : std::nullopt);
-  insert.add(has_pool ? std::optional<int64_t>(extra->pool_id[1]) : std::nullopt);
-  insert.add(extra ? extra->forward_frames : 0);
-  insert.end_row();
-}
-
-// The base of events.dt_us: the same minimum as devices.first_time_us (DeviceStats).
-int64_t first_time_us(const std::vector<TraceEvent>& events) {
-  int64_t first = kNoTime;
-  for (const TraceEvent& event : events) {
-    if (event.time_us != kNoTime) first = first == kNoTime ? event.time_us : std::min(first, event.time_us);
-  }
-  return first;
-}
-
 }  // namespace
 
 void write_lookup_tables(SqliteDatabase& db) {
@@ -90,26 +63,6 @@ void write_stacks(SqliteDatabase& db, const StackTable& stacks) {
     }
   }
   insert.flush();
-}
-
-void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device) {
-  const std::vector<TraceEvent>& events = events_of(snapshot, device);
-  const int64_t time_base = first_time_us(events);
-  SqliteBatchInsert insert(db, "events", 9);
-  SqliteBatchInsert insert_extra(db, "event_extras", 6);
-  for (size_t idx = 0; idx < events.size(); ++idx) {
-    const TraceEvent& event = events[idx];
-    insert.add(event_key(device, static_cast<int64_t>(idx))).add(static_cast<int>(event.action));
-    insert.add(event.addr).add(event.size).add(event.stream);
-    insert.add(event.time_us == kNoTime ? std::nullopt : std::optional<int64_t>(event.time_us - time_base));
-    insert.add(event.stack).add(event.compile_context).add(event.user_metadata);
-    insert.end_row();
-    if (event.extra != kNoIndex || event.unknown_action != 0) {
-      write_event_extra(insert_extra, device, idx, event, snapshot);
-    }
-  }
-  insert.flush();
-  insert_extra.flush();
 }
 
 void write_segments_and_blocks(SqliteDatabase& db, const Snapshot& snapshot, std::span<const int> devices) {

@@ -33,7 +33,6 @@ void write_stacks(SqliteDatabase& db, const StackTable& stacks);
 void write_segments_and_blocks(SqliteDatabase& db, const Snapshot& snapshot, std::span<const int> devices);
 void write_annotations(SqliteDatabase& db, const Snapshot& snapshot, std::span<const int> devices);
 void write_allocator_settings(SqliteDatabase& db, const nlohmann::json& settings);
-void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device);
 
 // Layout tables (elements_db_layout_tables.cpp).
 void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device);

@@ -18,9 +18,9 @@ constexpr size_t kCountStride = 64;
 
 }  // namespace
 
+// No shrink_to_fit of the input: capacity that was reserved but never written costs no
+// memory, while the copy would briefly double the two biggest arrays.
 Timeline::Timeline(ReplayInput input, size_t checkpoint_budget_bytes) : input_(std::move(input)) {
-  input_.elements.shrink_to_fit();  // the index lives as long as the view: drop growth slack
-  input_.actions.shrink_to_fit();
   const std::vector<uint32_t> sampled_live_counts = replay();
   compute_peaks();
   build_checkpoints(sampled_live_counts, checkpoint_budget_bytes);
@@ -133,6 +133,13 @@ void Timeline::build_checkpoints(const std::vector<uint32_t>& sampled_live_count
   const size_t count = action_count() / checkpoint_interval_ + 1;
   checkpoint_begin_.reserve(count + 1);
   checkpoint_begin_.push_back(0);
+  // Checkpoint c holds the live count sampled at its state: reserve exactly, so the biggest
+  // array of the index is never copied while growing.
+  const size_t stride = checkpoint_interval_ / kCountStride;
+  size_t positions = 0;
+  for (size_t sample = 0; sample < sampled_live_counts.size(); sample += stride)
+    positions += sampled_live_counts[sample];
+  checkpoint_positions_.reserve(positions);
   // Checkpoint c = survivors of checkpoint c-1 + positions allocated since and still live.
   // Allocs get increasing stack positions, so appending them keeps the list sorted.
   uint32_t allocated = positions_allocated_by(0);
@@ -151,7 +158,6 @@ void Timeline::build_checkpoints(const std::vector<uint32_t>& sampled_live_count
     allocated = allocated_now;
     checkpoint_begin_.push_back(checkpoint_positions_.size());
   }
-  checkpoint_positions_.shrink_to_fit();
 }
 
 uint32_t Timeline::positions_allocated_by(size_t state) const {

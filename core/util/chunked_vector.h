@@ -18,6 +18,10 @@ class ChunkedVector {
   T& operator[](size_t i) { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
   const T& operator[](size_t i) const { return chunks_[i >> kChunkBits][i & (kChunkSize - 1)]; }
 
+  // Chunk c's storage: kChunkSize slots, of which the first min(kChunkSize, size() - c *
+  // kChunkSize) are elements. It never moves while the container grows.
+  const T* chunk_data(size_t c) const { return chunks_[c].get(); }
+
   void push_back(const T& value) {
     if ((size_ >> kChunkBits) == chunks_.size()) chunks_.push_back(std::make_unique<T[]>(kChunkSize));
     (*this)[size_++] = value;

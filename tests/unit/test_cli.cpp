@@ -60,6 +60,19 @@ TEST_CASE("cli: converts, exit 0, text summary on stdout, nothing on stderr when
   CHECK(dir.entries() == std::vector<std::string>{"out", "s.pickle"});
 }
 
+TEST_CASE("cli: --timings lists the steps on stderr, the summary stays on stdout") {
+  TempDir dir;
+  write_fixture(dir);
+  const CliResult result = run_cli(dir, "s.pickle -o out --timings");
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("peak:") != std::string::npos);
+  for (const char* step : {"read pickle", "derive replay inputs", "build timelines", "write allocations.json",
+                           "db: events", "db: indexes, analyze"}) {
+    CHECK_MESSAGE(result.err.find(step) != std::string::npos, step);
+  }
+  CHECK(result.err.find("peak RSS") != std::string::npos);
+}
+
 TEST_CASE("cli: --summary json agrees with Timeline") {
   TempDir dir;
   write_fixture(dir);

@@ -16,13 +16,14 @@ CliOptions parse(std::vector<std::string_view> args) { return parse_convert_args
 
 TEST_CASE("cli args: a full conversion command") {
   const CliOptions options =
-      parse({"in.pickle.gz", "-o", "out", "--force", "--device", "2", "--summary", "json"});
+      parse({"in.pickle.gz", "-o", "out", "--force", "--device", "2", "--summary", "json", "--timings"});
   CHECK(options.mode == CliOptions::Mode::Convert);
   CHECK(options.input == "in.pickle.gz");
   CHECK(options.output_dir == "out");
   CHECK(options.force);
   CHECK(options.device == 2);
   CHECK(options.json_summary);
+  CHECK(options.timings);
 }
 
 TEST_CASE("cli args: --flag=value forms and defaults") {
@@ -30,6 +31,7 @@ TEST_CASE("cli args: --flag=value forms and defaults") {
   CHECK(options.output_dir == "dir");
   CHECK_FALSE(options.json_summary);
   CHECK_FALSE(options.force);
+  CHECK_FALSE(options.timings);
   CHECK(options.device == -1);
   CHECK(parse({"-o", "out", "--", "-odd-name.pickle"}).input ==
         "-odd-name.pickle");  // after --, all positional

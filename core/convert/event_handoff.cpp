@@ -1,0 +1,44 @@
+#include "core/convert/event_handoff.h"
+
+namespace snapscope {
+
+void EventHandoff::add(std::span<const TraceEvent> events) {
+  const std::lock_guard lock(mutex_);
+  if (consumer_done_) return;  // the consumer failed; its error surfaces later
+  batches_.push_back(events);
+  changed_.notify_all();
+}
+
+void EventHandoff::finish() { end_and_wait(false); }
+void EventHandoff::cancel() { end_and_wait(true); }
+
+void EventHandoff::end_and_wait(bool cancel) {
+  std::unique_lock lock(mutex_);
+  ended_ = true;
+  cancelled_ = cancelled_ || cancel;
+  changed_.notify_all();
+  changed_.wait(lock, [this] { return consumer_done_; });
+}
+
+std::optional<std::span<const TraceEvent>> EventHandoff::next() {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [this] { return cancelled_ || !batches_.empty() || ended_; });
+  if (cancelled_ || batches_.empty()) return std::nullopt;
+  const std::span<const TraceEvent> batch = batches_.front();
+  batches_.pop_front();
+  return batch;
+}
+
+bool EventHandoff::cancelled() const {
+  const std::lock_guard lock(mutex_);
+  return cancelled_;
+}
+
+void EventHandoff::consumer_done() {
+  const std::lock_guard lock(mutex_);
+  consumer_done_ = true;
+  batches_.clear();
+  changed_.notify_all();
+}
+
+}  // namespace snapscope
