@@ -131,11 +131,12 @@ double percentile(std::vector<double> values, double fraction) {
   return values[std::min(index, values.size() - 1)];
 }
 
-long resident_kib() {
+// VmRSS: resident now; VmHWM: the peak.
+long resident_kib(const std::string& field = "VmRSS:") {
   std::ifstream status("/proc/self/status");
   std::string line;
   while (std::getline(status, line)) {
-    if (line.starts_with("VmRSS:")) return std::stol(line.substr(6));
+    if (line.starts_with(field)) return std::stol(line.substr(field.size()));
   }
   return -1;
 }
@@ -149,7 +150,7 @@ struct BenchReport {
   std::vector<double> idle_ms, redraw_ms;
   double click_ms = -1;
   bool click_filled = false;
-  double rss_mib = 0;
+  double rss_mib = 0, rss_loaded_mib = 0, rss_peak_mib = 0;
 };
 
 double steps_per_px(const ViewTransform& view) { return view.visible().width() / view.viewport_width(); }
@@ -283,7 +284,8 @@ void print_report(const BenchReport& report) {
               report.click_filled ? "" : " (not filled!)");
   std::printf("instances per frame: median %.0f, max %.0f\n", percentile(report.instances, 0.5),
               percentile(report.instances, 1.0));
-  std::printf("rss: %.1f MiB\n", report.rss_mib);
+  std::printf("rss: %.1f MiB (document loaded: %.1f MiB, peak %.1f MiB)\n", report.rss_mib,
+              report.rss_loaded_mib, report.rss_peak_mib);
   // Last line: one row for tests/bench/run-bench.
   std::printf(
       "summary: first_frame_ms=%.0f frame_median_ms=%.1f frame_p95_ms=%.1f restream_median_ms=%.0f "
@@ -330,11 +332,12 @@ int run_script(Application& app, const std::string& script_path) {
 int run_bench(Application& app) {
   const auto opened = Clock::now();  // the load started in Application's constructor, just before
   if (!load_or_report(app)) return 1;
+  BenchReport report;
   const double loaded_ms = elapsed_ms(opened);
+  report.rss_loaded_mib = static_cast<double>(resident_kib()) / 1024.0;
   app.render_settled();
   app.window().finish_gl();
   app.present();
-  BenchReport report;
   report.loaded_ms = loaded_ms;
   report.first_frame_ms = elapsed_ms(opened);
   app.timeline().layer().take_restream_latencies();  // the first frame is reported above
@@ -344,6 +347,7 @@ int run_bench(Application& app) {
   measure_idle(app, report);
   measure_click(app, report);
   report.rss_mib = static_cast<double>(resident_kib()) / 1024.0;
+  report.rss_peak_mib = static_cast<double>(resident_kib("VmHWM:")) / 1024.0;
   print_report(report);
   return 0;
 }

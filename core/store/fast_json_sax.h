@@ -1,0 +1,154 @@
+// A fast path for reading allocations.json: a strict JSON tokenizer that drives the same SAX
+// handler interface as nlohmann::json::sax_parse, with a tight loop for integers (the file is
+// almost only integer arrays; nlohmann's lexer spends most of a multi-second load copying
+// digits into a token buffer). It gives up (returns false) on anything it does not handle
+// itself: floating-point numbers, integers beyond 64 bits, escaped strings, and any invalid
+// input. The caller then reruns the full parser, which also words the error.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <string_view>
+
+namespace snapscope {
+
+template <class Handler>
+class FastJsonSax {
+ public:
+  FastJsonSax(std::string_view text, Handler& handler)
+      : at_(text.data()), end_(text.data() + text.size()), handler_(handler) {}
+
+  // True when the whole text was one valid JSON value and the handler accepted every event.
+  bool run() {
+    if (!value(0)) return false;
+    skip_space();
+    return at_ == end_;
+  }
+
+ private:
+  static constexpr int kMaxDepth = 256;
+  static constexpr std::size_t kUnknownSize = static_cast<std::size_t>(-1);
+
+  void skip_space() {
+    while (at_ != end_ && (*at_ == ' ' || *at_ == '\n' || *at_ == '\r' || *at_ == '\t')) ++at_;
+  }
+  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+  bool value(int depth) {
+    skip_space();
+    if (at_ == end_) return false;
+    switch (*at_) {
+      case '{':
+        return object(depth + 1);
+      case '[':
+        return array(depth + 1);
+      case '"':
+        return string_token(text_) && handler_.string(text_);
+      case 't':
+        return literal("true") && handler_.boolean(true);
+      case 'f':
+        return literal("false") && handler_.boolean(false);
+      case 'n':
+        return literal("null") && handler_.null();
+      default:
+        return number();
+    }
+  }
+
+  bool literal(std::string_view word) {
+    if (static_cast<std::size_t>(end_ - at_) < word.size() || std::string_view(at_, word.size()) != word)
+      return false;
+    at_ += word.size();
+    return true;
+  }
+
+  // Unescaped strings only; control characters are invalid JSON.
+  bool string_token(std::string& out) {
+    const char* start = ++at_;
+    while (at_ != end_ && *at_ != '"') {
+      if (*at_ == '\\' || static_cast<unsigned char>(*at_) < 0x20) return false;
+      ++at_;
+    }
+    if (at_ == end_) return false;
+    out.assign(start, at_);
+    ++at_;
+    return true;
+  }
+
+  bool number() {
+    const bool negative = *at_ == '-';
+    if (negative) ++at_;
+    if (at_ == end_ || !is_digit(*at_)) return false;
+    if (*at_ == '0' && at_ + 1 != end_ && is_digit(at_[1])) return false;  // no leading zeros
+    uint64_t magnitude = 0;
+    constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
+    while (at_ != end_ && is_digit(*at_)) {
+      const auto digit = static_cast<uint64_t>(*at_ - '0');
+      if (magnitude > (kMax - digit) / 10) return false;
+      magnitude = magnitude * 10 + digit;
+      ++at_;
+    }
+    if (at_ != end_ && (*at_ == '.' || *at_ == 'e' || *at_ == 'E')) return false;
+    if (!negative) return handler_.number_unsigned(magnitude);
+    constexpr auto kLowest = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) + 1;
+    if (magnitude > kLowest) return false;
+    return handler_.number_integer(magnitude == kLowest ? std::numeric_limits<int64_t>::min()
+                                                        : -static_cast<int64_t>(magnitude));
+  }
+
+  bool array(int depth) {
+    if (depth > kMaxDepth) return false;
+    ++at_;
+    if (!handler_.start_array(kUnknownSize)) return false;
+    skip_space();
+    if (at_ != end_ && *at_ == ']') {
+      ++at_;
+      return handler_.end_array();
+    }
+    while (true) {
+      if (!value(depth)) return false;
+      skip_space();
+      if (at_ == end_) return false;
+      const char next = *at_++;
+      if (next == ']') return handler_.end_array();
+      if (next != ',') return false;
+    }
+  }
+
+  bool object(int depth) {
+    if (depth > kMaxDepth) return false;
+    ++at_;
+    if (!handler_.start_object(kUnknownSize)) return false;
+    skip_space();
+    if (at_ != end_ && *at_ == '}') {
+      ++at_;
+      return handler_.end_object();
+    }
+    while (true) {
+      skip_space();
+      if (at_ == end_ || *at_ != '"' || !string_token(key_) || !handler_.key(key_)) return false;
+      skip_space();
+      if (at_ == end_ || *at_++ != ':') return false;
+      if (!value(depth)) return false;
+      skip_space();
+      if (at_ == end_) return false;
+      const char next = *at_++;
+      if (next == '}') return handler_.end_object();
+      if (next != ',') return false;
+    }
+  }
+
+  const char* at_;
+  const char* end_;
+  Handler& handler_;
+  std::string text_, key_;
+};
+
+template <class Handler>
+bool fast_sax_parse(std::string_view text, Handler& handler) {
+  return FastJsonSax<Handler>(text, handler).run();
+}
+
+}  // namespace snapscope
