@@ -61,7 +61,13 @@ void report(const ConvertOptions& options, ConvertStage stage, uint64_t bytes_to
 Snapshot read_input(const ConvertOptions& options, EventSink& event_sink) {
   ReadOptions read_options;
   read_options.only_device = options.device;
-  read_options.event_sink = &event_sink;
+  // Streamed events are keyed as device 0's trace: with --device N > 0 that guess is always
+  // wrong, and the database thread would insert them only to delete them again.
+  if (options.device <= 0) {
+    read_options.event_sink = &event_sink;
+  } else {
+    event_sink.finish();  // an empty stream: the database thread goes on to the snapshot
+  }
   read_options.on_progress = [&](const ReadProgress& progress) {
     if (options.on_progress) {
       options.on_progress({ConvertStage::Reading, progress.bytes_read, progress.bytes_total});
