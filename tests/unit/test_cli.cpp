@@ -113,6 +113,33 @@ TEST_CASE("cli: bad input exits 1 with one line naming the file, and leaves noth
   CHECK(dir.entries() == std::vector<std::string>{"evil.pickle", "notes.txt", "truncated.pickle"});
 }
 
+TEST_CASE("cli: input that breaks off after the first streamed batches: exit 1, one line, nothing left") {
+  // More events than one pool chunk, so the database thread has rows when reading fails.
+  test::FixtureSnapshot many;
+  many.traces.resize(1);
+  for (uint64_t i = 0; i < 70'000; ++i) {
+    many.traces[0].push_back({i % 2 == 0 ? "alloc" : "free_completed",
+                              0x10000 + i / 2 * 256,
+                              256,
+                              static_cast<int64_t>(i),
+                              {},
+                              "",
+                              0});
+  }
+  TempDir dir;
+  const std::string good = test::pickle_bytes(many);
+  test::write_file(dir / "cut.pickle", good.substr(0, good.size() * 95 / 100));
+  for (const char* args : {"cut.pickle -o out", "cut.pickle -o out --device 0 --timings"}) {
+    CAPTURE(args);
+    const CliResult result = run_cli(dir, args);
+    CHECK(result.exit_code == 1);
+    CHECK(result.out.empty());
+    CHECK(result.err.starts_with("snapscope-convert: cut.pickle: "));
+    CHECK(line_count(result.err) == 1);
+    CHECK(dir.entries() == std::vector<std::string>{"cut.pickle"});
+  }
+}
+
 TEST_CASE("cli: usage errors exit 2 and print the usage") {
   TempDir dir;
   write_fixture(dir);

@@ -150,4 +150,11 @@ TEST_CASE("event handoff: batches in order; finish and cancel wait for the consu
   CHECK(cancelled.cancelled());
   cancelled.consumer_done();
   stopper.join();
+
+  // A consumer that failed: later batches are dropped and the reader is never blocked.
+  EventHandoff failed;
+  failed.consumer_done();
+  failed.add({pool.data(), 10});
+  failed.finish();
+  CHECK_FALSE(failed.next().has_value());
 }
