@@ -20,7 +20,7 @@ void configure_for_bulk_build(SqliteDatabase& db) {
       "PRAGMA synchronous = OFF;"
       "PRAGMA locking_mode = EXCLUSIVE;"
       "PRAGMA temp_store = MEMORY;"
-      "PRAGMA cache_size = -16384;");  // appends in key order need little cache; see finish()
+      "PRAGMA cache_size = -16384;");  // appends in key order need little cache; see add_layouts()
 }
 
 void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const int> devices) {
@@ -89,6 +89,10 @@ void ElementsDbBuilder::end_event_stream() {
 
 void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices) {
   const StageTimer timer(log_, "db: allocations");
+  // 128 MiB: the allocations indexes are maintained per row (see kElementsDbLayoutIndexes) and
+  // must stay in the cache. The caller has freed the trace events by now (convert.cpp).
+  db_->exec("PRAGMA cache_size = -131072;");
+  db_->exec(kElementsDbLayoutIndexes);
   for (const DeviceTimelines& device : devices) {
     elements_db::write_device_row(*db_, device);
     elements_db::write_allocations(*db_, snapshot, device);
@@ -106,9 +110,6 @@ void ElementsDbBuilder::commit() {
 void ElementsDbBuilder::finish() {
   commit();
   const StageTimer timer(log_, "db: indexes, analyze");
-  // 128 MiB: the index builds sort in memory. Only now, when the caller may have freed the
-  // snapshot and the timelines (ElementsDbBuilder::commit), so the peaks do not add up.
-  db_->exec("PRAGMA cache_size = -131072;");
   db_->exec(kElementsDbIndexes);
   // Sampled statistics (cheap even for millions of rows) so the planner knows that `device`
   // alone selects little and picks e.g. allocations_by_alloc_event over the primary key.

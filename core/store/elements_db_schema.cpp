@@ -86,11 +86,16 @@ LEFT JOIN events ae ON ae.id = (a.device << 40) + a.alloc_event
 LEFT JOIN events fe ON fe.id = (a.device << 40) + a.free_event;
 )sql";
 
-const char* const kElementsDbIndexes = R"sql(
+// No index on allocations.size: it cost 37 MB and 1.6 s per GB of input, and the queries on
+// size (top N, ranges) read much of the table anyway (the "Largest allocations" example scans
+// 2.9M rows in about 0.3 s).
+const char* const kElementsDbLayoutIndexes = R"sql(
 CREATE INDEX allocations_by_alloc_event ON allocations (device, alloc_event);
 CREATE INDEX allocations_by_addr ON allocations (addr);
-CREATE INDEX allocations_by_size ON allocations (size);
 CREATE INDEX segment_allocations_by_addr ON segment_allocations (addr);
+)sql";
+
+const char* const kElementsDbIndexes = R"sql(
 CREATE INDEX blocks_by_segment ON blocks (segment_id);
 CREATE INDEX segments_by_device ON segments (device);
 )sql";

@@ -210,15 +210,20 @@ void Timeline::visit_live(size_t state, Visit&& visit) const {
 
 std::vector<LiveAllocation> Timeline::live_at(size_t state) const {
   std::vector<LiveAllocation> live;
+  live_at(state, live);
+  return live;
+}
+
+void Timeline::live_at(size_t state, std::vector<LiveAllocation>& out) const {
+  out.clear();
   const size_t checkpoint = state / checkpoint_interval_;
-  live.reserve(checkpoint_begin_[checkpoint + 1] - checkpoint_begin_[checkpoint] +
-               positions_allocated_by(state) -
-               positions_allocated_by(checkpoint * checkpoint_interval_));  // an upper bound
+  out.reserve(checkpoint_begin_[checkpoint + 1] - checkpoint_begin_[checkpoint] +
+              positions_allocated_by(state) -
+              positions_allocated_by(checkpoint * checkpoint_interval_));  // an upper bound
   visit_live(state, [&](uint32_t pos, uint64_t offset) {
-    live.push_back({stack_order_[pos], offset, position_size_[pos]});
+    out.push_back({stack_order_[pos], offset, position_size_[pos]});
     return true;
   });
-  return live;
 }
 
 std::optional<LiveAllocation> Timeline::allocation_at(size_t state, uint64_t offset) const {

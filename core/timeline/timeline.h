@@ -86,6 +86,9 @@ class Timeline {
   // Live allocations in state s, bottom to top, with byte offsets. O(live + allocs since the
   // nearest checkpoint), reading position-ordered arrays sequentially.
   std::vector<LiveAllocation> live_at(size_t state) const;
+  // The same into `out` (cleared first): repeated queries reuse its memory instead of
+  // allocating (and page-faulting in) tens of MB per query on large live sets.
+  void live_at(size_t state, std::vector<LiveAllocation>& out) const;
   // The allocation covering byte `offset` in state s, if any.
   std::optional<LiveAllocation> allocation_at(size_t state, uint64_t offset) const;
   // Offset of one element in state s: bytes of live elements below its stack position (its

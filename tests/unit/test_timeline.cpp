@@ -139,6 +139,18 @@ TEST_CASE("timeline: live sets, offsets and hit tests") {
   CHECK(timeline.allocation_at(4, 39)->elem == 2);
   CHECK_FALSE(timeline.allocation_at(4, 40).has_value());
   CHECK(timeline.live_at(6).empty());
+
+  std::vector<LiveAllocation> reused(5, LiveAllocation{9, 9, 9});  // cleared, then filled
+  for (const size_t state : {3, 4, 6, 0}) {
+    timeline.live_at(state, reused);
+    const auto fresh = timeline.live_at(state);
+    REQUIRE(reused.size() == fresh.size());
+    for (size_t i = 0; i < fresh.size(); ++i) {
+      CHECK(reused[i].elem == fresh[i].elem);
+      CHECK(reused[i].offset == fresh[i].offset);
+      CHECK(reused[i].size == fresh[i].size);
+    }
+  }
 }
 
 TEST_CASE("timeline: inconsistent inputs are rejected") {
