@@ -9,6 +9,7 @@
 #include "core/allocator/db_event_source.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/time_cursor.h"
+#include "core/util/background_priority.h"
 #include "core/view/format.h"
 
 namespace snapscope {
@@ -47,9 +48,11 @@ void AllocatorPanels::on_new_device(AppState& state) {
   if (device_ == nullptr) return;
   usage_ = std::make_unique<UsageCurve>(device_->blocks, device_->segments);
   cancel_ = std::make_shared<std::atomic<bool>>(false);
-  building_ = std::async(std::launch::async,
-                         [db = document_->elements_db().string(), device = device_->device,
-                          cancel = cancel_] { return allocator_history_from_db(db, device, cancel.get()); });
+  building_ = std::async(std::launch::async, [db = document_->elements_db().string(),
+                                              device = device_->device, cancel = cancel_] {
+    lower_thread_priority();  // seconds of indexing must not slow the frames
+    return allocator_history_from_db(db, device, cancel.get());
+  });
 }
 
 AllocatorHistory* AllocatorPanels::history(bool wait) {

@@ -33,6 +33,7 @@ float AnnotationLanes::height(const PhaseTable& table) {
   if (!table.has_times || table.rows.empty()) return 0;
   if (key_.rows != table.rows.data() || key_.count != table.rows.size()) {
     laid_out_ = false;
+    row_x_timeline_ = nullptr;  // another table: its rows' positions are read again
     key_ = {table.rows.data(), table.rows.size()};
     lanes_ = lane_count(table);
   }
@@ -47,9 +48,11 @@ void AnnotationLanes::layout(const AppState& state, const PhaseTable& table, flo
   columns_ = static_cast<size_t>(std::max(1.0f, chart_width));
   narrow_rows_.assign(kMaxLanes * columns_, nullptr);
   std::vector<ImU32> narrow_colors(kMaxLanes * columns_, 0);
-  for (const PhaseRow& row : table.rows) {
-    const auto left = static_cast<float>(state.view.to_screen_x(state_x(timeline, row.start_state)));
-    const auto right = static_cast<float>(state.view.to_screen_x(state_x(timeline, row.end_state)));
+  cache_row_x(timeline, table);
+  for (size_t i = 0; i < table.rows.size(); ++i) {
+    const PhaseRow& row = table.rows[i];
+    const auto left = static_cast<float>(state.view.to_screen_x(row_x_[i].first));
+    const auto right = static_cast<float>(state.view.to_screen_x(row_x_[i].second));
     if (right < 0 || left > chart_width) continue;  // outside the view
     const uint32_t lane = std::min(row.depth, kMaxLanes - 1);
     const float top = static_cast<float>(lane) * kLaneHeight;
@@ -79,6 +82,15 @@ void AnnotationLanes::layout(const AppState& state, const PhaseTable& table, flo
       c = end;
     }
   }
+}
+
+void AnnotationLanes::cache_row_x(const Timeline& timeline, const PhaseTable& table) {
+  if (row_x_timeline_ == &timeline && row_x_.size() == table.rows.size()) return;
+  row_x_.clear();
+  row_x_.reserve(table.rows.size());
+  for (const PhaseRow& row : table.rows)
+    row_x_.emplace_back(state_x(timeline, row.start_state), state_x(timeline, row.end_state));
+  row_x_timeline_ = &timeline;
 }
 
 const PhaseRow* AnnotationLanes::row_at(float x, float y) const {

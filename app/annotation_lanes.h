@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "app/app_state.h"
@@ -37,7 +38,13 @@ class AnnotationLanes {
   void layout(const AppState& state, const PhaseTable& table, float chart_width);
   const PhaseRow* row_at(float x, float y) const;  // x, y relative to the lanes
 
+  // Each row's start and end in timesteps, read once per table: state_x is a random access into
+  // a per-action array, and tens of thousands of them per view change miss the cache.
+  void cache_row_x(const Timeline& timeline, const PhaseTable& table);
+
   Key key_;
+  const Timeline* row_x_timeline_ = nullptr;
+  std::vector<std::pair<double, double>> row_x_;
   bool laid_out_ = false;
   uint32_t lanes_ = 0;
   std::vector<Bar> bars_;

@@ -11,6 +11,7 @@
 #include "app/inspector.h"
 #include "app/menu_bar.h"
 #include "app/site_legend.h"
+#include "core/util/release_memory.h"
 
 namespace snapscope {
 namespace {
@@ -37,6 +38,7 @@ Application::Application(const AppOptions& options) : options_(options), window_
 }
 
 void Application::on_document_loaded() {
+  release_free_memory();  // what parsing allocations.json freed stays resident otherwise
   timeline_.layer().reset();
   minimap_.reset();
   if (options_.view) apply_view(*options_.view);

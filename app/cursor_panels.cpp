@@ -8,6 +8,7 @@
 #include "core/analysis/db_annotations.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/cursor_readout.h"
+#include "core/util/background_priority.h"
 #include "core/view/format.h"
 
 namespace snapscope {
@@ -50,7 +51,10 @@ void CursorPanels::on_new_document(AppState& state) {
   phases_.load({});
   if (document_ == nullptr) return;
   const std::string db = document_->elements_db().string();
-  catalog_loading_ = std::async(std::launch::async, [db] { return catalog_from_elements_db(db); }).share();
+  catalog_loading_ = std::async(std::launch::async, [db] {
+                       lower_thread_priority();
+                       return catalog_from_elements_db(db);
+                     }).share();
   try {
     phases_.load(read_db_annotations(db));
   } catch (const std::exception&) {

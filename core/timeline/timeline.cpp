@@ -3,6 +3,7 @@
 #include "core/timeline/timeline.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +30,8 @@ Timeline::Timeline(ReplayInput input, size_t checkpoint_budget_bytes) : input_(s
 std::vector<uint32_t> Timeline::replay() {
   const size_t elements = input_.elements.size();
   if (never_freed() >= kNoIndex) reject("too many actions");
+  // Steps are stored in 32 bits (at most 4 per action): far beyond what fits in memory anyway.
+  if (action_count() > std::numeric_limits<uint32_t>::max() / 4) reject("too many actions");
   stack_position_.assign(elements, kNoIndex);
   stack_order_.reserve(elements);
   position_size_.reserve(elements);
@@ -87,7 +90,7 @@ void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions
     action_position_.push_back(pos);
     live_positions.push_back(pos);
     total_.push_back(total_.back() + position_size_[pos]);
-    step_end_.push_back(begin + 1);
+    step_end_.push_back(static_cast<uint32_t>(begin + 1));
     return;
   }
   const uint32_t pos = stack_position_[elem];
@@ -99,7 +102,7 @@ void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions
   action_position_.push_back(pos);
   position_free_state_[pos] = state_after;
   total_.push_back(total_.back() - position_size_[pos]);
-  step_end_.push_back(begin + (has_elements_above ? 4 : 1));
+  step_end_.push_back(static_cast<uint32_t>(begin + (has_elements_above ? 4 : 1)));
 }
 
 void Timeline::compute_peaks() {

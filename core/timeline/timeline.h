@@ -126,7 +126,7 @@ class Timeline {
   std::vector<uint64_t> position_size_;
   std::vector<uint32_t> position_alloc_state_, position_free_state_;
   std::vector<uint64_t> total_;     // action_count()+1 entries
-  std::vector<uint64_t> step_end_;  // per action
+  std::vector<uint32_t> step_end_;  // per action (32 bits: 80 MB less at 20M actions)
   uint64_t max_size_ = 0, peak_bytes_ = 0;
   size_t peak_action_ = 0;
   // Checkpoints: sorted live stack positions at every state that is a multiple of
