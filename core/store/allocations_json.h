@@ -10,7 +10,7 @@
 
 namespace snapscope {
 
-inline constexpr int kAllocationsJsonVersion = 2;
+inline constexpr int kAllocationsJsonVersion = 3;
 
 struct DeviceLayout {
   int device = 0;

@@ -1,6 +1,7 @@
 #include "core/store/allocations_json_columns.h"
 
 #include <limits>
+#include <stdexcept>
 
 namespace snapscope::allocations_json {
 namespace {
@@ -24,6 +25,21 @@ bool event_from_json(int64_t& field, int64_t value) {
   return true;
 }
 
+// free_event is written relative to alloc_event when both exist (a lifetime: a few digits
+// instead of a full event index); -1 (never freed) and the frees of elements without an alloc
+// event are written as they are. Decoding needs alloc_event first (column order).
+int64_t free_event_to_json(const ReplayElement& e) {
+  if (e.alloc_event < 0 || e.free_event < 0) return e.free_event;
+  // A replay frees an element after allocating it; anything else has no encoding.
+  if (e.free_event < e.alloc_event)
+    throw std::invalid_argument("allocations.json: free_event before alloc_event");
+  return e.free_event - e.alloc_event;
+}
+
+bool free_event_from_json(ReplayElement& e, int64_t value) {
+  return event_from_json(e.free_event, e.alloc_event >= 0 && value >= 0 ? e.alloc_event + value : value);
+}
+
 // Addresses and sizes are unsigned 64-bit; the reader hands their bit pattern through int64.
 bool unsigned_from_json(uint64_t& field, int64_t value) {
   field = static_cast<uint64_t>(value);
@@ -39,8 +55,7 @@ const std::array<ElementColumn, 10> kElementColumns = {{
      [](ReplayElement& e, int64_t v) { return unsigned_from_json(e.size, v); }},
     {"alloc_event", [](const ReplayElement& e) { return e.alloc_event; },
      [](ReplayElement& e, int64_t v) { return event_from_json(e.alloc_event, v); }, Coding::Delta},
-    {"free_event", [](const ReplayElement& e) { return e.free_event; },
-     [](ReplayElement& e, int64_t v) { return event_from_json(e.free_event, v); }},
+    {"free_event", free_event_to_json, free_event_from_json},
     {"source_event", [](const ReplayElement& e) { return e.source_event; },
      [](ReplayElement& e, int64_t v) { return event_from_json(e.source_event, v); }, Coding::Derived},
     {"block", [](const ReplayElement& e) { return index_to_json(e.block); },

@@ -12,12 +12,13 @@ namespace snapscope::allocations_json {
 
 inline constexpr std::string_view kFormatName = "snapscope-allocations";
 
-// How a column's values are written (docs/FORMAT.md, version 2). Sparse columns are written
-// as [] when every value is the default; source_event as [] when it is the usual one.
+// How a column's values are written (docs/FORMAT.md, version 3). Sparse columns hold only the
+// elements whose value is not the default, as flattened (index, value) pairs; source_event is
+// [] when it is the usual one.
 enum class Coding : uint8_t {
   Plain,
   Delta,    // value[i] = value[i-1] + delta[i] (mod 2^64), value[-1] = 0
-  Sparse,   // [] = every value is `fallback`
+  Sparse,   // [index, value, index, value, ...] for the values other than `fallback`, indices ascending
   Derived,  // [] = derived_source_event()
 };
 

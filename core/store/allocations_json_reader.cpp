@@ -126,21 +126,47 @@ class Assembler {
     }
   }
 
+  // (index, value) pairs over the default; indices strictly ascending.
+  void read_sparse_column(const RawReplay& raw, const allocations_json::ElementColumn& spec,
+                          std::vector<ReplayElement>& elements) {
+    const std::string name = "elements." + std::string(spec.name);
+    const auto it = raw.columns.find(name);
+    if (it == raw.columns.end()) fail("missing column " + name);
+    const std::vector<int64_t>& pairs = it->second;
+    if (pairs.size() % 2 != 0) fail("column " + name + " is not a list of (index, value) pairs");
+    for (ReplayElement& element : elements) {
+      if (!spec.set(element, spec.fallback)) fail("invalid value in column " + name);
+    }
+    int64_t previous = -1;
+    for (size_t k = 0; k < pairs.size(); k += 2) {
+      const int64_t index = pairs[k];
+      if (index <= previous || index >= static_cast<int64_t>(elements.size())) {
+        fail("column " + name + ": element index out of order or range");
+      }
+      if (!spec.set(elements[static_cast<size_t>(index)], pairs[k + 1]))
+        fail("invalid value in column " + name);
+      previous = index;
+    }
+  }
+
   // False when the column is a Derived one written as [] (to be filled in afterwards).
   bool read_element_column(const RawReplay& raw, const allocations_json::ElementColumn& spec,
                            std::vector<ReplayElement>& elements) {
     using allocations_json::Coding;
+    if (spec.coding == Coding::Sparse) {
+      read_sparse_column(raw, spec, elements);
+      return true;
+    }
     const std::string name = "elements." + std::string(spec.name);
     const auto it = raw.columns.find(name);
-    const bool omitted = it != raw.columns.end() && it->second.empty() && !elements.empty() &&
-                         (spec.coding == Coding::Sparse || spec.coding == Coding::Derived);
-    if (omitted && spec.coding == Coding::Derived) return false;
-    const std::vector<int64_t>& values = omitted ? it->second : column(raw, name, elements.size());
+    if (spec.coding == Coding::Derived && it != raw.columns.end() && it->second.empty() &&
+        !elements.empty()) {
+      return false;  // filled in afterwards
+    }
+    const std::vector<int64_t>& values = column(raw, name, elements.size());
     int64_t value = 0;
     for (size_t i = 0; i < elements.size(); ++i) {
-      value = omitted                        ? spec.fallback
-              : spec.coding == Coding::Delta ? allocations_json::undelta(value, values[i])
-                                             : values[i];
+      value = spec.coding == Coding::Delta ? allocations_json::undelta(value, values[i]) : values[i];
       if (!spec.set(elements[i], value)) fail("invalid value in column " + name);
     }
     return true;

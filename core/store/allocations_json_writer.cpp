@@ -20,20 +20,38 @@ void write_array(JsonTextWriter& out, const Values& values, Encode encode) {
   out.raw("]");
 }
 
-// True when the column may be written as [] (every value is what the reader fills in).
+// True when the Derived column may be written as [] (every value is what the reader fills in).
 bool omittable(const allocations_json::ElementColumn& column, const std::vector<ReplayElement>& elements) {
-  using allocations_json::Coding;
-  if (column.coding != Coding::Sparse && column.coding != Coding::Derived) return false;
+  if (column.coding != allocations_json::Coding::Derived) return false;
   for (const ReplayElement& e : elements) {
-    const int64_t expected =
-        column.coding == Coding::Sparse ? column.fallback : allocations_json::derived_source_event(e);
-    if (column.get(e) != expected) return false;
+    if (column.get(e) != allocations_json::derived_source_event(e)) return false;
   }
   return true;
 }
 
+// (index, value) pairs of the elements whose value is not the column's default.
+void write_sparse_column(JsonTextWriter& out, const allocations_json::ElementColumn& column,
+                         const std::vector<ReplayElement>& elements) {
+  out.raw("[");
+  bool first = true;
+  for (size_t i = 0; i < elements.size(); ++i) {
+    const int64_t value = column.get(elements[i]);
+    if (value == column.fallback) continue;
+    if (!first) out.raw(",");
+    first = false;
+    out.integer(static_cast<int64_t>(i));
+    out.raw(",");
+    out.integer(value);
+  }
+  out.raw("]");
+}
+
 void write_column(JsonTextWriter& out, const allocations_json::ElementColumn& column,
                   const std::vector<ReplayElement>& elements) {
+  if (column.coding == allocations_json::Coding::Sparse) {
+    write_sparse_column(out, column, elements);
+    return;
+  }
   if (omittable(column, elements)) {
     out.raw("[]");
     return;

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "core/snapshot/snapshot_reader.h"
+#include "core/store/allocations_json.h"
+#include "core/store/elements_db.h"
 
 namespace snapscope {
 namespace {
@@ -72,8 +74,11 @@ std::string file_content_key(const std::filesystem::path& file) {
   return text;
 }
 
+// The output format versions are part of the name: a build that writes newer formats converts
+// again instead of failing on a cached directory it cannot read.
 std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle) {
-  return cache_root() / file_content_key(pickle);
+  return cache_root() / (file_content_key(pickle) + "-v" + std::to_string(kAllocationsJsonVersion) + "." +
+                         std::to_string(kElementsDbVersion));
 }
 
 }  // namespace snapscope

@@ -18,7 +18,8 @@ std::string file_content_key(const std::filesystem::path& file);
 // Hash of a byte buffer; the function file_content_key applies to the file's contents.
 uint64_t content_hash(const void* data, size_t size, uint64_t seed);
 
-// cache_root() / file_content_key(file): where a pickle's conversion lives.
+// cache_root() / "<file_content_key(file)>-v<json version>.<db version>": where a pickle's
+// conversion lives.
 std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle);
 
 }  // namespace snapscope

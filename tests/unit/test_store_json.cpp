@@ -125,18 +125,21 @@ TEST_CASE("allocations.json: columns are arrays of numbers, not arrays of object
   CHECK(doc["version"] == kAllocationsJsonVersion);
   const auto& blocks = doc["devices"][0]["blocks"];
   CHECK(blocks["elements"]["size"] == nlohmann::json({1ULL << 40, 7, 512}));
-  CHECK(blocks["elements"]["block"] == nlohmann::json({-1, -1, 9}));
+  CHECK(blocks["elements"]["block"] == nlohmann::json({2, 9}));  // sparse: (index, value) pairs
   CHECK(blocks["actions"]["elem_delta"] == nlohmann::json({0, 1, -1}));
   CHECK(blocks["actions"]["event_delta"] == nlohmann::json({0, 2, 3}));
-  // Version 2 codings: addresses and alloc events as wrapping deltas, source_event left out
-  // when it is the usual event, all-default sparse columns as [].
+  // Version 3 codings: addresses and alloc events as wrapping deltas, free events after their
+  // alloc event, source_event left out when it is the usual event, sparse columns as
+  // (index, value) pairs of the non-default values.
   CHECK(blocks["elements"]["addr"] ==
         nlohmann::json({-256, static_cast<int64_t>(0x10 + 0x100ULL), 0x7f00'0000'0000LL - 0x10}));
   CHECK(blocks["elements"]["alloc_event"] == nlohmann::json({0, -1, 0}));
+  CHECK(blocks["elements"]["free_event"] == nlohmann::json({5, 2, -1}));
+  CHECK(blocks["elements"]["origin"] == nlohmann::json({1, 1, 2, 2}));
   CHECK(blocks["elements"]["source_event"] == nlohmann::json::array());
   CHECK(doc["devices"][0]["segments"]["elements"]["merged_free"] == nlohmann::json::array());
   CHECK(doc["devices"][0]["segments"]["elements"]["block"] == nlohmann::json::array());
-  CHECK(doc["devices"][0]["segments"]["elements"]["segment"] == nlohmann::json({0}));
+  CHECK(doc["devices"][0]["segments"]["elements"]["segment"] == nlohmann::json({0, 0}));
 }
 
 TEST_CASE("allocations.json: an unusual source_event and all-default columns round-trip") {
@@ -180,9 +183,9 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
   };
   const std::string prefix = (dir / "bad.json").string() + ": ";
 
-  std::string version_1 = good;
-  version_1.replace(version_1.find("\"version\":2"), 11, "\"version\":1");
-  CHECK(error_for(version_1) == prefix + "unsupported format version 1 (expected 2)");
+  std::string version_2 = good;
+  version_2.replace(version_2.find("\"version\":3"), 11, "\"version\":2");
+  CHECK(error_for(version_2) == prefix + "unsupported format version 2 (expected 3)");
 
   CHECK(error_for(good.substr(0, good.size() / 2)).starts_with(prefix + "invalid JSON"));
   CHECK(error_for("{\"format\":\"something-else\",\"version\":1}") ==
@@ -197,8 +200,17 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
   CHECK(error_for(bad_elem) == prefix + "element index out of range in actions");
 
   std::string bad_origin = good;
-  bad_origin.replace(bad_origin.find("\"origin\":[0"), 11, "\"origin\":[9");
+  bad_origin.replace(bad_origin.find("\"origin\":[1,1"), 13, "\"origin\":[1,9");
   CHECK(error_for(bad_origin) == prefix + "invalid value in column elements.origin");
+
+  std::string unordered_sparse = good;
+  unordered_sparse.replace(unordered_sparse.find("\"origin\":[1,1,2,2"), 17, "\"origin\":[2,2,1,1");
+  CHECK(error_for(unordered_sparse) ==
+        prefix + "column elements.origin: element index out of order or range");
+
+  std::string odd_sparse = good;
+  odd_sparse.replace(odd_sparse.find("\"origin\":[1,1,2,2"), 17, "\"origin\":[1,1,2");
+  CHECK(error_for(odd_sparse) == prefix + "column elements.origin is not a list of (index, value) pairs");
 
   CHECK(read_error((dir / "missing.json").string()).starts_with((dir / "missing.json").string() + ": "));
 }
