@@ -11,18 +11,23 @@ namespace snapscope {
 
 ActionClock::ActionClock(const Timeline& timeline) {
   const std::vector<int64_t>& times = timeline.input().action_time_us;
-  latest_time_.reserve(times.size());
-  int64_t latest = kNoTime;
-  for (int64_t time : times) {
-    latest = std::max(latest, time);
-    latest_time_.push_back(latest);
+  borrowed_ = std::is_sorted(times.begin(), times.end());
+  if (borrowed_) {
+    timeline_times_ = times;
+  } else {
+    latest_time_.reserve(times.size());
+    int64_t latest = kNoTime;
+    for (int64_t time : times) {
+      latest = std::max(latest, time);
+      latest_time_.push_back(latest);
+    }
   }
-  has_times_ = latest != kNoTime;
+  has_times_ = !sorted().empty() && sorted().back() != kNoTime;
 }
 
 size_t ActionClock::state_at_time(int64_t time_us) const {
-  return static_cast<size_t>(std::lower_bound(latest_time_.begin(), latest_time_.end(), time_us) -
-                             latest_time_.begin());
+  const std::span<const int64_t> times = sorted();
+  return static_cast<size_t>(std::lower_bound(times.begin(), times.end(), time_us) - times.begin());
 }
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +23,12 @@ class ActionClock {
   size_t state_at_time(int64_t time_us) const;
 
  private:
-  std::vector<int64_t> latest_time_;  // running maximum of action times, so lookup can bisect
+  // Running maximum of action times, so lookup can bisect: the timeline's own times when they
+  // never decrease (the usual case; no copy of 8 bytes per action), else latest_time_.
+  std::span<const int64_t> sorted() const { return borrowed_ ? timeline_times_ : latest_time_; }
+  bool borrowed_ = false;
+  std::span<const int64_t> timeline_times_;
+  std::vector<int64_t> latest_time_;
   bool has_times_ = false;
 };
 

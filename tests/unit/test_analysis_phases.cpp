@@ -70,6 +70,21 @@ TEST_CASE("analysis: action clock maps a time to the state before the first acti
   CHECK(clock.state_at_time(41) == 4);
 }
 
+TEST_CASE("analysis: action clock bisects the running maximum when times go back") {
+  ReplayInput input = timed_replay({1, 2, 4}, {0});
+  input.action_time_us = {10, 30, 20, kNoTime};  // running maximum: 10, 30, 30, 30
+  const Timeline timeline(std::move(input));
+  const ActionClock clock(timeline);
+  const ActionClock copy = clock;  // owns its maximum: a copy must not point into the original
+  for (const ActionClock* c : {&clock, &copy}) {
+    CHECK(c->has_times());
+    CHECK(c->state_at_time(10) == 0);
+    CHECK(c->state_at_time(20) == 1);
+    CHECK(c->state_at_time(30) == 1);
+    CHECK(c->state_at_time(31) == 4);
+  }
+}
+
 TEST_CASE("analysis: phase table reports start, end, peak inside and delta") {
   // Totals by state: 0, 100, 300, 700, 600, 300, 0.
   const Timeline timeline(timed_replay({100, 200, 400}, {0, 1, 2}));
