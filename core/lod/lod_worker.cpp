@@ -1,6 +1,7 @@
 #include "core/lod/lod_worker.h"
 
 #include "core/lod/key_raster.h"
+#include "core/util/background_priority.h"
 
 namespace snapscope {
 
@@ -64,6 +65,8 @@ void LodWorker::wait_until_built() const {
 }
 
 void LodWorker::run() {
+  // Below the UI thread (its frames are what the user sees move) but above bulk indexing.
+  lower_thread_priority(kChartWorkerNice);
   std::unique_lock lock(mutex_);
   while (true) {
     wake_.wait(lock, [this] { return stopping_ || pending_.has_value(); });

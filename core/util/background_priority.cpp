@@ -8,11 +8,10 @@
 
 namespace snapscope {
 
-void lower_thread_priority() {
+void lower_thread_priority([[maybe_unused]] int nice) {
 #if defined(__linux__)
   // Linux applies a nice value to one thread when given its thread id.
-  constexpr int kNice = 10;
-  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kNice);
+  (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), nice);
 #endif
 }
 
