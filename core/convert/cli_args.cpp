@@ -8,6 +8,8 @@ namespace snapscope {
 const char* const kConvertUsage =
     "usage: snapscope-convert IN.pickle[.gz] -o OUTDIR [--force] [--device N] [--summary text|json]\n"
     "                         [--timings]\n"
+    "       snapscope-convert --report IN.pickle[.gz]|OUTDIR [--at peak|EVENT] [--device N] [--top N]\n"
+    "                         [--location user|shown]\n"
     "       snapscope-convert --bench-queries OUTDIR_OR_PICKLE [--queries N] [--seed S]\n"
     "\n"
     "  -o, --output OUTDIR  directory to create (elements.db + allocations.json)\n"
@@ -15,6 +17,8 @@ const char* const kConvertUsage =
     "  --device N           convert only device N\n"
     "  --summary FORMAT     summary on stdout as text (default) or json\n"
     "  --timings            per-step wall times and peak RSS on stderr\n"
+    "  --report IN          print the summary, the moment table at --at (default: the peak) and the\n"
+    "                       phase table, no display needed (--report alone for its options)\n"
     "  --bench-queries P    time random live_at / allocation_at queries on the largest device\n"
     "  --queries N          number of queries of each kind (default 1000)\n"
     "  --seed S             random seed of the query benchmark (default 1)\n"

@@ -61,13 +61,7 @@ void report(const ConvertOptions& options, ConvertStage stage, uint64_t bytes_to
 Snapshot read_input(const ConvertOptions& options, EventSink& event_sink) {
   ReadOptions read_options;
   read_options.only_device = options.device;
-  // Streamed events are keyed as device 0's trace: with --device N > 0 that guess is always
-  // wrong, and the database thread would insert them only to delete them again.
-  if (options.device <= 0) {
-    read_options.event_sink = &event_sink;
-  } else {
-    event_sink.finish();  // an empty stream: the database thread goes on to the snapshot
-  }
+  read_options.event_sink = &event_sink;
   read_options.on_progress = [&](const ReadProgress& progress) {
     if (options.on_progress) {
       options.on_progress({ConvertStage::Reading, progress.bytes_read, progress.bytes_total});
@@ -204,7 +198,8 @@ ConvertSummary convert_snapshot(const ConvertOptions& options) {
   std::optional<Snapshot> input;  // these outlive the database thread, which reads them
   std::vector<int> devices;
   Replays replays;
-  DbWriterThread db(staging.path() / kElementsDbName, options.stage_log);
+  // With --device N the reader builds only device N's entries, so the stream is its trace.
+  DbWriterThread db(staging.path() / kElementsDbName, options.stage_log, std::max(options.device, 0));
   {
     const StageTimer timer(options.stage_log, "read pickle");
     input.emplace(read_input(options, db.event_sink()));

@@ -3,18 +3,18 @@
 #include <cstdio>
 #include <sstream>
 
-#include "core/convert/byte_format.h"
+#include "core/view/format.h"
 
 namespace snapscope {
 namespace {
 
 std::string bytes_both(uint64_t bytes) {
-  return human_bytes(bytes) + " (" + std::to_string(bytes) + " bytes)";
+  return format_bytes(static_cast<double>(bytes)) + " (" + format_bytes_exact(bytes) + ")";
 }
 
 std::string time_span(const ConvertSummary& summary) {
   if (summary.first_time_us == kNoTime) return "no timestamps";
-  return format_duration_us(summary.last_time_us - summary.first_time_us);
+  return format_duration_us(static_cast<double>(summary.last_time_us - summary.first_time_us));
 }
 
 std::string device_list(const ConvertSummary& summary) {
@@ -78,8 +78,9 @@ std::string format_summary_text(const ConvertSummary& summary) {
   std::snprintf(timing, sizeof timing,
                 "%.2f s (read %.2f, layout %.2f, write %.2f); CPU %.2f s (%.2f, %.2f, %.2f)", t.total_s,
                 t.read_s, t.derive_s, t.write_s, t.total_cpu_s, t.read_cpu_s, t.derive_cpu_s, t.write_cpu_s);
-  out << "output:        " << summary.output_dir << " (elements.db " << human_bytes(summary.db_bytes)
-      << ", allocations.json " << human_bytes(summary.json_bytes) << ")\n";
+  out << "output:        " << summary.output_dir << " (elements.db "
+      << format_bytes(static_cast<double>(summary.db_bytes)) << ", allocations.json "
+      << format_bytes(static_cast<double>(summary.json_bytes)) << ")\n";
   out << "converted in:  " << timing << "\n";
   return out.str();
 }

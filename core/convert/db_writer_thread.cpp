@@ -35,8 +35,8 @@ class DbWriterThread::InputsReleased {
   DbWriterThread& thread_;
 };
 
-DbWriterThread::DbWriterThread(const std::filesystem::path& path, StageLog* log) {
-  done_ = std::async(std::launch::async, [this, path, log] { run(path, log); });
+DbWriterThread::DbWriterThread(const std::filesystem::path& path, StageLog* log, int stream_device) {
+  done_ = std::async(std::launch::async, [this, path, log, stream_device] { run(path, log, stream_device); });
 }
 
 DbWriterThread::~DbWriterThread() {
@@ -69,15 +69,15 @@ void DbWriterThread::reach(Progress progress) {
   progress_changed_.notify_all();
 }
 
-void DbWriterThread::stream_events(ElementsDbBuilder& builder, StageLog* log) {
+void DbWriterThread::stream_events(ElementsDbBuilder& builder, StageLog* log, int device) {
   const ConsumerDone done(handoff_);
   const StageTimer timer(log, "db: events (streamed)");
-  while (const auto batch = handoff_.next()) builder.stream_events(*batch);
+  while (const auto batch = handoff_.next()) builder.stream_events(device, *batch);
   if (handoff_.cancelled()) std::rethrow_exception(cancelled());
   builder.end_event_stream();
 }
 
-void DbWriterThread::run(const std::filesystem::path& path, StageLog* log) {
+void DbWriterThread::run(const std::filesystem::path& path, StageLog* log, int stream_device) {
   const InputsReleased released(*this);  // also when this throws
   std::unique_ptr<ElementsDbBuilder> builder;
   try {
@@ -86,7 +86,7 @@ void DbWriterThread::run(const std::filesystem::path& path, StageLog* log) {
     handoff_.consumer_done();  // never consumed: let the reader go on
     throw;
   }
-  stream_events(*builder, log);
+  stream_events(*builder, log, stream_device);
   const SnapshotRef ref = snapshot_ready_.get();
   builder->add_snapshot(*ref.snapshot, *ref.devices);
   reach(Progress::EventsReleased);

@@ -19,7 +19,9 @@ namespace snapscope {
 
 class DbWriterThread {
  public:
-  DbWriterThread(const std::filesystem::path& path, StageLog* log);  // starts the thread
+  // Starts the thread. Streamed events are keyed as `stream_device`'s trace (see
+  // ElementsDbBuilder::stream_events).
+  DbWriterThread(const std::filesystem::path& path, StageLog* log, int stream_device);
   ~DbWriterThread();  // cancels whatever was not handed over yet and joins
   DbWriterThread(const DbWriterThread&) = delete;
   DbWriterThread& operator=(const DbWriterThread&) = delete;
@@ -41,8 +43,8 @@ class DbWriterThread {
     const Snapshot* snapshot = nullptr;
     const std::vector<int>* devices = nullptr;
   };
-  void run(const std::filesystem::path& path, StageLog* log);
-  void stream_events(ElementsDbBuilder& builder, StageLog* log);
+  void run(const std::filesystem::path& path, StageLog* log, int stream_device);
+  void stream_events(ElementsDbBuilder& builder, StageLog* log, int device);
   enum class Progress : uint8_t { Started, EventsReleased, InputsReleased };
   void wait_for(Progress progress);
   void reach(Progress progress);

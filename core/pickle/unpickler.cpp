@@ -555,9 +555,25 @@ void Unpickler::add_items(Value target, size_t first, ContainerKind expected, co
   if (expected == ContainerKind::Dict && (stack_.size() - first) % 2 != 0) {
     fail(std::string(op) + " with an odd number of items");
   }
+  if (expected == ContainerKind::List) list_slot_ = slot_in_parent_list(first - 1);
   for (size_t i = first; i < stack_.size(); ++i) add_one(t, target.id, stack_[i]);
+  list_slot_.reset();
   stack_.resize(first);
   recycle_pending();
+}
+
+// The list at stack_[position] sits above the innermost open MARK, whose target (just below
+// the MARK) is a list: it will be item `items so far + lists between the MARK and it` there.
+std::optional<Unpickler::ListSlot> Unpickler::slot_in_parent_list(size_t position) const {
+  if (marks_.empty()) return std::nullopt;
+  const size_t mark = marks_.back();
+  if (mark == 0 || mark > position) return std::nullopt;
+  const Value parent = stack_[mark - 1];
+  if (parent.kind != Kind::Container || parent.id >= containers_.size()) return std::nullopt;
+  const Container& list = containers_[parent.id];
+  if (list.generation != parent.aux || list.kind != ContainerKind::List) return std::nullopt;
+  const Value key = mark >= 2 ? stack_[mark - 2] : Value::none();
+  return ListSlot{key, list.items.size() + (position - mark)};
 }
 
 void Unpickler::build_from_mark(ContainerKind kind) {

@@ -66,6 +66,17 @@ class Unpickler {
   const StringTable& strings() const { return strings_; }
   uint64_t offset() const { return base_ + pos_; }
 
+  // While APPEND / APPENDS add items to a list L that is itself being built inside another
+  // list's open MARK (a list of lists, as `device_traces` is): the index L will have in that
+  // parent, and the value just below the parent on the stack (its key when the parent is a
+  // dict value being built). Lets a reducer tell which inner list an item lands in before the
+  // outer list is complete; empty in every other case.
+  struct ListSlot {
+    Value parent_key;
+    size_t index = 0;
+  };
+  const std::optional<ListSlot>& list_slot() const { return list_slot_; }
+
  private:
   // Input
   const uint8_t* take(size_t n, const char* what);
@@ -107,6 +118,7 @@ class Unpickler {
   Value new_container(ContainerKind kind);
   Container& live(Value value);
   void add_items(Value target, size_t first, ContainerKind expected, const char* op);
+  std::optional<ListSlot> slot_in_parent_list(size_t position) const;
   void add_one(Container& target, uint32_t target_id, Value item);
   Value finish_item(Value item);
   void rewrite_memo(const Container& container, uint32_t id, Value replacement);
@@ -131,6 +143,7 @@ class Unpickler {
 
   std::vector<Value> stack_;
   std::vector<size_t> marks_;
+  std::optional<ListSlot> list_slot_;  // see list_slot()
   ChunkedVector<Value> memo_;
   std::unordered_map<uint64_t, Value> sparse_memo_;  // PUT indices far beyond memo_.size()
   std::unordered_multimap<uint32_t, uint64_t> extra_memo_slots_;

@@ -236,8 +236,9 @@ void Builder::add_traces(Value list) {
   ChunkedVector<TraceEvent>& pool = reducer_.events();
   snap_.device_traces.resize(devices.size());
   for (size_t d = 0; d < devices.size(); ++d) {
-    std::vector<uint32_t> indices = event_indices(devices[d], d);
+    // Other devices' entries were not built (SnapshotReducer): their lists hold None.
     if (options_.only_device >= 0 && static_cast<size_t>(options_.only_device) != d) continue;
+    std::vector<uint32_t> indices = event_indices(devices[d], d);
     auto& events = snap_.device_traces[d].events;
     bool whole_pool = indices.size() == pool.size() && (indices.empty() || indices.front() == 0) &&
                       (indices.empty() || indices.back() + 1 == pool.size());

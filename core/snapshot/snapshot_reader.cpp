@@ -41,7 +41,7 @@ Snapshot read_snapshot(const std::string& path, const ReadOptions& options) {
     if (ec) total = 0;
     auto source = open_file_source(path, progress);
     snapshot.source_bytes = total;
-    SnapshotReducer reducer(snapshot, options.event_sink);
+    SnapshotReducer reducer(snapshot, options.event_sink, options.only_device);
     // The sink reads the reducer's pool: it must be done with it before the pool goes away.
     StreamCancelGuard guard(options.event_sink);
     pickle::Unpickler unpickler(*source, snapshot.strings, &reducer);

@@ -24,7 +24,10 @@ struct ReadProgress {
 };
 
 struct ReadOptions {
-  int only_device = -1;  // >= 0: keep only this device's trace (others are skipped, not stored)
+  // >= 0: keep only this device's trace. Other devices' entries are still parsed (the bytes
+  // must be read) but not built into events, stored or streamed, where the unpickler can tell
+  // which device_traces list they land in (any pickle protocol >= 1).
+  int only_device = -1;
   std::function<void(const ReadProgress&)> on_progress;  // called every few MB
   EventSink* event_sink = nullptr;  // optional: every trace entry, all devices, while reading
 };

@@ -104,8 +104,22 @@ SnapshotKeys::SnapshotKeys(StringTable& s)
       fx_node_target(s.intern("fx_node_target")),
       fx_original_trace(s.intern("fx_original_trace")) {}
 
-SnapshotReducer::SnapshotReducer(Snapshot& snapshot, EventSink* sink)
-    : snapshot_(snapshot), keys_(snapshot.strings), sink_(sink) {}
+SnapshotReducer::SnapshotReducer(Snapshot& snapshot, EventSink* sink, int only_device)
+    : snapshot_(snapshot),
+      keys_(snapshot.strings),
+      sink_(sink),
+      only_device_(only_device),
+      device_traces_key_(snapshot.strings.intern("device_traces")) {}
+
+// True for a trace entry being appended to device_traces[d], d != only_device: it is replaced
+// by None instead of becoming a TraceEvent (the builder ignores that device's list). Entries
+// whose list the unpickler cannot place (e.g. protocol 0 pickles) are built as usual.
+bool SnapshotReducer::of_skipped_device(const pickle::Unpickler& up) const {
+  if (only_device_ < 0) return false;
+  const auto& slot = up.list_slot();
+  return slot && slot->parent_key.kind == Kind::String && slot->parent_key.id == device_traces_key_ &&
+         slot->index != static_cast<size_t>(only_device_);
+}
 
 void SnapshotReducer::finish_stream() {
   if (!sink_) return;
@@ -174,6 +188,7 @@ std::optional<Value> SnapshotReducer::make_frame(const Container& dict, const Un
 }
 
 Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
+  if (of_skipped_device(up)) return Value::none();
   TraceEvent event;
   EventExtra extra;
   device_free_.reset();

@@ -24,8 +24,9 @@ struct SnapshotKeys {
 
 class SnapshotReducer final : public pickle::ContainerReducer {
  public:
-  // `sink` (optional) gets the events in pool-chunk batches as the chunks fill up.
-  explicit SnapshotReducer(Snapshot& snapshot, EventSink* sink = nullptr);
+  // `sink` (optional) gets the events in pool-chunk batches as the chunks fill up. With
+  // `only_device` >= 0, trace entries of other devices are not built (see make_event).
+  explicit SnapshotReducer(Snapshot& snapshot, EventSink* sink = nullptr, int only_device = -1);
 
   std::optional<pickle::Value> reduce(const pickle::Container& container,
                                       const pickle::Unpickler& unpickler) override;
@@ -40,6 +41,7 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   std::optional<pickle::Value> reduce_list(const pickle::Container& list);
   std::optional<pickle::Value> make_frame(const pickle::Container& dict, const pickle::Unpickler& up);
   pickle::Value make_event(const pickle::Container& dict, const pickle::Unpickler& up);
+  bool of_skipped_device(const pickle::Unpickler& up) const;
   void set_event_field(TraceEvent& event, EventExtra& extra, StringId key, pickle::Value value,
                        const pickle::Unpickler& up);
 
@@ -47,6 +49,8 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   SnapshotKeys keys_;
   ChunkedVector<TraceEvent> events_;
   EventSink* sink_ = nullptr;
+  int only_device_ = -1;
+  StringId device_traces_key_ = 0;
   size_t streamed_ = 0;  // events handed to sink_
   std::vector<FrameId> scratch_;
   std::optional<uint64_t> device_free_;  // of the trace entry being reduced

@@ -67,10 +67,10 @@ void ElementsDbBuilder::add_snapshot(const Snapshot& snapshot, std::span<const i
     elements_db::write_allocator_settings(db, snapshot.allocator_settings);
   }
   const StageTimer timer(log_, "db: events");
-  const bool device0_streamed = streamed_ && streamed_->adopt(snapshot, devices);
+  const int streamed_device = streamed_ && streamed_->adopt(snapshot, devices) ? streamed_->device() : -1;
   streamed_.reset();
   for (const int device : devices) {
-    if (device == 0 && device0_streamed) {
+    if (device == streamed_device) {
       elements_db::write_event_extras(db, snapshot, device);
     } else {
       elements_db::write_events(db, snapshot, device);
@@ -78,8 +78,8 @@ void ElementsDbBuilder::add_snapshot(const Snapshot& snapshot, std::span<const i
   }
 }
 
-void ElementsDbBuilder::stream_events(std::span<const TraceEvent> events) {
-  if (!streamed_) streamed_ = std::make_unique<elements_db::StreamedEvents>(*db_);
+void ElementsDbBuilder::stream_events(int device, std::span<const TraceEvent> events) {
+  if (!streamed_) streamed_ = std::make_unique<elements_db::StreamedEvents>(*db_, device);
   streamed_->add(events);
 }
 

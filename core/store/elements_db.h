@@ -48,9 +48,9 @@ class ElementsDbBuilder {
 
   // Optional, before add_snapshot(): trace events in file order while the pickle is still
   // being read (ReadOptions::event_sink), so the biggest table is written in parallel with
-  // parsing. add_snapshot() keeps them when they are device 0's whole trace (the usual case)
-  // and otherwise writes the events table again.
-  void stream_events(std::span<const TraceEvent> events);
+  // parsing, keyed as `device`'s trace. add_snapshot() keeps them when they are that device's
+  // whole trace (the usual case) and otherwise writes the events table again.
+  void stream_events(int device, std::span<const TraceEvent> events);
   void end_event_stream();
 
   // Strings, frames, stacks, events, segments, blocks, annotations, settings: only the given

@@ -86,13 +86,13 @@ void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device
   insert.flush();
 }
 
-StreamedEvents::StreamedEvents(SqliteDatabase& db)
-    : db_(db), insert_(db, "events", kEventColumns), fingerprint_(kFingerprintSeed) {}
+StreamedEvents::StreamedEvents(SqliteDatabase& db, int device)
+    : db_(db), device_(device), insert_(db, "events", kEventColumns), fingerprint_(kFingerprintSeed) {}
 
 void StreamedEvents::add(std::span<const TraceEvent> events) {
   if (time_base_ == kNoTime) time_base_ = first_time_us(events);
   for (const TraceEvent& event : events) {
-    add_event_row(insert_, event_key(0, static_cast<int64_t>(count_++)), event, time_base_);
+    add_event_row(insert_, event_key(device_, static_cast<int64_t>(count_++)), event, time_base_);
   }
   fingerprint_ = fold_fingerprint(fingerprint_, events);
 }
@@ -101,15 +101,15 @@ void StreamedEvents::flush() { insert_.flush(); }
 
 bool StreamedEvents::adopt(const Snapshot& snapshot, std::span<const int> devices) {
   if (count_ == 0) return false;
-  const std::span<const TraceEvent> device0 = events_of(snapshot, 0);
-  const bool match = std::find(devices.begin(), devices.end(), 0) != devices.end() &&
-                     device0.size() == count_ && fold_fingerprint(kFingerprintSeed, device0) == fingerprint_;
+  const std::span<const TraceEvent> trace = events_of(snapshot, device_);
+  const bool match = std::find(devices.begin(), devices.end(), device_) != devices.end() &&
+                     trace.size() == count_ && fold_fingerprint(kFingerprintSeed, trace) == fingerprint_;
   if (!match) {
     db_.exec("DELETE FROM events");
     return false;
   }
   // Rare: an earlier timestamp after the first one. dt_us must be relative to the minimum.
-  const int64_t base = first_time_us(device0);
+  const int64_t base = first_time_us(trace);
   if (base != time_base_) {
     db_.exec("UPDATE events SET dt_us = dt_us + " + std::to_string(time_base_ - base) +
              " WHERE dt_us IS NOT NULL");

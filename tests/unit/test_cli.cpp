@@ -56,7 +56,7 @@ TEST_CASE("cli: converts, exit 0, text summary on stdout, nothing on stderr when
   CHECK(result.exit_code == 0);
   CHECK(result.err.empty());
   CHECK(result.out.find("peak:") != std::string::npos);
-  CHECK(result.out.find("1000 B (1000 bytes) at event 5") != std::string::npos);
+  CHECK(result.out.find("1000 B (1,000 B) at event 5") != std::string::npos);
   CHECK(dir.entries() == std::vector<std::string>{"out", "s.pickle"});
 }
 

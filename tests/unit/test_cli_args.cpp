@@ -4,7 +4,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/convert/byte_format.h"
 #include "core/convert/cli_args.h"
 #include "core/convert/progress_meter.h"
 
@@ -70,14 +69,4 @@ TEST_CASE("progress line: percent, megabytes and rate") {
   CHECK(line.find("250.0/1000.0 MB") != std::string::npos);
   CHECK(line.find("125.0 MB/s") != std::string::npos);
   CHECK(ProgressMeter::render({ConvertStage::Writing, 10, 10}, 0).find("100.0%") != std::string::npos);
-}
-
-TEST_CASE("human bytes") {
-  CHECK(human_bytes(0) == "0 B");
-  CHECK(human_bytes(1023) == "1023 B");
-  CHECK(human_bytes(1536) == "1.50 KiB");
-  CHECK(human_bytes(54802667524ULL) == "51.0 GiB");
-  CHECK(human_bytes(544460336) == "519 MiB");
-  CHECK(format_duration_us(560'000) == "560.000 ms");
-  CHECK(format_duration_us(268'000'000) == "4 min 28.0 s");
 }

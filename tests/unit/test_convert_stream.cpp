@@ -158,3 +158,37 @@ TEST_CASE("event handoff: batches in order; finish and cancel wait for the consu
   failed.finish();
   CHECK_FALSE(failed.next().has_value());
 }
+
+namespace {
+
+// Counts what the reader streams; finish() / cancel() return at once (nothing is kept).
+class CountingSink final : public EventSink {
+ public:
+  void add(std::span<const TraceEvent> events) override { count += events.size(); }
+  void finish() override {}
+  void cancel() override {}
+  size_t count = 0;
+};
+
+}  // namespace
+
+TEST_CASE("reader: with only_device, other devices' entries are never built") {
+  TempDir dir;
+  FixtureSnapshot fixture;
+  fixture.traces = {alloc_free_trace(3'000, 100), alloc_free_trace(2'001, 7), alloc_free_trace(1'000, 9)};
+  test::write_file(dir / "s.pickle", test::pickle_bytes(fixture));
+  for (const int device : {-1, 0, 1, 2}) {
+    CAPTURE(device);
+    CountingSink sink;
+    ReadOptions options;
+    options.only_device = device;
+    options.event_sink = &sink;
+    const Snapshot snapshot = read_snapshot((dir / "s.pickle").string(), options);
+    const size_t expected = device < 0 ? 6'001 : fixture.traces[static_cast<size_t>(device)].size();
+    CHECK(sink.count == expected);
+    for (size_t d = 0; d < 3; ++d) {
+      const bool kept = device < 0 || static_cast<size_t>(device) == d;
+      CHECK(snapshot.device_traces[d].events.size() == (kept ? fixture.traces[d].size() : 0));
+    }
+  }
+}
