@@ -15,7 +15,7 @@ using json = nlohmann::json;
 // Tracks where in the document we are as a list of object keys ("[]" for array items) and
 // routes values there. Number arrays resolve their destination once, at start_array, so the
 // per-number callback is a push_back.
-class RawFileHandler : public nlohmann::json_sax<json> {
+class RawFileHandler final : public nlohmann::json_sax<json> {
  public:
   RawFileHandler(RawFile& out, size_t text_bytes) : out_(out), text_bytes_(text_bytes) {}
   const std::string& error() const { return error_; }
