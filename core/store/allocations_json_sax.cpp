@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/store/fast_json_sax.h"
+#include "core/store/json_int_list.h"
 
 namespace snapscope::allocations_json {
 namespace {
@@ -19,6 +20,17 @@ class RawFileHandler final : public nlohmann::json_sax<json> {
  public:
   RawFileHandler(RawFile& out, size_t text_bytes) : out_(out), text_bytes_(text_bytes) {}
   const std::string& error() const { return error_; }
+
+  // Fast path only: number columns are handed over as text and parsed afterwards, in parallel.
+  bool defers_array() const { return column_ != nullptr; }
+  // A key given twice would have two jobs fill one column: left to the sequential full parser.
+  bool defer_array(std::string_view body) {
+    const auto same = [&](const IntListJob& job) { return job.out == column_; };
+    if (std::any_of(deferred_.begin(), deferred_.end(), same)) return false;
+    deferred_.push_back({body, column_});
+    return true;
+  }
+  const std::vector<IntListJob>& deferred() const { return deferred_; }
 
   bool null() override { return integer(kNullValue); }
   bool boolean(bool value) override {
@@ -133,6 +145,7 @@ class RawFileHandler final : public nlohmann::json_sax<json> {
   size_t text_bytes_;
   std::vector<std::string> path_;
   std::vector<int64_t>* column_ = nullptr;
+  std::vector<IntListJob> deferred_;
   std::string error_;
 };
 
@@ -148,7 +161,8 @@ void mark_present_replays(RawFile& file) {
 std::optional<std::string> parse_raw_file(std::string_view text, RawFile& out) {
   {
     RawFileHandler fast(out, text.size());
-    if (fast_sax_parse(text, fast)) {
+    // Number columns are taken as text by the first pass and parsed afterwards, in parallel.
+    if (fast_sax_parse(text, fast) && parse_json_int_lists(fast.deferred(), kNullValue)) {
       mark_present_replays(out);
       return std::nullopt;
     }

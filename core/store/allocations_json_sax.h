@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,7 +33,7 @@ struct RawFile {
   std::optional<int64_t> version;
   std::string source_file;
   uint64_t source_bytes = 0;
-  std::vector<RawDevice> devices;
+  std::deque<RawDevice> devices;  // a deque: columns stay put while devices are added
 };
 
 // Parses JSON text. Returns an error message, or nullopt on success. Keys it does not know

@@ -4,10 +4,17 @@
 // digits into a token buffer). It gives up (returns false) on anything it does not handle
 // itself: floating-point numbers, integers beyond 64 bits, escaped strings, and any invalid
 // input. The caller then reruns the full parser, which also words the error.
+//
+// A handler may take an array's text instead of its values: when it has `defers_array()` and
+// `bool defer_array(std::string_view body)` and the first returns true for the array just
+// started, the tokenizer skips to the first ']' and hands over what lies between (declining
+// when the second returns false). The skip does not look inside: the handler must decline
+// later (when parsing the body) unless the body is a flat list of numbers.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -102,6 +109,15 @@ class FastJsonSax {
     if (depth > kMaxDepth) return false;
     ++at_;
     if (!handler_.start_array(kUnknownSize)) return false;
+    if constexpr (requires(std::string_view body) { handler_.defer_array(body); }) {
+      if (handler_.defers_array()) {
+        const char* close = find_close();
+        if (!close) return false;
+        if (!handler_.defer_array(std::string_view(at_, static_cast<std::size_t>(close - at_)))) return false;
+        at_ = close + 1;
+        return handler_.end_array();
+      }
+    }
     skip_space();
     if (at_ != end_ && *at_ == ']') {
       ++at_;
@@ -115,6 +131,10 @@ class FastJsonSax {
       if (next == ']') return handler_.end_array();
       if (next != ',') return false;
     }
+  }
+
+  const char* find_close() const {
+    return static_cast<const char*>(std::memchr(at_, ']', static_cast<std::size_t>(end_ - at_)));
   }
 
   bool object(int depth) {

@@ -1,10 +1,12 @@
 #include "core/view/document.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/convert/convert.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
+#include "core/util/run_beside.h"
 #include "core/view/app_dirs.h"
 
 namespace snapscope {
@@ -89,8 +91,11 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
   for (size_t i = 0; i < count; ++i) {
     DeviceLayout& device = layout.devices[i];
     const bool timed = has_time(device.blocks);
-    document->devices.push_back(
-        {device.device, Timeline(std::move(device.blocks)), Timeline(std::move(device.segments)), timed});
+    // The two timelines are independent: the segments one is built on the other core.
+    std::optional<Timeline> blocks, segments;
+    run_beside([&] { segments.emplace(std::move(device.segments)); },
+               [&] { blocks.emplace(std::move(device.blocks)); });
+    document->devices.push_back({device.device, std::move(*blocks), std::move(*segments), timed});
     progress.fraction = static_cast<float>(i + 1) / static_cast<float>(count);
   }
   progress.stage = LoadProgress::Done;

@@ -212,5 +212,25 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
   odd_sparse.replace(odd_sparse.find("\"origin\":[1,1,2,2"), 17, "\"origin\":[1,1,2");
   CHECK(error_for(odd_sparse) == prefix + "column elements.origin is not a list of (index, value) pairs");
 
+  // Columns are parsed apart from the rest of the document: what they hold is still checked.
+  std::string nested = good;
+  nested.replace(nested.find("\"size\":["), 8, "\"size\":[[1],");
+  CHECK(error_for(nested) == prefix + "unexpected nested array in a number column");
+  std::string text_value = good;
+  text_value.replace(text_value.find("\"size\":["), 8, "\"size\":[\"]\",");
+  CHECK(error_for(text_value) == prefix + "unexpected non-number in a number column");
+  std::string float_value = good;
+  float_value.replace(float_value.find("\"size\":["), 8, "\"size\":[1.5,");
+  CHECK(error_for(float_value) == prefix + "unexpected floating-point number");
+
+  std::string twice = good;
+  twice.replace(twice.find("\"size\":["), 8, "\"size\":[1,2,3],\"size\":[");
+  CHECK(error_for(twice).find("column elements.size has 6 values, expected 3") != std::string::npos);
+
+  // With both an element and an action error, the element one (earlier in the file) is reported.
+  std::string two_errors = bad_elem;
+  two_errors.replace(two_errors.find("\"origin\":[1,1"), 13, "\"origin\":[1,9");
+  CHECK(error_for(two_errors) == prefix + "invalid value in column elements.origin");
+
   CHECK(read_error((dir / "missing.json").string()).starts_with((dir / "missing.json").string() + ": "));
 }
