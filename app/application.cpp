@@ -175,9 +175,17 @@ bool Application::render_settled() {
 }
 
 bool Application::wait_for_load() {
+  // Progress frames at the interactive loop's rate: drawing more often (llvmpipe draws on the
+  // CPU) only takes cores from the load. The loader is still polled every few milliseconds.
+  const auto period = std::chrono::duration<double>(kBusyWaitSeconds);
+  auto next_frame = std::chrono::steady_clock::now();
   while (state_.loader().busy()) {
-    render_frame();
-    present();
+    if (std::chrono::steady_clock::now() >= next_frame) {
+      render_frame();
+      present();
+      next_frame = std::chrono::steady_clock::now() +
+                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(period);
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   render_frame();  // installs the result
