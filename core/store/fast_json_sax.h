@@ -16,8 +16,11 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "core/store/json_integer.h"
 
 namespace snapscope {
 
@@ -41,7 +44,6 @@ class FastJsonSax {
   void skip_space() {
     while (at_ != end_ && (*at_ == ' ' || *at_ == '\n' || *at_ == '\r' || *at_ == '\t')) ++at_;
   }
-  static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
   bool value(int depth) {
     skip_space();
@@ -85,24 +87,10 @@ class FastJsonSax {
   }
 
   bool number() {
-    const bool negative = *at_ == '-';
-    if (negative) ++at_;
-    if (at_ == end_ || !is_digit(*at_)) return false;
-    if (*at_ == '0' && at_ + 1 != end_ && is_digit(at_[1])) return false;  // no leading zeros
-    uint64_t magnitude = 0;
-    constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
-    while (at_ != end_ && is_digit(*at_)) {
-      const auto digit = static_cast<uint64_t>(*at_ - '0');
-      if (magnitude > (kMax - digit) / 10) return false;
-      magnitude = magnitude * 10 + digit;
-      ++at_;
-    }
-    if (at_ != end_ && (*at_ == '.' || *at_ == 'e' || *at_ == 'E')) return false;
-    if (!negative) return handler_.number_unsigned(magnitude);
-    constexpr auto kLowest = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) + 1;
-    if (magnitude > kLowest) return false;
-    return handler_.number_integer(magnitude == kLowest ? std::numeric_limits<int64_t>::min()
-                                                        : -static_cast<int64_t>(magnitude));
+    const std::optional<JsonInteger> number = scan_json_integer(at_, end_);
+    if (!number) return false;
+    return number->is_unsigned ? handler_.number_unsigned(static_cast<uint64_t>(number->value))
+                               : handler_.number_integer(number->value);
   }
 
   bool array(int depth) {

@@ -1,5 +1,7 @@
 #include "core/store/json_int_list.h"
 
+#include "core/store/json_integer.h"
+
 #include <algorithm>
 #include <atomic>
 #include <limits>
@@ -9,7 +11,6 @@ namespace snapscope {
 namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 class IntListParser {
  public:
@@ -42,29 +43,10 @@ class IntListParser {
     return true;
   }
 
-  // The same rules as FastJsonSax::number, so both paths accept exactly the same text.
   bool number() {
-    const bool negative = *at_ == '-';
-    if (negative) ++at_;
-    if (at_ == end_ || !is_digit(*at_)) return false;
-    if (*at_ == '0' && at_ + 1 != end_ && is_digit(at_[1])) return false;  // no leading zeros
-    uint64_t magnitude = 0;
-    constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
-    while (at_ != end_ && is_digit(*at_)) {
-      const auto digit = static_cast<uint64_t>(*at_ - '0');
-      if (magnitude > (kMax - digit) / 10) return false;
-      magnitude = magnitude * 10 + digit;
-      ++at_;
-    }
-    if (at_ != end_ && (*at_ == '.' || *at_ == 'e' || *at_ == 'E')) return false;
-    if (!negative) {
-      out_.push_back(static_cast<int64_t>(magnitude));
-      return true;
-    }
-    constexpr auto kLowest = static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) + 1;
-    if (magnitude > kLowest) return false;
-    out_.push_back(static_cast<int64_t>(0 - magnitude));  // wraps to INT64_MIN for kLowest
-    return true;
+    const std::optional<JsonInteger> number = scan_json_integer(at_, end_);
+    if (number) out_.push_back(number->value);
+    return number.has_value();
   }
 
   const char* at_;
