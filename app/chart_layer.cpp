@@ -78,11 +78,13 @@ void ChartLayer::set_color_keys(std::vector<uint32_t> keys) {
   impl_->colors_changed = true;
 }
 
-bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view) {
+bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view,
+                        std::shared_ptr<const MemoryPyramid> pyramid) {
   Impl& impl = *impl_;
   if (impl.timeline != &timeline) {
     impl.worker.reset();  // stop building for the previous timeline first
-    impl.worker = std::make_unique<LodWorker>(timeline, impl.on_ready, /*rasterize_columns=*/true);
+    impl.worker =
+        std::make_unique<LodWorker>(timeline, impl.on_ready, /*rasterize_columns=*/true, std::move(pyramid));
     impl.timeline = &timeline;
     impl.colors_changed = true;
     impl.has_frame = false;

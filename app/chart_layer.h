@@ -18,6 +18,7 @@
 namespace snapscope {
 
 class Timeline;
+class MemoryPyramid;
 
 class ChartLayer {
  public:
@@ -28,7 +29,9 @@ class ChartLayer {
 
   // Requests the view from the worker when it changed, and draws a finished frame into the
   // texture; true when it did (a "re-stream").
-  bool update(const Timeline& timeline, const ViewTransform& view);
+  // `pyramid` (optional): the timeline's already built MemoryPyramid, shared with the builder.
+  bool update(const Timeline& timeline, const ViewTransform& view,
+              std::shared_ptr<const MemoryPyramid> pyramid = nullptr);
   void reset();  // drop everything (document closed or replaced); waits for a running build
   // Runs on the worker thread whenever a frame is ready (wakes an event loop that sleeps).
   void set_frame_ready_callback(std::function<void()> callback);

@@ -20,7 +20,7 @@ class Minimap {
   void rebuild(const DeviceDocument& device, int columns);
 
   const DeviceDocument* device_ = nullptr;
-  std::unique_ptr<MemoryPyramid> allocated_, reserved_;
+  std::shared_ptr<const MemoryPyramid> allocated_, reserved_;
   int columns_ = 0;
   std::vector<MemoryExtent> allocated_columns_, reserved_columns_;
   double top_bytes_ = 1;

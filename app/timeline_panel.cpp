@@ -43,7 +43,7 @@ bool TimelinePanel::draw(AppState& state, float width, float height) {
   handle_keys(state);
   handle_mouse(state);
 
-  const bool restreamed = layer_.update(*timeline, state.view);
+  const bool restreamed = layer_.update(*timeline, state.view, state.device()->pyramid(state.settings.kind));
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   // The texture has the viewport's whole-pixel size: composite it 1:1.
   layer_.paint(chart_x_, chart_y_, static_cast<float>(state.view.viewport_width()),

@@ -12,8 +12,12 @@ double fragmentation_ratio(uint64_t allocated, uint64_t reserved) {
   return std::clamp(1.0 - static_cast<double>(allocated) / static_cast<double>(reserved), 0.0, 1.0);
 }
 
-UsageCurve::UsageCurve(const Timeline& blocks, const Timeline& segments)
-    : blocks_(blocks), segments_(segments), segment_pyramid_(segments) {}
+UsageCurve::UsageCurve(const Timeline& blocks, const Timeline& segments,
+                       std::shared_ptr<const MemoryPyramid> segment_pyramid)
+    : blocks_(blocks),
+      segments_(segments),
+      segment_pyramid_(segment_pyramid ? std::move(segment_pyramid)
+                                       : std::make_shared<MemoryPyramid>(segments)) {}
 
 uint64_t UsageCurve::allocated_after(int64_t event) const {
   return blocks_.total_at_state(state_after_event(blocks_, event));
@@ -37,7 +41,7 @@ UsageColumn UsageCurve::column(const Timeline& shown, uint64_t first_step, uint6
   const size_t end_action = state_after_event(segments_, last_event);
   if (first_action < end_action && end_action <= segments_.action_count()) {
     out.reserved_max =
-        std::max(out.reserved_max, segment_pyramid_.over_actions(first_action, end_action - 1).max_bytes);
+        std::max(out.reserved_max, segment_pyramid_->over_actions(first_action, end_action - 1).max_bytes);
   }
   out.fragmentation = fragmentation_ratio(out.allocated, out.reserved);
   return out;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/lod/memory_pyramid.h"
@@ -25,7 +26,9 @@ double fragmentation_ratio(uint64_t allocated, uint64_t reserved);
 class UsageCurve {
  public:
   // Both timelines of one device; they must outlive the curve.
-  UsageCurve(const Timeline& blocks, const Timeline& segments);
+  // `segment_pyramid` (optional): the segment timeline's already built MemoryPyramid.
+  UsageCurve(const Timeline& blocks, const Timeline& segments,
+             std::shared_ptr<const MemoryPyramid> segment_pyramid = nullptr);
 
   // Columns for x in [x0, x1) timesteps of `shown` (one of the two timelines), `width` columns.
   std::vector<UsageColumn> columns(const Timeline& shown, double x0, double x1, int width) const;
@@ -38,7 +41,7 @@ class UsageCurve {
 
   const Timeline& blocks_;
   const Timeline& segments_;
-  MemoryPyramid segment_pyramid_;
+  std::shared_ptr<const MemoryPyramid> segment_pyramid_;
 };
 
 }  // namespace snapscope

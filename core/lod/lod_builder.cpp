@@ -5,8 +5,11 @@
 
 namespace snapscope {
 
-LodBuilder::LodBuilder(const Timeline& timeline)
-    : timeline_(timeline), pyramid_(timeline), deltas_(timeline), cursor_(timeline, deltas_) {}
+LodBuilder::LodBuilder(const Timeline& timeline, std::shared_ptr<const MemoryPyramid> pyramid)
+    : timeline_(timeline),
+      pyramid_(pyramid ? std::move(pyramid) : std::make_shared<MemoryPyramid>(timeline)),
+      deltas_(timeline),
+      cursor_(timeline, deltas_) {}
 
 uint32_t LodBuilder::color_of(uint32_t elem) const {
   return elem < color_keys_.size() ? color_keys_[elem] : default_color_key(elem);
@@ -55,7 +58,7 @@ void LodBuilder::build_columns(LodFrame& frame, InstanceCollector& out) {
     if (right <= left) continue;
     auto first = static_cast<uint64_t>(std::floor(left));
     auto last = static_cast<uint64_t>(std::max(std::ceil(right) - 1.0, std::floor(left)));
-    MemoryExtent extent = pyramid_.over_steps(first, last);
+    MemoryExtent extent = pyramid_->over_steps(first, last);
     cursor_.move_to(extent.peak_state);
     add_state(left, right, std::min(dirty_from, cursor_.take_lowest_change()), runs, out);
     dirty_from = kNoIndex;
@@ -143,7 +146,7 @@ uint32_t LodBuilder::add_ramp(size_t action, double x0, double x1, RunTracker& r
 }
 
 size_t LodBuilder::memory_bytes() const {
-  return pyramid_.memory_bytes() + deltas_.memory_bytes() + timeline_.element_count() * sizeof(uint64_t);
+  return pyramid_->memory_bytes() + deltas_.memory_bytes() + timeline_.element_count() * sizeof(uint64_t);
 }
 
 }  // namespace snapscope

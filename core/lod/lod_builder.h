@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/lod/instance_collector.h"
@@ -32,7 +33,8 @@ inline uint32_t default_color_key(uint32_t elem) { return elem; }
 
 class LodBuilder {
  public:
-  explicit LodBuilder(const Timeline& timeline);
+  // `pyramid` (optional) is the timeline's MemoryPyramid when one is already built.
+  explicit LodBuilder(const Timeline& timeline, std::shared_ptr<const MemoryPyramid> pyramid = nullptr);
 
   // Per-element colour keys (e.g. by allocation site); empty restores the default.
   void set_color_keys(std::vector<uint32_t> keys) { color_keys_ = std::move(keys); }
@@ -40,7 +42,7 @@ class LodBuilder {
   LodFrame build(const ChartView& view);
 
   const Timeline& timeline() const { return timeline_; }
-  const MemoryPyramid& pyramid() const { return pyramid_; }
+  const MemoryPyramid& pyramid() const { return *pyramid_; }
   size_t memory_bytes() const;
 
  private:
@@ -56,7 +58,7 @@ class LodBuilder {
   double snap(double bytes) const;  // to the nearest pixel row boundary (see pick_at)
 
   const Timeline& timeline_;
-  MemoryPyramid pyramid_;
+  std::shared_ptr<const MemoryPyramid> pyramid_;
   StateDeltaIndex deltas_;
   StackCursor cursor_;
   std::vector<uint32_t> color_keys_;

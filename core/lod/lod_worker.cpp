@@ -5,8 +5,10 @@
 
 namespace snapscope {
 
-LodWorker::LodWorker(const Timeline& timeline, std::function<void()> on_finished, bool rasterize_columns)
+LodWorker::LodWorker(const Timeline& timeline, std::function<void()> on_finished, bool rasterize_columns,
+                     std::shared_ptr<const MemoryPyramid> pyramid)
     : timeline_(timeline),
+      pyramid_(std::move(pyramid)),
       on_finished_(std::move(on_finished)),
       rasterize_columns_(rasterize_columns),
       thread_([this] { run(); }) {}
@@ -75,7 +77,7 @@ void LodWorker::run() {
     std::optional<std::vector<uint32_t>> colors = std::exchange(pending_colors_, std::nullopt);
     building_ = true;
     lock.unlock();
-    if (!builder_) builder_.emplace(timeline_);
+    if (!builder_) builder_.emplace(timeline_, pyramid_);
     if (colors) builder_->set_color_keys(std::move(*colors));
     LodFrame frame = builder_->build(view);
     if (rasterize_columns_ && frame.mode == LodMode::Columns) frame.key_image = rasterize_keys(frame);

@@ -6,6 +6,7 @@
 
 #include <condition_variable>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -20,8 +21,9 @@ class LodWorker {
   // The timeline must outlive the worker. on_finished (optional) runs on the worker thread after
   // each frame is ready, e.g. to wake a UI loop that sleeps until input. With rasterize_columns,
   // Columns-mode frames also carry their key_image (key_raster.h), made on the worker.
+  // `pyramid` (optional): the timeline's MemoryPyramid, when one is already built.
   explicit LodWorker(const Timeline& timeline, std::function<void()> on_finished = {},
-                     bool rasterize_columns = false);
+                     bool rasterize_columns = false, std::shared_ptr<const MemoryPyramid> pyramid = nullptr);
   ~LodWorker();
   LodWorker(const LodWorker&) = delete;
   LodWorker& operator=(const LodWorker&) = delete;
@@ -41,6 +43,7 @@ class LodWorker {
   void run();
 
   const Timeline& timeline_;
+  std::shared_ptr<const MemoryPyramid> pyramid_;
   std::optional<LodBuilder> builder_;  // made on the worker thread
   std::function<void()> on_finished_;
   bool rasterize_columns_ = false;

@@ -95,8 +95,14 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
     std::optional<Timeline> blocks, segments;
     run_beside([&] { segments.emplace(std::move(device.segments)); },
                [&] { blocks.emplace(std::move(device.blocks)); });
-    document->devices.push_back({device.device, std::move(*blocks), std::move(*segments), timed});
+    document->devices.push_back(
+        {device.device, std::move(*blocks), std::move(*segments), timed, nullptr, nullptr});
     progress.fraction = static_cast<float>(i + 1) / static_cast<float>(count);
+  }
+  // After the last push_back: the pyramids point into timelines that no longer move.
+  for (DeviceDocument& device : document->devices) {
+    run_beside([&] { device.segments_pyramid = std::make_shared<MemoryPyramid>(device.segments); },
+               [&] { device.blocks_pyramid = std::make_shared<MemoryPyramid>(device.blocks); });
   }
   progress.stage = LoadProgress::Done;
   return document;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/lod/memory_pyramid.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -18,9 +19,16 @@ struct DeviceDocument {
   Timeline blocks;
   Timeline segments;
   bool has_time = false;  // the trace carries time_us
+  // Built once at load and shared by the chart's LOD builder, the minimap and the usage strip
+  // (each used to build its own, one of them on the UI thread). They refer to the timelines
+  // above: a DeviceDocument is not moved once open_document() has returned it.
+  std::shared_ptr<const MemoryPyramid> blocks_pyramid, segments_pyramid;
 
   const Timeline& timeline(TimelineKind kind) const {
     return kind == TimelineKind::Blocks ? blocks : segments;
+  }
+  const std::shared_ptr<const MemoryPyramid>& pyramid(TimelineKind kind) const {
+    return kind == TimelineKind::Blocks ? blocks_pyramid : segments_pyramid;
   }
 };
 
