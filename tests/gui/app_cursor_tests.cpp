@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -34,6 +35,23 @@ std::string frame_to_search(const Timeline& timeline, const StackCatalog& catalo
     }
   }
   return {};
+}
+
+// The converted fixture, its stack catalog and a frame name worth searching for.
+struct SearchSetup {
+  std::unique_ptr<Document> document;
+  std::shared_ptr<const StackCatalog> catalog;
+  std::string frame;
+  const Timeline& timeline() const { return document->devices.front().blocks; }
+};
+
+SearchSetup search_setup(const fs::path& sandbox, const std::string& input) {
+  SearchSetup setup;
+  setup.document = convert_with_app(sandbox, input);
+  setup.catalog = catalog_from_elements_db(setup.document->elements_db().string());
+  setup.frame = frame_to_search(setup.timeline(), *setup.catalog);
+  REQUIRE_FALSE(setup.frame.empty());
+  return setup;
 }
 
 size_t core_match_count(const Timeline& timeline, const StackCatalog& catalog, const std::string& text) {
@@ -88,25 +106,21 @@ TEST_CASE("script: at the peak the call tree root and the moment table hold memo
 TEST_CASE("script: search counts what the core matches and steps the cursor through matches") {
   const fs::path sandbox = make_sandbox("cursor-search");
   const std::string input = fixture_pickle(sandbox).string();
-  REQUIRE(
-      run_app(sandbox, shell_quote(input) + " --screenshot " + (sandbox / "warm.png").string()).exit_code ==
-      0);
-  const auto document = open_converted(sandbox, input);
-  const Timeline& timeline = document->devices.front().blocks;
-  const auto catalog = catalog_from_elements_db(document->elements_db().string());
-  const std::string frame = frame_to_search(timeline, *catalog);
-  REQUIRE_FALSE(frame.empty());
+  const SearchSetup setup = search_setup(sandbox, input);
+  const Timeline& timeline = setup.timeline();
+  const StackCatalog& catalog = *setup.catalog;
+  const std::string& frame = setup.frame;
   const RunResult run = run_script(
       sandbox, input, "search " + frame + "\nsearch-next\nprint-cursor\nsearch-next\nprint-cursor\n");
   REQUIRE(run.exit_code == 0);
   const auto lines = json_lines(run.out);
   REQUIRE(lines.size() == 2);
-  const size_t expected = core_match_count(timeline, *catalog, frame);
+  const size_t expected = core_match_count(timeline, catalog, frame);
   CHECK(expected > 0);
   CHECK(lines[0]["search"]["matches"] == expected);
   // Matches are visited in time order: the cursor never moves back (until it wraps).
   const auto query = parse_search_query(frame, SearchMode::Auto);
-  const auto matches = search_allocations(timeline, *catalog, *query);
+  const auto matches = search_allocations(timeline, catalog, *query);
   CHECK(lines[0]["state"] == timeline.alloc_state(matches.front()));
   if (matches.size() > 1) CHECK(lines[1]["state"] == timeline.alloc_state(matches[1]));
 }
@@ -151,14 +165,10 @@ TEST_CASE("xdotool: clicking empty chart space places the cursor; arrows, Home, 
 TEST_CASE("xdotool: typing a frame into the search bar counts the core's matches") {
   const fs::path sandbox = make_sandbox("cursor-typing");
   const std::string input = fixture_pickle(sandbox).string();
-  REQUIRE(
-      run_app(sandbox, shell_quote(input) + " --screenshot " + (sandbox / "warm.png").string()).exit_code ==
-      0);
-  const auto document = open_converted(sandbox, input);
-  const Timeline& timeline = document->devices.front().blocks;
-  const auto catalog = catalog_from_elements_db(document->elements_db().string());
-  const std::string frame = frame_to_search(timeline, *catalog);
-  REQUIRE_FALSE(frame.empty());
+  const SearchSetup setup = search_setup(sandbox, input);
+  const Timeline& timeline = setup.timeline();
+  const StackCatalog& catalog = *setup.catalog;
+  const std::string& frame = setup.frame;
   const std::string key = "press ";
   const std::string out =
       drive_window(sandbox, input,
@@ -167,6 +177,6 @@ TEST_CASE("xdotool: typing a frame into the search bar counts the core's matches
   const auto lines = json_lines(out);
   REQUIRE(lines.size() == 1);
   CHECK(lines[0]["search"]["query"] == frame);
-  CHECK(lines[0]["search"]["matches"] == core_match_count(timeline, *catalog, frame));
+  CHECK(lines[0]["search"]["matches"] == core_match_count(timeline, catalog, frame));
   CHECK(lines[0]["placed"] == true);  // Enter jumped to the first match in time
 }

@@ -105,10 +105,7 @@ TEST_CASE("column tops of the full view match the core's totals") {
 TEST_CASE("a known allocation is drawn in its color at full zoom and picks back to itself") {
   const fs::path sandbox = make_sandbox("zoom");
   const std::string input = fixture_pickle(sandbox).string();
-  REQUIRE(
-      run_app(sandbox, shell_quote(input) + " --screenshot " + (sandbox / "warm.png").string()).exit_code ==
-      0);
-  const auto document = open_converted(sandbox, input);
+  const auto document = convert_with_app(sandbox, input);
   const Timeline& timeline = document->devices.front().blocks;
   // The largest allocation made during the trace: tall enough to aim at.
   uint32_t elem = kNoIndex;

@@ -90,6 +90,13 @@ std::unique_ptr<Document> open_converted(const fs::path& sandbox, const std::str
   return open_document(input, progress);  // reuses the app's cache directory
 }
 
+std::unique_ptr<Document> convert_with_app(const fs::path& sandbox, const std::string& input) {
+  const RunResult warm =
+      run_app(sandbox, shell_quote(input) + " --screenshot " + (sandbox / "warm.png").string());
+  REQUIRE(warm.exit_code == 0);
+  return open_converted(sandbox, input);
+}
+
 std::string drive_window(const fs::path& sandbox, const std::string& input,
                          const std::vector<std::string>& steps) {
   const fs::path out = sandbox / "window.out";

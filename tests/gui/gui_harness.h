@@ -41,6 +41,9 @@ std::string shell_quote(const std::string& text);
 std::vector<nlohmann::json> json_lines(const std::string& text);
 // Opens `input` through the app's cache in `sandbox` (converted by an earlier app run).
 std::unique_ptr<Document> open_converted(const std::filesystem::path& sandbox, const std::string& input);
+// Runs the app once on `input` (a screenshot), so it converts into the sandbox's cache, then opens
+// that conversion: the test reads the same files the app it drives next will read.
+std::unique_ptr<Document> convert_with_app(const std::filesystem::path& sandbox, const std::string& input);
 // Starts the app on `input` in a real window, runs the xdotool `steps` (shell lines; "$W" is the
 // window, `press KEY` taps a key, `hold KEY` holds it for widgets that poll keys once a frame),
 // quits with Ctrl+Q and returns the app's stdout.
