@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <string>
+#include <string_view>
 
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
@@ -100,6 +101,14 @@ std::string write_and_read_text(const AllocationsFile& file, const TempDir& dir)
   return test::read_file(dir / "a.json");
 }
 
+// `text` with the first `from` replaced by `to` (which must be there: a stale needle would
+// silently test the good file).
+std::string edited(std::string text, std::string_view from, std::string_view to) {
+  const size_t at = text.find(from);
+  REQUIRE_MESSAGE(at != std::string::npos, "no '" << std::string(from) << "' in the test file");
+  return text.replace(at, from.size(), to);
+}
+
 std::string read_error(const std::string& path) {
   try {
     read_allocations_json(path);
@@ -183,53 +192,42 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
   };
   const std::string prefix = (dir / "bad.json").string() + ": ";
 
-  std::string version_2 = good;
-  version_2.replace(version_2.find("\"version\":3"), 11, "\"version\":2");
+  const std::string version_2 = edited(good, "\"version\":3", "\"version\":2");
   CHECK(error_for(version_2) == prefix + "unsupported format version 2 (expected 3)");
 
   CHECK(error_for(good.substr(0, good.size() / 2)).starts_with(prefix + "invalid JSON"));
   CHECK(error_for("{\"format\":\"something-else\",\"version\":1}") ==
         prefix + "not a snapscope allocations file");
 
-  std::string short_column = good;
-  short_column.replace(short_column.find("\"size\":["), 8, "\"size\":[1,");
+  const std::string short_column = edited(good, "\"size\":[", "\"size\":[1,");
   CHECK(error_for(short_column).find("column elements.size has 4 values, expected 3") != std::string::npos);
 
-  std::string bad_elem = good;
-  bad_elem.replace(bad_elem.find("\"elem_delta\":[0"), 15, "\"elem_delta\":[7");
+  const std::string bad_elem = edited(good, "\"elem_delta\":[0", "\"elem_delta\":[7");
   CHECK(error_for(bad_elem) == prefix + "element index out of range in actions");
 
-  std::string bad_origin = good;
-  bad_origin.replace(bad_origin.find("\"origin\":[1,1"), 13, "\"origin\":[1,9");
+  const std::string bad_origin = edited(good, "\"origin\":[1,1", "\"origin\":[1,9");
   CHECK(error_for(bad_origin) == prefix + "invalid value in column elements.origin");
 
-  std::string unordered_sparse = good;
-  unordered_sparse.replace(unordered_sparse.find("\"origin\":[1,1,2,2"), 17, "\"origin\":[2,2,1,1");
+  const std::string unordered_sparse = edited(good, "\"origin\":[1,1,2,2", "\"origin\":[2,2,1,1");
   CHECK(error_for(unordered_sparse) ==
         prefix + "column elements.origin: element index out of order or range");
 
-  std::string odd_sparse = good;
-  odd_sparse.replace(odd_sparse.find("\"origin\":[1,1,2,2"), 17, "\"origin\":[1,1,2");
+  const std::string odd_sparse = edited(good, "\"origin\":[1,1,2,2", "\"origin\":[1,1,2");
   CHECK(error_for(odd_sparse) == prefix + "column elements.origin is not a list of (index, value) pairs");
 
   // Columns are parsed apart from the rest of the document: what they hold is still checked.
-  std::string nested = good;
-  nested.replace(nested.find("\"size\":["), 8, "\"size\":[[1],");
+  const std::string nested = edited(good, "\"size\":[", "\"size\":[[1],");
   CHECK(error_for(nested) == prefix + "unexpected nested array in a number column");
-  std::string text_value = good;
-  text_value.replace(text_value.find("\"size\":["), 8, "\"size\":[\"]\",");
+  const std::string text_value = edited(good, "\"size\":[", "\"size\":[\"]\",");
   CHECK(error_for(text_value) == prefix + "unexpected non-number in a number column");
-  std::string float_value = good;
-  float_value.replace(float_value.find("\"size\":["), 8, "\"size\":[1.5,");
+  const std::string float_value = edited(good, "\"size\":[", "\"size\":[1.5,");
   CHECK(error_for(float_value) == prefix + "unexpected floating-point number");
 
-  std::string twice = good;
-  twice.replace(twice.find("\"size\":["), 8, "\"size\":[1,2,3],\"size\":[");
+  const std::string twice = edited(good, "\"size\":[", "\"size\":[1,2,3],\"size\":[");
   CHECK(error_for(twice).find("column elements.size has 6 values, expected 3") != std::string::npos);
 
   // With both an element and an action error, the element one (earlier in the file) is reported.
-  std::string two_errors = bad_elem;
-  two_errors.replace(two_errors.find("\"origin\":[1,1"), 13, "\"origin\":[1,9");
+  const std::string two_errors = edited(bad_elem, "\"origin\":[1,1", "\"origin\":[1,9");
   CHECK(error_for(two_errors) == prefix + "invalid value in column elements.origin");
 
   CHECK(read_error((dir / "missing.json").string()).starts_with((dir / "missing.json").string() + ": "));
