@@ -46,7 +46,8 @@ void AllocatorPanels::on_new_device(AppState& state) {
   events_.open(document_ != nullptr && device_ != nullptr ? document_->elements_db().string() : std::string(),
                device_ != nullptr ? device_->device : 0);
   if (device_ == nullptr) return;
-  usage_ = std::make_unique<UsageCurve>(device_->blocks, device_->segments, device_->segments_pyramid);
+  usage_ = std::make_unique<UsageCurve>(device_->blocks, device_->segments,
+                                        device_->pyramid(TimelineKind::Segments));
   cancel_ = std::make_shared<std::atomic<bool>>(false);
   building_ = std::async(std::launch::async, [db = document_->elements_db().string(),
                                               device = device_->device, cancel = cancel_] {

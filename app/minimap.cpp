@@ -21,10 +21,8 @@ std::vector<MemoryExtent> columns_of(const MemoryPyramid& pyramid, const Timelin
 
 void Minimap::rebuild(const DeviceDocument& device, int columns) {
   if (device_ != &device) {
-    allocated_ =
-        device.blocks_pyramid ? device.blocks_pyramid : std::make_shared<MemoryPyramid>(device.blocks);
-    reserved_ =
-        device.segments_pyramid ? device.segments_pyramid : std::make_shared<MemoryPyramid>(device.segments);
+    allocated_ = device.pyramid(TimelineKind::Blocks);
+    reserved_ = device.pyramid(TimelineKind::Segments);
     device_ = &device;
     columns_ = 0;
   }

@@ -76,6 +76,12 @@ bool has_time(const ReplayInput& input) {
 
 }  // namespace
 
+std::shared_ptr<const MemoryPyramid> SharedPyramid::get(const Timeline& timeline) {
+  std::lock_guard lock(mutex_);
+  if (!pyramid_) pyramid_ = std::make_shared<MemoryPyramid>(timeline);
+  return pyramid_;
+}
+
 std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& progress) {
   auto document = std::make_unique<Document>();
   document->opened_path = path;
@@ -95,14 +101,14 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
     std::optional<Timeline> blocks, segments;
     run_beside([&] { segments.emplace(std::move(device.segments)); },
                [&] { blocks.emplace(std::move(device.blocks)); });
-    document->devices.push_back(
-        {device.device, std::move(*blocks), std::move(*segments), timed, nullptr, nullptr});
+    document->devices.emplace_back(device.device, std::move(*blocks), std::move(*segments), timed);
     progress.fraction = static_cast<float>(i + 1) / static_cast<float>(count);
   }
-  // After the last push_back: the pyramids point into timelines that no longer move.
-  for (DeviceDocument& device : document->devices) {
-    run_beside([&] { device.segments_pyramid = std::make_shared<MemoryPyramid>(device.segments); },
-               [&] { device.blocks_pyramid = std::make_shared<MemoryPyramid>(device.blocks); });
+  // The device shown first needs both pyramids for its first frame; after the last emplace_back,
+  // so they point into timelines that no longer move.
+  if (!document->devices.empty()) {
+    const DeviceDocument& first = document->devices.front();
+    run_beside([&] { first.pyramid(TimelineKind::Segments); }, [&] { first.pyramid(TimelineKind::Blocks); });
   }
   progress.stage = LoadProgress::Done;
   return document;

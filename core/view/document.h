@@ -6,7 +6,9 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/lod/memory_pyramid.h"
@@ -14,22 +16,42 @@
 
 namespace snapscope {
 
+// One timeline's MemoryPyramid, built by the first caller (others wait for it) and then shared.
+class SharedPyramid {
+ public:
+  std::shared_ptr<const MemoryPyramid> get(const Timeline& timeline);
+
+ private:
+  std::mutex mutex_;
+  std::shared_ptr<const MemoryPyramid> pyramid_;
+};
+
 struct DeviceDocument {
+  DeviceDocument(int device_index, Timeline blocks_timeline, Timeline segments_timeline, bool timed)
+      : device(device_index),
+        blocks(std::move(blocks_timeline)),
+        segments(std::move(segments_timeline)),
+        has_time(timed) {}
+
   int device = 0;
   Timeline blocks;
   Timeline segments;
   bool has_time = false;  // the trace carries time_us
-  // Built once at load and shared by the chart's LOD builder, the minimap and the usage strip
-  // (each used to build its own, one of them on the UI thread). They refer to the timelines
-  // above: a DeviceDocument is not moved once open_document() has returned it.
-  std::shared_ptr<const MemoryPyramid> blocks_pyramid, segments_pyramid;
 
   const Timeline& timeline(TimelineKind kind) const {
     return kind == TimelineKind::Blocks ? blocks : segments;
   }
-  const std::shared_ptr<const MemoryPyramid>& pyramid(TimelineKind kind) const {
-    return kind == TimelineKind::Blocks ? blocks_pyramid : segments_pyramid;
+  // The timeline's MemoryPyramid, shared by the chart's LOD builder, the minimap and the usage
+  // strip (each used to build its own, one of them on the UI thread); thread-safe. open_document
+  // builds the first device's; another device's is built when first shown. It refers to the
+  // timelines above: a DeviceDocument is not moved once open_document() has returned it.
+  std::shared_ptr<const MemoryPyramid> pyramid(TimelineKind kind) const {
+    return pyramids_[kind == TimelineKind::Blocks ? 0 : 1]->get(timeline(kind));
   }
+
+ private:
+  std::shared_ptr<SharedPyramid> pyramids_[2] = {std::make_shared<SharedPyramid>(),
+                                                 std::make_shared<SharedPyramid>()};
 };
 
 struct Document {
