@@ -14,24 +14,58 @@ inline constexpr std::string_view kFormatName = "snapscope-allocations";
 
 // How a column's values are written (docs/FORMAT.md, version 3). Sparse columns hold only the
 // elements whose value is not the default, as flattened (index, value) pairs; source_event is
-// [] when it is the usual one.
+// [] when it is the usual one (always, for files this version writes).
 enum class Coding : uint8_t {
   Plain,
   Delta,    // value[i] = value[i-1] + delta[i] (mod 2^64), value[-1] = 0
   Sparse,   // [index, value, index, value, ...] for the values other than `fallback`, indices ascending
-  Derived,  // [] = derived_source_event()
+  Derived,  // [] = ReplayElement::source_event()
 };
 
-// One per-element column: how to read it from an element and how to store it back.
-// `set` returns false when the value is out of range for the field.
+enum class ElementField : uint8_t {
+  Addr,
+  Size,
+  AllocEvent,
+  FreeEvent,
+  SourceEvent,
+  Block,
+  Segment,
+  Stack,
+  Origin,
+  MergedFree,
+};
+
 struct ElementColumn {
   std::string_view name;
-  int64_t (*get)(const ReplayElement&);
-  bool (*set)(ReplayElement&, int64_t);
+  ElementField field;
   Coding coding = Coding::Plain;
   int64_t fallback = 0;  // Sparse only
 };
-extern const std::array<ElementColumn, 10> kElementColumns;
+// In the order they are written.
+inline constexpr std::array<ElementColumn, 10> kElementColumns = {{
+    {"addr", ElementField::Addr, Coding::Delta},
+    {"size", ElementField::Size},
+    {"alloc_event", ElementField::AllocEvent, Coding::Delta},
+    {"free_event", ElementField::FreeEvent},
+    {"source_event", ElementField::SourceEvent, Coding::Derived},
+    {"block", ElementField::Block, Coding::Sparse, -1},
+    {"segment", ElementField::Segment, Coding::Sparse, -1},
+    {"stack", ElementField::Stack},
+    {"origin", ElementField::Origin, Coding::Sparse, 0},
+    {"merged_free", ElementField::MergedFree, Coding::Sparse, 0},
+}};
+constexpr const ElementColumn& element_column(ElementField field) {
+  return kElementColumns[static_cast<size_t>(field)];
+}
+
+// A field of an element as written, before delta coding: free_event relative to alloc_event
+// when both exist (a lifetime: a few digits instead of a full event index). Not for Block and
+// Segment, which live in ReplayInput::element_blocks / element_segments.
+int64_t written_value(const ReplayElement& element, ElementField field);
+// free_event from its written value, once alloc_event is known.
+inline int64_t free_event_from_written(int64_t alloc_event, int64_t written) {
+  return alloc_event >= 0 && written >= 0 ? alloc_event + written : written;
+}
 
 // Action columns. Monotone series are delta-encoded: value[i] = value[i-1] + delta[i].
 inline constexpr std::string_view kActionElem = "elem_delta";
@@ -39,10 +73,6 @@ inline constexpr std::string_view kActionEventDelta = "event_delta";
 inline constexpr std::string_view kActionTimeDelta = "time_us_delta";  // null where kNoTime
 
 std::string_view kind_name(TimelineKind kind);
-
-// What source_event usually is: the alloc for traced elements, the free for frees without
-// alloc, none for snapshot elements.
-int64_t derived_source_event(const ReplayElement& element);
 
 // Wrapping delta arithmetic (addresses are unsigned 64-bit).
 inline int64_t delta(int64_t value, int64_t previous) {

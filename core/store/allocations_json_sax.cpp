@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "core/store/fast_json_sax.h"
-#include "core/store/json_int_list.h"
 
 namespace snapscope::allocations_json {
 namespace {
@@ -21,16 +20,16 @@ class RawFileHandler final : public nlohmann::json_sax<json> {
   RawFileHandler(RawFile& out, size_t text_bytes) : out_(out), text_bytes_(text_bytes) {}
   const std::string& error() const { return error_; }
 
-  // Fast path only: number columns are handed over as text and parsed afterwards, in parallel.
+  // Fast path only: number columns are handed over as text and parsed afterwards.
   bool defers_array() const { return column_ != nullptr; }
-  // A key given twice would have two jobs fill one column: left to the sequential full parser.
+  // A key given twice is left to the full parser (which reads both into one column, so the
+  // length check words it).
   bool defer_array(std::string_view body) {
-    const auto same = [&](const IntListJob& job) { return job.out == column_; };
-    if (std::any_of(deferred_.begin(), deferred_.end(), same)) return false;
-    deferred_.push_back({body, column_});
+    if (column_->deferred) return false;
+    column_->text = body;
+    column_->deferred = true;
     return true;
   }
-  const std::vector<IntListJob>& deferred() const { return deferred_; }
 
   bool null() override { return integer(kNullValue); }
   bool boolean(bool value) override {
@@ -91,7 +90,7 @@ class RawFileHandler final : public nlohmann::json_sax<json> {
   }
 
   // The replay object currently open as devices[i].blocks / devices[i].segments.
-  RawReplay* open_replay() {
+  RawReplay* open_replay() const {
     if (path_.size() < 4 || path_[0] != "devices" || path_[1] != "[]" || out_.devices.empty()) return nullptr;
     RawDevice& device = out_.devices.back();
     if (path_[2] == "blocks") return &device.blocks;
@@ -104,31 +103,38 @@ class RawFileHandler final : public nlohmann::json_sax<json> {
     return replay && path_[3] == key ? replay : nullptr;
   }
 
-  std::vector<int64_t>* resolve_column() {
+  RawColumn* resolve_column() {
     RawReplay* replay = open_replay();
     if (!replay) return nullptr;
     if (path_.size() == 4 && path_[3] == "initial_stack") return &replay->columns["initial_stack"];
     if (path_.size() == 5 && (path_[3] == "elements" || path_[3] == "actions")) {
-      std::vector<int64_t>& column = replay->columns[path_[3] + "." + path_[4]];
-      reserve(column, path_[3] == "elements" ? replay->element_count : replay->action_count);
+      RawColumn& column = replay->columns[path_[3] + "." + path_[4]];
       return &column;
     }
     return nullptr;
   }
 
-  // Columns of millions of numbers: growing them by doubling copies and faults in twice the
-  // memory. The declared count comes first in the file; a number takes at least two bytes, so
-  // a bogus count cannot reserve more than the text could fill.
-  void reserve(std::vector<int64_t>& column, std::optional<int64_t> count) const {
+  // The full parser's columns of millions of numbers: growing them by doubling copies and
+  // faults in twice the memory. The declared count comes first in the file; a number takes at
+  // least two bytes, so a bogus count cannot reserve more than the text could fill.
+  void reserve(RawColumn& column) const {
+    const RawReplay* replay = open_replay();
+    if (!replay || path_.size() != 5) return;
+    const std::optional<int64_t> count =
+        path_[3] == "elements" ? replay->element_count : replay->action_count;
     if (!count || *count <= 0) return;
-    column.reserve(std::min(static_cast<size_t>(*count), text_bytes_ / 2));
+    column.values.reserve(std::min(static_cast<size_t>(*count), text_bytes_ / 2));
   }
 
   bool no_column_value() { return column_ ? fail("unexpected non-number in a number column") : true; }
 
   bool integer(int64_t value) {
     if (column_) {
-      column_->push_back(value);
+      if (!column_->parsed) {
+        column_->parsed = true;
+        reserve(*column_);
+      }
+      column_->values.push_back(value);
       return true;
     }
     if (at({"version"})) out_.version = value;
@@ -144,12 +150,17 @@ class RawFileHandler final : public nlohmann::json_sax<json> {
   RawFile& out_;
   size_t text_bytes_;
   std::vector<std::string> path_;
-  std::vector<int64_t>* column_ = nullptr;
-  std::vector<IntListJob> deferred_;
+  RawColumn* column_ = nullptr;
   std::string error_;
 };
 
 void mark_present_replays(RawFile& file) {
+  // A column given as [] by the full parser has no values and was never marked parsed.
+  for (RawDevice& device : file.devices) {
+    for (RawReplay* replay : {&device.blocks, &device.segments}) {
+      for (auto& [name, column] : replay->columns) column.parsed = column.parsed || !column.deferred;
+    }
+  }
   for (RawDevice& device : file.devices) {
     device.blocks.present = !device.blocks.kind.empty();
     device.segments.present = !device.segments.kind.empty();
@@ -158,16 +169,19 @@ void mark_present_replays(RawFile& file) {
 
 }  // namespace
 
-std::optional<std::string> parse_raw_file(std::string_view text, RawFile& out) {
-  {
-    RawFileHandler fast(out, text.size());
-    // Number columns are taken as text by the first pass and parsed afterwards, in parallel.
-    if (fast_sax_parse(text, fast) && parse_json_int_lists(fast.deferred(), kNullValue)) {
-      mark_present_replays(out);
-      return std::nullopt;
-    }
-  }
-  out = RawFile{};  // the full parser reads what the fast path declined, or words the error
+bool RawColumn::empty() const {
+  if (parsed) return values.empty();
+  return text.find_first_not_of(" \n\r\t") == std::string_view::npos;
+}
+
+bool parse_raw_file_fast(std::string_view text, RawFile& out) {
+  RawFileHandler handler(out, text.size());
+  if (!fast_sax_parse(text, handler)) return false;
+  mark_present_replays(out);
+  return true;
+}
+
+std::optional<std::string> parse_raw_file_full(std::string_view text, RawFile& out) {
   RawFileHandler handler(out, text.size());
   const bool ok = json::sax_parse(text.begin(), text.end(), &handler);
   if (!ok) return handler.error().empty() ? std::string("invalid JSON") : handler.error();

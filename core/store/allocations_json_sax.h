@@ -1,5 +1,7 @@
 // Internal to the allocations.json reader: a SAX pass that collects the file's scalars and
-// integer columns without building a JSON document. Assembly and validation happen afterwards.
+// integer columns without building a JSON document. The fast pass keeps each column as text, to
+// be parsed straight into the replay inputs later (on all cores); the full parser, used when the
+// fast one declines, holds the values. Assembly and validation happen afterwards.
 #pragma once
 
 #include <cstdint>
@@ -10,17 +12,31 @@
 #include <string_view>
 #include <vector>
 
+#include "core/store/json_int_list.h"
+
 namespace snapscope::allocations_json {
 
-// Integer columns by name ("elements.addr", "initial_stack", "actions.elem", ...). Unsigned
-// values keep their bit pattern; JSON null is stored as kNullValue.
+// Unsigned values keep their bit pattern; JSON null is read as kNullValue.
 inline constexpr int64_t kNullValue = INT64_MIN;
+
+// One integer column: the inside of its JSON array (fast pass), or its values (full parser).
+struct RawColumn {
+  std::string_view text;
+  std::vector<int64_t> values;
+  bool parsed = false;    // `values` hold it
+  bool deferred = false;  // `text` holds it
+
+  IntCursor cursor() const { return parsed ? IntCursor(values) : IntCursor(text, kNullValue); }
+  bool empty() const;  // []
+};
+
+// Columns by name ("elements.addr", "initial_stack", "actions.elem_delta", ...).
 struct RawReplay {
   bool present = false;
   std::string kind;
   std::optional<bool> synthetic_action;
   std::optional<int64_t> element_count, action_count;
-  std::map<std::string, std::vector<int64_t>, std::less<>> columns;
+  std::map<std::string, RawColumn, std::less<>> columns;
 };
 
 struct RawDevice {
@@ -36,8 +52,11 @@ struct RawFile {
   std::deque<RawDevice> devices;  // a deque: columns stay put while devices are added
 };
 
-// Parses JSON text. Returns an error message, or nullopt on success. Keys it does not know
-// are skipped, so later minor additions stay readable.
-std::optional<std::string> parse_raw_file(std::string_view text, RawFile& out);
+// The fast pass: false when it declines (anything but the strict JSON it handles); `out` is
+// then incomplete. Columns are left as text. `text` must outlive `out`.
+bool parse_raw_file_fast(std::string_view text, RawFile& out);
+// The full parser: an error message, or nullopt on success. Columns hold their values.
+// Both skip keys they do not know, so later minor additions stay readable.
+std::optional<std::string> parse_raw_file_full(std::string_view text, RawFile& out);
 
 }  // namespace snapscope::allocations_json

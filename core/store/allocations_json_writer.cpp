@@ -20,22 +20,13 @@ void write_array(JsonTextWriter& out, const Values& values, Encode encode) {
   out.raw("]");
 }
 
-// True when the Derived column may be written as [] (every value is what the reader fills in).
-bool omittable(const allocations_json::ElementColumn& column, const std::vector<ReplayElement>& elements) {
-  if (column.coding != allocations_json::Coding::Derived) return false;
-  for (const ReplayElement& e : elements) {
-    if (column.get(e) != allocations_json::derived_source_event(e)) return false;
-  }
-  return true;
-}
-
 // (index, value) pairs of the elements whose value is not the column's default.
 void write_sparse_column(JsonTextWriter& out, const allocations_json::ElementColumn& column,
                          const std::vector<ReplayElement>& elements) {
   out.raw("[");
   bool first = true;
   for (size_t i = 0; i < elements.size(); ++i) {
-    const int64_t value = column.get(elements[i]);
+    const int64_t value = allocations_json::written_value(elements[i], column.field);
     if (value == column.fallback) continue;
     if (!first) out.raw(",");
     first = false;
@@ -46,33 +37,53 @@ void write_sparse_column(JsonTextWriter& out, const allocations_json::ElementCol
   out.raw("]");
 }
 
+// Snapshot elements' blocks or segments: already (elem, index) pairs.
+void write_refs(JsonTextWriter& out, const std::vector<ElementRef>& refs) {
+  out.raw("[");
+  bool first = true;
+  for (const ElementRef& ref : refs) {
+    if (!first) out.raw(",");
+    first = false;
+    out.integer(ref.elem);
+    out.raw(",");
+    out.integer(ref.index);
+  }
+  out.raw("]");
+}
+
 void write_column(JsonTextWriter& out, const allocations_json::ElementColumn& column,
-                  const std::vector<ReplayElement>& elements) {
-  if (column.coding == allocations_json::Coding::Sparse) {
-    write_sparse_column(out, column, elements);
+                  const ReplayInput& input) {
+  using allocations_json::Coding;
+  using allocations_json::ElementField;
+  if (column.field == ElementField::Block || column.field == ElementField::Segment) {
+    write_refs(out, column.field == ElementField::Block ? input.element_blocks : input.element_segments);
     return;
   }
-  if (omittable(column, elements)) {
-    out.raw("[]");
+  if (column.coding == Coding::Sparse) {
+    write_sparse_column(out, column, input.elements);
     return;
   }
-  const bool delta = column.coding == allocations_json::Coding::Delta;
+  if (column.coding == Coding::Derived) {
+    out.raw("[]");  // the reader derives every value
+    return;
+  }
+  const bool delta = column.coding == Coding::Delta;
   int64_t previous = 0;
-  write_array(out, elements, [&](const ReplayElement& e) {
-    const int64_t value = column.get(e);
+  write_array(out, input.elements, [&](const ReplayElement& e) {
+    const int64_t value = allocations_json::written_value(e, column.field);
     out.integer(delta ? allocations_json::delta(value, previous) : value);
     previous = value;
   });
 }
 
-void write_elements(JsonTextWriter& out, const std::vector<ReplayElement>& elements) {
+void write_elements(JsonTextWriter& out, const ReplayInput& input) {
   out.raw("{");
   bool first = true;
   for (const allocations_json::ElementColumn& column : allocations_json::kElementColumns) {
     if (!first) out.raw(",\n");
     first = false;
     out.key(column.name);
-    write_column(out, column, elements);
+    write_column(out, column, input);
   }
   out.raw("}");
 }
@@ -80,7 +91,7 @@ void write_elements(JsonTextWriter& out, const std::vector<ReplayElement>& eleme
 void write_event_deltas(JsonTextWriter& out, const std::vector<ReplayAction>& actions) {
   int64_t previous = 0;
   write_array(out, actions, [&](const ReplayAction& action) {
-    out.integer(action.event - previous);
+    out.integer(int64_t{action.event} - previous);
     previous = action.event;
   });
 }
@@ -130,7 +141,7 @@ void write_replay(JsonTextWriter& out, const ReplayInput& input) {
   out.unsigned_integer(input.actions.size());
   out.raw(",\n");
   out.key("elements");
-  write_elements(out, input.elements);
+  write_elements(out, input);
   out.raw(",\n");
   out.key("initial_stack");
   write_array(out, input.initial_stack, [&](uint32_t elem) { out.integer(elem); });

@@ -44,7 +44,8 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
   SqliteBatchInsert insert(db, "allocations", 13);
   for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
     const ReplayElement& element = timeline.element(elem);
-    const Block* block = element.block < snapshot.blocks.size() ? &snapshot.blocks[element.block] : nullptr;
+    const uint32_t block_index = timeline.input().block_of(elem);
+    const Block* block = block_index < snapshot.blocks.size() ? &snapshot.blocks[block_index] : nullptr;
     insert.add(device.stats.device).add(elem).add(timeline.stack_position(elem));
     insert.add(element.addr).add(element.size);
     insert.add(block && block->requested_size != element.size
@@ -53,7 +54,7 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
     insert.add(event_or_null(element.alloc_event)).add(event_or_null(element.free_event));
     insert.add(static_cast<int>(element.origin)).add(element.stack).add(streams[elem]);
     insert.add(timeline.total_at_state(timeline.alloc_state(elem)));
-    insert.add(block ? index_or_null(element.block) : std::nullopt);
+    insert.add(block ? index_or_null(block_index) : std::nullopt);
     insert.end_row();
   }
   insert.flush();
@@ -71,7 +72,8 @@ void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, con
     insert.add(event_or_null(element.alloc_event)).add(event_or_null(element.free_event));
     insert.add(static_cast<int>(element.origin)).add(element.stack).add(streams[elem]);
     insert.add(timeline.total_at_state(timeline.alloc_state(elem)));
-    insert.add(element.segment < snapshot.segments.size() ? index_or_null(element.segment) : std::nullopt);
+    const uint32_t segment = timeline.input().segment_of(elem);
+    insert.add(segment < snapshot.segments.size() ? index_or_null(segment) : std::nullopt);
     insert.end_row();
   }
   insert.flush();
@@ -101,10 +103,11 @@ std::vector<uint64_t> element_streams(const Snapshot& snapshot, const ReplayInpu
   const std::vector<TraceEvent>& events = elements_db::events_of(snapshot, input.device);
   std::vector<uint64_t> streams;
   streams.reserve(input.elements.size());
-  for (const ReplayElement& element : input.elements) {
-    // Snapshot blocks' `segment` is their block's segment.
-    streams.push_back(elements_db::stream_of(snapshot, elements_db::event_at(events, element.source_event),
-                                             element.segment));
+  for (uint32_t elem = 0; elem < input.elements.size(); ++elem) {
+    // Snapshot blocks' segment is their block's segment.
+    streams.push_back(
+        elements_db::stream_of(snapshot, elements_db::event_at(events, input.elements[elem].source_event()),
+                               input.segment_of(elem)));
   }
   return streams;
 }

@@ -1,7 +1,8 @@
-// Internal to the allocations.json reader: the inside of a JSON array of integers ("1, -2,null"),
-// parsed straight into a column. Strict like the fast tokenizer: anything else (floats, strings,
-// nested values, integers beyond 64 bits, stray commas) is declined, and the caller falls back
-// to the full parser, which words the error.
+// Internal to the allocations.json reader: the values of a JSON array of integers, one at a time,
+// either from the array's inside as text ("1, -2,null", the fast path) or from values the full
+// JSON parser already produced. The text is read strictly like the fast tokenizer: anything else
+// (floats, strings, nested values, integers beyond 64 bits, stray commas) makes the cursor
+// decline, and the caller falls back to the full parser, which words the error.
 #pragma once
 
 #include <cstdint>
@@ -11,17 +12,45 @@
 
 namespace snapscope {
 
-// Appends the values to `out`; null becomes `null_value`, unsigned values above INT64_MAX keep
-// their bit pattern. False on anything that is not such a list.
-bool parse_json_int_list(std::string_view body, std::vector<int64_t>& out, int64_t null_value);
+class IntCursor {
+ public:
+  // null becomes `null_value`; unsigned values above INT64_MAX keep their bit pattern.
+  IntCursor(std::string_view body, int64_t null_value)
+      : at_(body.data()), end_(body.data() + body.size()), null_value_(null_value) {}
+  explicit IntCursor(std::span<const int64_t> values) : values_(values), from_values_(true) {}
 
-struct IntListJob {
-  std::string_view body;
-  std::vector<int64_t>* out = nullptr;
+  // The next value; false at the end of the list, or when the text is not such a list
+  // (declined() then tells).
+  bool next(int64_t& value) {
+    if (from_values_) {
+      if (index_ == values_.size()) return false;
+      value = values_[index_++];
+      return true;
+    }
+    return next_from_text(value);
+  }
+  bool declined() const { return declined_; }
+  // Values remaining (reads them, for a message that gives a column's real length).
+  size_t count_rest();
+
+ private:
+  bool next_from_text(int64_t& value);
+  bool decline() {
+    declined_ = true;
+    done_ = true;
+    return false;
+  }
+
+  const char* at_ = nullptr;
+  const char* end_ = nullptr;
+  int64_t null_value_ = 0;
+  bool started_ = false, done_ = false, declined_ = false;
+  std::span<const int64_t> values_;
+  size_t index_ = 0;
+  bool from_values_ = false;
 };
 
-// All jobs, spread over the machine's cores (the columns of a large file are independent).
-// False if any job declined.
-bool parse_json_int_lists(std::span<const IntListJob> jobs, int64_t null_value);
+// The whole list appended to `out`; false when it is not a strict integer list.
+bool parse_json_int_list(std::string_view body, std::vector<int64_t>& out, int64_t null_value);
 
 }  // namespace snapscope

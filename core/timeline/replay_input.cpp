@@ -4,7 +4,10 @@
 #include "core/timeline/replay_input.h"
 
 #include <algorithm>
+#include <string>
 #include <unordered_map>
+
+#include "core/snapshot/snapshot_reader.h"
 
 namespace snapscope {
 
@@ -22,6 +25,12 @@ const char* origin_name(Origin origin) {
   return "unknown";
 }
 
+uint32_t ReplayInput::find_ref(const std::vector<ElementRef>& refs, uint32_t elem) {
+  const auto it = std::lower_bound(refs.begin(), refs.end(), elem,
+                                   [](const ElementRef& ref, uint32_t wanted) { return ref.elem < wanted; });
+  return it != refs.end() && it->elem == elem ? it->index : kNoIndex;
+}
+
 namespace {
 
 // Builds one ReplayInput; state mirrors process_alloc_data's locals.
@@ -35,6 +44,10 @@ class ReplayDeriver {
 
   ReplayInput run() {
     const std::vector<TraceEvent>& events = device_events();
+    if (events.size() > static_cast<size_t>(kMaxEventIndex)) {
+      throw InputError("device " + std::to_string(device_) + " has " + std::to_string(events.size()) +
+                       " trace events; at most " + std::to_string(kMaxEventIndex) + " are supported");
+    }
     reserve_for(events);
     scan_trace(events);
     add_snapshot_elements();
@@ -76,10 +89,10 @@ class ReplayDeriver {
     // annotate_snapshot: a free_completed directly after (in the kept trace) a free_requested of
     // the same address is dropped and the request becomes a "free". `open_request` is the last
     // kept event while it is still an unmerged free_requested.
-    int64_t open_request = -1;
+    EventIndex open_request = -1;
     for (size_t i = 0; i < events.size(); ++i) {
       const TraceEvent& event = events[i];
-      const auto index = static_cast<int64_t>(i);
+      const auto index = static_cast<EventIndex>(i);  // run() checked the count
       bool merged = false;
       if (event.action == Action::FreeCompleted && open_request >= 0 &&
           events[static_cast<size_t>(open_request)].addr == event.addr) {
@@ -98,12 +111,11 @@ class ReplayDeriver {
     }
   }
 
-  void on_alloc(const TraceEvent& event, int64_t index) {
+  void on_alloc(const TraceEvent& event, EventIndex index) {
     ReplayElement element;
     element.addr = event.addr;
     element.size = event.size;
     element.alloc_event = index;
-    element.source_event = index;
     element.stack = event.stack;
     const uint32_t id = push_element(element);
     addr_to_alloc_[event.addr] = id;  // overwrites: a re-used address without a free
@@ -111,7 +123,7 @@ class ReplayDeriver {
   }
 
   // `source` is the event memory_viz keeps: the free_requested when merged, else the free itself.
-  void on_free(const TraceEvent& source, int64_t index, bool merged) {
+  void on_free(const TraceEvent& source, EventIndex index, bool merged) {
     auto found = addr_to_alloc_.find(source.addr);
     if (found != addr_to_alloc_.end()) {
       out_.elements[found->second].free_event = index;
@@ -123,7 +135,6 @@ class ReplayDeriver {
     element.addr = source.addr;
     element.size = source.size;
     element.free_event = index;
-    element.source_event = index;
     element.stack = source.stack;
     element.origin = Origin::FreeWithoutAlloc;
     element.merged_free = merged;
@@ -151,10 +162,11 @@ class ReplayDeriver {
     ReplayElement element;
     element.addr = segment.address;
     element.size = segment.total_size;
-    element.segment = index;
     element.stack = 0;  // memory_viz gives snapshot segments no frames; Segment::stack has them
     element.origin = Origin::SnapshotSegment;
-    initially_allocated_.push_back(push_element(element));
+    const uint32_t elem = push_element(element);
+    out_.element_segments.push_back({elem, index});
+    initially_allocated_.push_back(elem);
   }
 
   void add_snapshot_blocks(const Segment& segment, uint32_t index) {
@@ -164,11 +176,12 @@ class ReplayDeriver {
       ReplayElement element;
       element.addr = block.address;
       element.size = block.requested_size;
-      element.block = b;
-      element.segment = index;
       element.stack = block.stack;
       element.origin = Origin::SnapshotBlock;
-      initially_allocated_.push_back(push_element(element));
+      const uint32_t elem = push_element(element);
+      out_.element_blocks.push_back({elem, b});
+      out_.element_segments.push_back({elem, index});
+      initially_allocated_.push_back(elem);
     }
   }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/snapshot/model.h"
@@ -23,34 +24,62 @@ enum class Origin : uint8_t {
 };
 const char* origin_name(Origin origin);
 
+// Raw trace index of an event inside a replay. 32 bits keep the two biggest arrays of an opened
+// snapshot small (10M allocations: 240 MB less); a device trace of 2^31 events would be a pickle
+// of hundreds of GB, and derive_replay_input refuses one.
+using EventIndex = int32_t;
+inline constexpr int64_t kMaxEventIndex = std::numeric_limits<EventIndex>::max();
+
 // One memory_viz element. Its index in ReplayInput::elements is memory_viz's `elem`.
 struct ReplayElement {
   uint64_t addr = 0;
   uint64_t size = 0;
-  int64_t alloc_event = -1;  // raw trace index of the alloc; -1 if none
-  int64_t free_event = -1;   // raw trace index of the free_completed/segment_free; -1 if never freed
-  // The event the element was created from: the alloc, or for FreeWithoutAlloc the free event.
-  int64_t source_event = -1;
-  uint32_t block = kNoIndex;    // Snapshot block index (SnapshotBlock) else kNoIndex
-  uint32_t segment = kNoIndex;  // Snapshot segment index (SnapshotSegment / SnapshotBlock)
+  EventIndex alloc_event = -1;  // raw trace index of the alloc; -1 if none
+  EventIndex free_event = -1;   // raw trace index of the free_completed/segment_free; -1 if never freed
   StackId stack = 0;
   Origin origin = Origin::Traced;
   bool merged_free = false;  // FreeWithoutAlloc: the free_requested came directly before (action "free")
+
+  // The event the element was created from: the alloc, or for FreeWithoutAlloc the free event;
+  // -1 for snapshot elements.
+  int64_t source_event() const {
+    if (origin == Origin::Traced) return alloc_event;
+    return origin == Origin::FreeWithoutAlloc ? free_event : -1;
+  }
 };
+static_assert(sizeof(ReplayElement) == 32, "millions of these are held in memory");
 
 struct ReplayAction {
   uint32_t elem = 0;
-  int64_t event = -1;  // raw trace index of the action's event; -1 for the synthetic action
+  EventIndex event = -1;  // raw trace index of the action's event; -1 for the synthetic action
+};
+static_assert(sizeof(ReplayAction) == 8, "millions of these are held in memory");
+
+// A snapshot element's block or segment (Snapshot::blocks / Snapshot::segments index). Only
+// snapshot elements have one, so they are kept beside the elements, not in each of them.
+struct ElementRef {
+  uint32_t elem = 0;
+  uint32_t index = 0;
+  bool operator==(const ElementRef&) const = default;
 };
 
 struct ReplayInput {
   int device = 0;
   TimelineKind kind = TimelineKind::Blocks;
-  std::vector<ReplayElement> elements;  // memory_viz element order
-  std::vector<uint32_t> initial_stack;  // element ids live at t = 0, bottom to top
-  std::vector<ReplayAction> actions;    // in trace order
-  bool synthetic_action = false;        // trace had no actions; one initial element promoted
-  std::vector<int64_t> action_time_us;  // per action (kNoTime if absent); empty if no time_us at all
+  std::vector<ReplayElement> elements;       // memory_viz element order
+  std::vector<uint32_t> initial_stack;       // element ids live at t = 0, bottom to top
+  std::vector<ReplayAction> actions;         // in trace order
+  bool synthetic_action = false;             // trace had no actions; one initial element promoted
+  std::vector<int64_t> action_time_us;       // per action (kNoTime if absent); empty if no time_us at all
+  std::vector<ElementRef> element_blocks;    // SnapshotBlock elements' block, ascending elem
+  std::vector<ElementRef> element_segments;  // snapshot elements' segment, ascending elem
+
+  // kNoIndex for elements without one.
+  uint32_t block_of(uint32_t elem) const { return find_ref(element_blocks, elem); }
+  uint32_t segment_of(uint32_t elem) const { return find_ref(element_segments, elem); }
+
+ private:
+  static uint32_t find_ref(const std::vector<ElementRef>& refs, uint32_t elem);
 };
 
 // memory_viz's process_alloc_data element/action derivation (after annotate_snapshot's

@@ -100,7 +100,7 @@ Timeline stress_timeline(const Snapshot& snapshot, size_t live) {
     element.size = 512 * (1 + i % 4096);
     element.stack = static_cast<StackId>(i % snapshot.stacks.size());
     input.elements.push_back(element);
-    input.actions.push_back({static_cast<uint32_t>(i), static_cast<int64_t>(i)});
+    input.actions.push_back({static_cast<uint32_t>(i), static_cast<EventIndex>(i)});
   }
   return Timeline(std::move(input));
 }

@@ -28,9 +28,9 @@ ReplayInput churn_input(size_t actions, size_t live, std::mt19937_64& random) {
     ReplayElement element;
     element.addr = 0x7f0000000000 + uint64_t{elem} * 512;
     element.size = 512 + (random() % 64) * 512;
-    element.alloc_event = element.source_event = static_cast<int64_t>(action);
+    element.alloc_event = static_cast<EventIndex>(action);
     input.elements.push_back(element);
-    input.actions.push_back({elem, static_cast<int64_t>(action)});
+    input.actions.push_back({elem, static_cast<EventIndex>(action)});
     live_elems.push_back(elem);
   };
   for (size_t action = 0; action < actions; ++action) {
@@ -42,8 +42,8 @@ ReplayInput churn_input(size_t actions, size_t live, std::mt19937_64& random) {
     const uint32_t elem = live_elems[pick];
     live_elems[pick] = live_elems.back();
     live_elems.pop_back();
-    input.elements[elem].free_event = static_cast<int64_t>(action);
-    input.actions.push_back({elem, static_cast<int64_t>(action)});
+    input.elements[elem].free_event = static_cast<EventIndex>(action);
+    input.actions.push_back({elem, static_cast<EventIndex>(action)});
   }
   return input;
 }

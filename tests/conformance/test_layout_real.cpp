@@ -90,7 +90,7 @@ int64_t expected_event(const ReplayElement& element) {
     case Origin::Traced:
       return element.alloc_event;
     case Origin::FreeWithoutAlloc:
-      return element.source_event;
+      return element.source_event();
     default:
       return -1;
   }

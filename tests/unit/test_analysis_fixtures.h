@@ -60,7 +60,8 @@ inline ReplayInput model_replay() {
                     element(10, 0),  element(1000, 1)};
   input.initial_stack = {3};
   const std::vector<uint32_t> touched = {0, 1, 2, 4, 5, 5, 3};
-  for (size_t i = 0; i < touched.size(); ++i) input.actions.push_back({touched[i], int64_t(2 * i)});
+  for (size_t i = 0; i < touched.size(); ++i)
+    input.actions.push_back({touched[i], static_cast<EventIndex>(2 * i)});
   return input;
 }
 

@@ -19,7 +19,7 @@ Timeline allocation_run(size_t n) {
   ReplayInput input;
   for (size_t i = 0; i < n; ++i) {
     input.elements.push_back(element(1, 0));
-    input.actions.push_back({static_cast<uint32_t>(i), static_cast<int64_t>(i)});
+    input.actions.push_back({static_cast<uint32_t>(i), static_cast<EventIndex>(i)});
   }
   return Timeline(std::move(input));
 }

@@ -1,5 +1,5 @@
-// The allocations.json reader's column parser: the inside of a JSON integer array, read into a
-// column, accepting exactly what the fast tokenizer accepts and declining everything else.
+// The allocations.json reader's column parser: the inside of a JSON integer array, read one value
+// at a time, accepting exactly what the fast tokenizer accepts and declining everything else.
 #include <doctest/doctest.h>
 
 #include <limits>
@@ -34,22 +34,38 @@ TEST_CASE("json int list: declines what the full parser must word") {
   }
 }
 
-TEST_CASE("json int list: many lists in parallel land in their own columns") {
-  std::vector<std::string> bodies;
-  std::vector<std::vector<int64_t>> columns(9);
-  for (int i = 0; i < 9; ++i) {
-    std::string body;
-    for (int k = 0; k < 1000 * (i + 1); ++k) body += (k ? "," : "") + std::to_string(k * (i + 1));
-    bodies.push_back(body);
+TEST_CASE("json int list: 19 and 20 digits, the edge of the unchecked digit loop") {
+  std::vector<int64_t> out;
+  CHECK(parse_json_int_list("9999999999999999999,10000000000000000000,-999999999999999999", out, kNull));
+  CHECK(out == std::vector<int64_t>{static_cast<int64_t>(uint64_t{9999999999999999999u}),
+                                    static_cast<int64_t>(uint64_t{10000000000000000000u}),
+                                    -999999999999999999});
+  for (const std::string body : {"99999999999999999999", "100000000000000000000", "-10000000000000000000"}) {
+    INFO(body);
+    std::vector<int64_t> none;
+    CHECK_FALSE(parse_json_int_list(body, none, kNull));
   }
-  std::vector<IntListJob> jobs;
-  for (int i = 0; i < 9; ++i) jobs.push_back({bodies[i], &columns[i]});
-  CHECK(parse_json_int_lists(jobs, kNull));
-  for (int i = 0; i < 9; ++i) {
-    REQUIRE(columns[i].size() == static_cast<size_t>(1000 * (i + 1)));
-    CHECK(columns[i].back() == int64_t{(1000 * (i + 1) - 1) * (i + 1)});
-  }
-  std::vector<int64_t> bad;
-  jobs.push_back({"1,x", &bad});
-  CHECK_FALSE(parse_json_int_lists(jobs, kNull));
+}
+
+TEST_CASE("int cursor: one value at a time, from text or from parsed values") {
+  IntCursor text(" 4, null ,-6 ", kNull);
+  int64_t value = 0;
+  REQUIRE(text.next(value));
+  CHECK(value == 4);
+  REQUIRE(text.next(value));
+  CHECK(value == kNull);
+  CHECK(text.count_rest() == 1);
+  CHECK_FALSE(text.next(value));
+  CHECK_FALSE(text.declined());
+
+  IntCursor broken("1,2,x", kNull);
+  CHECK(broken.count_rest() == 2);
+  CHECK(broken.declined());
+
+  const std::vector<int64_t> values = {7, 8};
+  IntCursor parsed{std::span<const int64_t>(values)};
+  REQUIRE(parsed.next(value));
+  CHECK(value == 7);
+  CHECK(parsed.count_rest() == 1);
+  CHECK_FALSE(parsed.declined());
 }

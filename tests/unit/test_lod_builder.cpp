@@ -124,7 +124,7 @@ TEST_CASE("full zoom: every allocation in view is its own instance, ramps are tr
   ReplayInput input;
   for (uint64_t size : {100u, 200u, 300u}) input.elements.push_back({.size = size});
   for (uint32_t e : {0u, 1u, 2u, 1u})
-    input.actions.push_back({e, static_cast<int64_t>(input.actions.size())});
+    input.actions.push_back({e, static_cast<EventIndex>(input.actions.size())});
   Timeline timeline(input);
   REQUIRE(timeline.timesteps() == 7);
   LodBuilder builder(timeline);

@@ -36,15 +36,15 @@ inline ReplayInput random_trace(const TraceShape& shape) {
     if (live.empty() || unit(rng) < shape.alloc_probability) {
       auto elem = static_cast<uint32_t>(input.elements.size());
       input.elements.push_back(
-          {.size = random_size(), .alloc_event = static_cast<int64_t>(input.actions.size())});
+          {.size = random_size(), .alloc_event = static_cast<EventIndex>(input.actions.size())});
       live.push_back(elem);
-      input.actions.push_back({elem, static_cast<int64_t>(input.actions.size())});
+      input.actions.push_back({elem, static_cast<EventIndex>(input.actions.size())});
       continue;
     }
     // Mostly free recent allocations (like activations), sometimes old ones.
     size_t back = std::min(live.size() - 1, static_cast<size_t>(std::exp(unit(rng) * std::log(live.size()))));
     size_t index = live.size() - 1 - back;
-    input.actions.push_back({live[index], static_cast<int64_t>(input.actions.size())});
+    input.actions.push_back({live[index], static_cast<EventIndex>(input.actions.size())});
     live.erase(live.begin() + static_cast<std::ptrdiff_t>(index));
   }
   return input;
@@ -57,11 +57,11 @@ inline ReplayInput training_like_trace(size_t iterations, uint64_t seed) {
   std::uniform_int_distribution<uint64_t> activation(1 << 20, 64 << 20), temporary(512, 1 << 20);
   ReplayInput input;
   auto push = [&](uint32_t elem) {
-    input.actions.push_back({elem, static_cast<int64_t>(input.actions.size())});
+    input.actions.push_back({elem, static_cast<EventIndex>(input.actions.size())});
   };
   auto alloc = [&](uint64_t size) {
     auto elem = static_cast<uint32_t>(input.elements.size());
-    input.elements.push_back({.size = size, .alloc_event = static_cast<int64_t>(input.actions.size())});
+    input.elements.push_back({.size = size, .alloc_event = static_cast<EventIndex>(input.actions.size())});
     push(elem);
     return elem;
   };

@@ -103,13 +103,13 @@ TEST_CASE("replay input: frees without alloc take size from the kept event") {
   CHECK(merged.origin == Origin::FreeWithoutAlloc);
   CHECK(merged.merged_free);
   CHECK(merged.size == 11);  // from the free_requested memory_viz turned into "free"
-  CHECK(merged.source_event == 1);
+  CHECK(merged.source_event() == 1);
   CHECK(merged.free_event == 1);
   const ReplayElement& delayed = input.elements[2];
   CHECK(delayed.origin == Origin::FreeWithoutAlloc);
   CHECK_FALSE(delayed.merged_free);
   CHECK(delayed.size == 777);
-  CHECK(delayed.source_event == 4);
+  CHECK(delayed.source_event() == 4);
   // The second free_completed of 100 is not merged (its predecessor is an alloc).
   CHECK_FALSE(input.elements[3].merged_free);
   CHECK(input.elements[3].size == 55);
@@ -161,10 +161,12 @@ TEST_CASE("replay input: snapshot blocks not live at trace end become ghosts") {
   CHECK(input.elements[2].origin == Origin::SnapshotBlock);
   CHECK(input.elements[2].addr == 1000);
   CHECK(input.elements[2].size == 90);  // requested_size, not the block size
-  CHECK(input.elements[2].block == 0);
-  CHECK(input.elements[2].segment == 0);
+  CHECK(input.block_of(2) == 0);
+  CHECK(input.segment_of(2) == 0);
   CHECK(input.elements[3].addr == 1350);
-  CHECK(input.elements[3].block == 3);
+  CHECK(input.block_of(3) == 3);
+  CHECK(input.block_of(0) == kNoIndex);
+  CHECK(input.element_blocks == std::vector<ElementRef>{{2, 0}, {3, 3}});
   CHECK(input.initial_stack == Elems{3, 2});
   CHECK(action_elems(input) == Elems{0, 1, 0});
 }

@@ -20,9 +20,6 @@ void check_same_element(const ReplayElement& a, const ReplayElement& b) {
   CHECK(a.size == b.size);
   CHECK(a.alloc_event == b.alloc_event);
   CHECK(a.free_event == b.free_event);
-  CHECK(a.source_event == b.source_event);
-  CHECK(a.block == b.block);
-  CHECK(a.segment == b.segment);
   CHECK(a.stack == b.stack);
   CHECK(a.origin == b.origin);
   CHECK(a.merged_free == b.merged_free);
@@ -41,6 +38,8 @@ void check_same_replay(const ReplayInput& a, const ReplayInput& b) {
     CHECK(a.actions[i].event == b.actions[i].event);
   }
   CHECK(a.action_time_us == b.action_time_us);
+  CHECK(a.element_blocks == b.element_blocks);
+  CHECK(a.element_segments == b.element_segments);
 }
 
 void check_same_file(const AllocationsFile& a, const AllocationsFile& b) {
@@ -55,13 +54,13 @@ void check_same_file(const AllocationsFile& a, const AllocationsFile& b) {
   }
 }
 
-ReplayElement element(uint64_t addr, uint64_t size, int64_t alloc_event, int64_t free_event, Origin origin) {
+ReplayElement element(uint64_t addr, uint64_t size, EventIndex alloc_event, EventIndex free_event,
+                      Origin origin) {
   ReplayElement e;
   e.addr = addr;
   e.size = size;
   e.alloc_event = alloc_event;
   e.free_event = free_event;
-  e.source_event = alloc_event >= 0 ? alloc_event : free_event;
   e.origin = origin;
   return e;
 }
@@ -79,9 +78,8 @@ AllocationsFile edge_case_file() {
                             element(0x10, 7, -1, 2, Origin::FreeWithoutAlloc),
                             element(0x7f00'0000'0000, 512, -1, -1, Origin::SnapshotBlock)};
   layout.blocks.elements[1].merged_free = true;
-  layout.blocks.elements[2].block = 9;
-  layout.blocks.elements[2].segment = 4;
-  layout.blocks.elements[2].source_event = -1;
+  layout.blocks.element_blocks = {{2, 9}};
+  layout.blocks.element_segments = {{2, 4}};
   layout.blocks.elements[0].stack = 123456;
   layout.blocks.initial_stack = {2, 1};
   layout.blocks.actions = {{0, 0}, {1, 2}, {0, 5}};
@@ -89,7 +87,7 @@ AllocationsFile edge_case_file() {
   layout.segments.device = 3;
   layout.segments.kind = TimelineKind::Segments;
   layout.segments.elements = {element(0x100, 2 << 20, -1, -1, Origin::SnapshotSegment)};
-  layout.segments.elements[0].segment = 0;
+  layout.segments.element_segments = {{0, 0}};
   layout.segments.initial_stack = {};
   layout.segments.actions = {{0, -1}};
   layout.segments.synthetic_action = true;
@@ -151,15 +149,25 @@ TEST_CASE("allocations.json: columns are arrays of numbers, not arrays of object
   CHECK(doc["devices"][0]["segments"]["elements"]["segment"] == nlohmann::json({0, 0}));
 }
 
-TEST_CASE("allocations.json: an unusual source_event and all-default columns round-trip") {
+TEST_CASE("allocations.json: all-default sparse columns round-trip as []") {
   TempDir dir;
   AllocationsFile original = edge_case_file();
-  original.devices[0].blocks.elements[0].source_event = 4;  // not the alloc event
   for (ReplayElement& e : original.devices[0].blocks.elements) e.merged_free = false;
   const nlohmann::json doc = nlohmann::json::parse(write_and_read_text(original, dir));
-  CHECK(doc["devices"][0]["blocks"]["elements"]["source_event"] == nlohmann::json({4, 2, -1}));
   CHECK(doc["devices"][0]["blocks"]["elements"]["merged_free"] == nlohmann::json::array());
   check_same_file(original, read_allocations_json((dir / "a.json").string()));
+}
+
+TEST_CASE("allocations.json: a written source_event column must be the derived one") {
+  TempDir dir;
+  const std::string good = write_and_read_text(edge_case_file(), dir);
+  const std::string path = (dir / "b.json").string();
+  // The alloc event of a traced element, the free of a free without alloc, none for the rest.
+  test::write_file(path, edited(good, "\"source_event\":[]", "\"source_event\":[0,2,-1]"));
+  check_same_file(edge_case_file(), read_allocations_json(path));
+  std::filesystem::remove(path);
+  test::write_file(path, edited(good, "\"source_event\":[]", "\"source_event\":[4,2,-1]"));
+  CHECK(read_error(path) == path + ": invalid value in column elements.source_event");
 }
 
 TEST_CASE("allocations.json: a snapshot's derived layouts round-trip exactly") {
@@ -225,6 +233,14 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
 
   const std::string twice = edited(good, "\"size\":[", "\"size\":[1,2,3],\"size\":[");
   CHECK(error_for(twice).find("column elements.size has 6 values, expected 3") != std::string::npos);
+
+  // Event indices are 32-bit in memory (docs/FORMAT.md): larger ones are refused, not cut.
+  const std::string huge_alloc = edited(good, "\"alloc_event\":[0", "\"alloc_event\":[2147483648");
+  CHECK(error_for(huge_alloc) == prefix + "invalid value in column elements.alloc_event");
+  const std::string huge_action = edited(good, "\"event_delta\":[0", "\"event_delta\":[2147483648");
+  CHECK(error_for(huge_action) == prefix + "invalid action event");
+  const std::string long_actions = edited(good, "\"elem_delta\":[0", "\"elem_delta\":[0,0");
+  CHECK(error_for(long_actions) == prefix + "column actions.elem_delta has 4 values, expected 3");
 
   // With both an element and an action error, the element one (earlier in the file) is reported.
   const std::string two_errors = edited(bad_elem, "\"origin\":[1,1", "\"origin\":[1,9");

@@ -24,7 +24,7 @@ ReplayInput make_input(const std::vector<uint64_t>& sizes, const std::vector<uin
   }
   input.initial_stack = initial_stack;
   for (size_t i = 0; i < action_elems.size(); ++i) {
-    input.actions.push_back({action_elems[i], static_cast<int64_t>(i)});
+    input.actions.push_back({action_elems[i], static_cast<EventIndex>(i)});
   }
   return input;
 }
