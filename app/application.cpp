@@ -32,6 +32,7 @@ constexpr int kMaxSettleFrames = 100;  // headless: the view may still move whil
 Application::Application(const AppOptions& options) : options_(options), window_("snapscope", options.size) {
   // Wakes run_interactive's wait when the chart's worker finished a frame (thread-safe call).
   timeline_.layer().set_frame_ready_callback([] { glfwPostEmptyEvent(); });
+  cursor_panels_.set_ready_callback([] { glfwPostEmptyEvent(); });
   state_.settings.device = options.device;
   state_.settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
   if (!options.path.empty()) state_.open(options.path);
@@ -164,10 +165,14 @@ void Application::print_allocator_json() {
   std::fflush(stdout);
 }
 
-bool Application::render_settled() {
+bool Application::render_settled(Settle what) {
+  const bool panels = what == Settle::Everything;
   bool restreamed = render_frame();
-  for (int frame = 0; frame < kMaxSettleFrames && !timeline_.layer().settled(); ++frame) {
-    timeline_.layer().wait_for_build();  // sleep, leaving the cores to the worker
+  for (int frame = 0; frame < kMaxSettleFrames &&
+                      !(timeline_.layer().settled() && (!panels || cursor_panels_.settled(state_)));
+       ++frame) {
+    if (panels) cursor_panels_.wait_settled();  // the lanes above the chart change its height
+    timeline_.layer().wait_for_build();         // sleep, leaving the cores to the worker
     present();
     restreamed = render_frame() || restreamed;
   }

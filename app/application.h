@@ -21,8 +21,11 @@ class Application {
   // Draws one frame into the back buffer; does not present. True if the chart re-streamed.
   bool render_frame();
   // Headless modes: renders until the chart shows the frame built for the current view (never a
-  // shifted or scaled placeholder); presents every frame but the last. True if it re-streamed.
-  bool render_settled();
+  // shifted or scaled placeholder) and, unless only the chart is asked for, the panels built in
+  // the background that change the layout (annotation lanes) are in place; presents every frame
+  // but the last. True if it re-streamed.
+  enum class Settle { Everything, ChartOnly };
+  bool render_settled(Settle what = Settle::Everything);
   void present() { window_.present(); }
   // Keeps rendering until the background load finishes; false if it failed.
   bool wait_for_load();

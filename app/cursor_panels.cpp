@@ -5,7 +5,6 @@
 #include <exception>
 
 #include "app/annotation_lanes.h"
-#include "core/analysis/db_annotations.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/cursor_readout.h"
 #include "core/util/background_priority.h"
@@ -27,6 +26,7 @@ void CursorPanels::before_frame(AppState& state) {
   // The loader swaps the document in while polling; the worker must not be reading it then.
   if (state.loader().busy()) {
     worker_.wait_idle();
+    phases_.wait_idle();
     requested_.reset();
   }
   if (state.document() != document_) on_new_document(state);
@@ -48,18 +48,13 @@ void CursorPanels::on_new_document(AppState& state) {
   bottom_up_.reset();
   moment_.reset();
   search_.reset();
-  phases_.load({});
+  phases_.open(document_ ? document_->elements_db().string() : std::string());
   if (document_ == nullptr) return;
   const std::string db = document_->elements_db().string();
   catalog_loading_ = std::async(std::launch::async, [db] {
                        lower_thread_priority();
                        return catalog_from_elements_db(db);
                      }).share();
-  try {
-    phases_.load(read_db_annotations(db));
-  } catch (const std::exception&) {
-    // A database without annotations still shows everything else.
-  }
 }
 
 const StackCatalog* CursorPanels::catalog(bool wait) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 
@@ -28,6 +29,11 @@ class CursorPanels {
   float lanes_height(const AppState& state);
   void draw_lanes(AppState& state, float chart_x, float chart_width);
   void draw_analysis_pane(AppState& state, float width, float height);
+  // Background results (the phase table) wake the event loop through this.
+  void set_ready_callback(std::function<void()> ready) { phases_.set_ready_callback(std::move(ready)); }
+  // Headless modes draw until the annotation lanes are in place.
+  bool settled(const AppState& state) { return phases_.settled(state); }
+  void wait_settled() { phases_.wait_settled(); }
 
   // Headless / test hooks (script commands and Ctrl+J).
   nlohmann::json cursor_json(AppState& state);  // computes synchronously if needed

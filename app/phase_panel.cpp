@@ -3,10 +3,14 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <exception>
 
 #include "app/cursor_controls.h"
+#include "core/analysis/db_annotations.h"
 #include "core/cursor/time_cursor.h"
+#include "core/util/background_priority.h"
 #include "core/view/format.h"
 
 namespace snapscope {
@@ -33,27 +37,81 @@ void select_phase(AppState& state, const PhaseRow& row) {
   state.cursor.place(*timeline, row.peak_state);
 }
 
-void PhasePanel::load(std::vector<AnnotationRecord> records) {
-  records_ = std::move(records);
-  built_for_ = nullptr;
+void PhasePanel::open(const std::string& elements_db) {
+  wait_idle();
+  records_loading_ = {};
+  records_.reset();
+  shown_key_.reset();
+  table_ = {};
+  selected_ = SIZE_MAX;
+  if (elements_db.empty()) return;
+  records_loading_ =
+      std::async(std::launch::async, [elements_db, ready = ready_]() -> Records {
+        lower_thread_priority();
+        Records records;
+        try {
+          records = std::make_shared<const std::vector<AnnotationRecord>>(read_db_annotations(elements_db));
+        } catch (const std::exception&) {
+          // A database without annotations still shows everything else.
+          records = std::make_shared<const std::vector<AnnotationRecord>>();
+        }
+        if (ready) ready();
+        return records;
+      }).share();
+}
+
+void PhasePanel::wait_idle() {
+  if (building_.valid()) building_.wait();
+}
+
+PhasePanel::Key PhasePanel::wanted_key(const AppState& state) const {
+  return {state.timeline(), state.settings.device, filter_};
+}
+
+bool PhasePanel::settled(const AppState& state) {
+  if (state.timeline() == nullptr || !records_loading_.valid()) return true;
+  // A finished build is taken by the next frame's table(), not here: until that frame is drawn,
+  // what is on screen is not settled.
+  return records() && !building_.valid() && shown_key_ == wanted_key(state);
+}
+
+void PhasePanel::wait_settled() {
+  if (records_loading_.valid()) records_loading_.wait();
+  wait_idle();
+}
+
+const PhasePanel::Records& PhasePanel::records() {
+  if (!records_ && records_loading_.valid() &&
+      records_loading_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    records_ = records_loading_.get();
+  }
+  return records_;
+}
+
+void PhasePanel::take_finished_build() {
+  if (!building_.valid() || building_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  table_ = building_.get();
+  shown_key_ = building_key_;
   selected_ = SIZE_MAX;
 }
 
 const PhaseTable& PhasePanel::table(const AppState& state) {
+  static const PhaseTable kNone;
   const Timeline* timeline = state.timeline();
-  if (timeline == nullptr) {
-    table_ = {};
-    built_for_ = nullptr;
-    return table_;
-  }
-  if (timeline != built_for_ || state.settings.device != built_device_ || built_filter_ != filter_) {
-    built_for_ = timeline;
-    built_device_ = state.settings.device;
-    built_filter_ = filter_;
-    table_ = build_phase_table(*timeline, pair_annotations(records_, state.settings.device), built_filter_);
-    selected_ = SIZE_MAX;
-  }
-  return table_;
+  if (timeline == nullptr) return kNone;
+  take_finished_build();
+  Key wanted = wanted_key(state);
+  const bool shown_timeline = shown_key_ && shown_key_->timeline == timeline;
+  if (shown_key_ == wanted || building_.valid() || !records()) return shown_timeline ? table_ : kNone;
+  building_key_ = wanted;
+  building_ = std::async(std::launch::async, [records = records_, wanted, ready = ready_] {
+    lower_thread_priority();
+    PhaseTable built =
+        build_phase_table(*wanted.timeline, pair_annotations(*records, wanted.device), wanted.filter);
+    if (ready) ready();
+    return built;
+  });
+  return shown_timeline ? table_ : kNone;
 }
 
 void PhasePanel::draw(AppState& state) {
@@ -61,12 +119,17 @@ void PhasePanel::draw(AppState& state) {
   ImGui::InputTextWithHint("##phase-filter", "filter by annotation name", filter_, sizeof filter_);
   const PhaseTable& phases = table(state);
   ImGui::SameLine();
+  if (!records() || building_.valid()) {
+    ImGui::TextDisabled("reading phases...");
+    if (!shown_key_) return;
+    ImGui::SameLine();
+  }
   ImGui::Text("%zu phases", phases.rows.size());
   if (!phases.has_times) {
     ImGui::TextDisabled("this trace has no time_us, so annotations cannot be placed on the timeline");
     return;
   }
-  if (records_.empty()) {
+  if (records_->empty()) {
     ImGui::TextDisabled("this snapshot has no external_annotations");
     return;
   }

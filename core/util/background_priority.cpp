@@ -1,6 +1,8 @@
 #include "core/util/background_priority.h"
 
 #if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -12,6 +14,14 @@ void lower_thread_priority([[maybe_unused]] int nice) {
 #if defined(__linux__)
   // Linux applies a nice value to one thread when given its thread id.
   (void)setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), nice);
+  // Bulk work also leaves the scheduler's normal class: a nice-10 thread still gets a tenth of a
+  // core beside the chart worker, and three of them at once (stack catalog, phases, allocator
+  // history right after a load) delayed the first frame by ~100 ms on two cores. An idle-class
+  // thread runs only on otherwise idle cores (an unprivileged thread may always lower itself).
+  if (nice >= kBulkWorkNice) {
+    sched_param param{};
+    (void)pthread_setschedparam(pthread_self(), SCHED_IDLE, &param);
+  }
 #endif
 }
 

@@ -5,7 +5,7 @@
 
 namespace snapscope {
 
-inline constexpr int kBulkWorkNice = 10;    // whole-trace indexing for panels
+inline constexpr int kBulkWorkNice = 10;    // whole-trace indexing for panels (and SCHED_IDLE)
 inline constexpr int kChartWorkerNice = 5;  // chart frames: wanted soon, but never before the UI
 
 // The calling thread only (a nice value); a no-op where unsupported.
