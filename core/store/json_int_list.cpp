@@ -1,40 +1,10 @@
 #include "core/store/json_int_list.h"
 
-#include "core/store/json_integer.h"
-
 namespace snapscope {
-namespace {
-
-bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-}  // namespace
-
-bool IntCursor::next_from_text(int64_t& value) {
-  if (done_) return false;
-  while (at_ != end_ && is_space(*at_)) ++at_;
-  if (started_) {
-    if (at_ == end_) {
-      done_ = true;
-      return false;
-    }
-    if (*at_++ != ',') return decline();
-    while (at_ != end_ && is_space(*at_)) ++at_;
-  }
-  if (at_ == end_) {
-    if (started_) return decline();  // "1,"
-    done_ = true;                    // []
-    return false;
-  }
-  started_ = true;
-  if (*at_ == 'n') {
-    if (end_ - at_ < 4 || std::string_view(at_, 4) != "null") return decline();
-    at_ += 4;
-    value = null_value_;
-    return true;
-  }
-  const std::optional<JsonInteger> number = scan_json_integer(at_, end_);
-  if (!number) return decline();
-  value = number->value;
+bool IntCursor::null_value(int64_t& value) {
+  if (end_ - at_ < 4 || std::string_view(at_, 4) != "null") return decline();
+  at_ += 4;
+  value = null_value_;
   return true;
 }
 

@@ -2,11 +2,15 @@
 // at a time, accepting exactly what the fast tokenizer accepts and declining everything else.
 #include <doctest/doctest.h>
 
+#include <iterator>
 #include <limits>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "core/store/json_int_list.h"
+#include "core/store/json_integer.h"
 
 using namespace snapscope;
 
@@ -68,4 +72,52 @@ TEST_CASE("int cursor: one value at a time, from text or from parsed values") {
   CHECK(value == 7);
   CHECK(parsed.count_rest() == 1);
   CHECK_FALSE(parsed.declined());
+}
+
+namespace {
+
+// The JSON integer rule written out plainly (one digit at a time, an overflow check for each),
+// to check the scanner (whose digit loop skips the check below 20 digits) against.
+std::optional<JsonInteger> reference_scan(const std::string& text, size_t& used) {
+  size_t i = 0;
+  const bool negative = i < text.size() && text[i] == '-';
+  if (negative) ++i;
+  const size_t first = i;
+  uint64_t magnitude = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    const auto digit = static_cast<uint64_t>(text[i] - '0');
+    if (magnitude > (std::numeric_limits<uint64_t>::max() - digit) / 10) return std::nullopt;
+    magnitude = magnitude * 10 + digit;
+    ++i;
+  }
+  if (i == first || (text[first] == '0' && i - first > 1)) return std::nullopt;
+  if (i < text.size() && (text[i] == '.' || text[i] == 'e' || text[i] == 'E')) return std::nullopt;
+  used = i;
+  if (!negative) return JsonInteger{static_cast<int64_t>(magnitude), true};
+  if (magnitude > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) + 1) return std::nullopt;
+  return JsonInteger{static_cast<int64_t>(0 - magnitude), false};
+}
+
+}  // namespace
+
+TEST_CASE("json integer scanner: every length, sign and ending agrees with a plain reading") {
+  std::mt19937_64 random(5);
+  const std::string endings[] = {"", ",", "]", " 7", ".5", "e3", "x", "12345678,"};
+  for (int trial = 0; trial < 20000; ++trial) {
+    const size_t length = 1 + random() % 22;
+    std::string digits;
+    for (size_t k = 0; k < length; ++k) digits += static_cast<char>('0' + random() % 10);
+    if (trial % 3 == 0) digits[0] = static_cast<char>('1' + random() % 9);  // no leading zero
+    const std::string text = (trial % 2 ? "-" : "") + digits + endings[random() % std::size(endings)];
+    INFO(text);
+    size_t expected_used = 0;
+    const std::optional<JsonInteger> expected = reference_scan(text, expected_used);
+    const char* at = text.data();
+    const std::optional<JsonInteger> actual = scan_json_integer(at, text.data() + text.size());
+    REQUIRE(actual.has_value() == expected.has_value());
+    if (!expected) continue;
+    CHECK(actual->value == expected->value);
+    CHECK(actual->is_unsigned == expected->is_unsigned);
+    CHECK(static_cast<size_t>(at - text.data()) == expected_used);
+  }
 }
