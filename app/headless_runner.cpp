@@ -151,6 +151,7 @@ struct BenchReport {
   double click_ms = -1;
   bool click_filled = false;
   double rss_mib = 0, rss_loaded_mib = 0, rss_peak_mib = 0;
+  size_t allocations = 0;  // elements of the shown timeline
 };
 
 double steps_per_px(const ViewTransform& view) { return view.visible().width() / view.viewport_width(); }
@@ -266,6 +267,7 @@ void print_bands(const BenchReport& report) {
 }
 
 void print_report(const BenchReport& report) {
+  std::printf("allocations: %zu\n", report.allocations);
   std::printf("open to document loaded: %.1f ms\n", report.loaded_ms);
   std::printf("open to first frame: %.1f ms\n", report.first_frame_ms);
   std::printf("frames: %zu\n", report.frame_ms.size());
@@ -288,12 +290,15 @@ void print_report(const BenchReport& report) {
               report.rss_loaded_mib, report.rss_peak_mib);
   // Last line: one row for tests/bench/run-bench.
   std::printf(
-      "summary: first_frame_ms=%.0f frame_median_ms=%.1f frame_p95_ms=%.1f restream_median_ms=%.0f "
-      "restream_p95_ms=%.0f idle_ms=%.2f redraw_ms=%.1f click_ms=%.1f instances_max=%.0f rss_mib=%.0f\n",
-      report.first_frame_ms, percentile(report.frame_ms, 0.5), percentile(report.frame_ms, 0.95),
-      percentile(report.restream_ms, 0.5), percentile(report.restream_ms, 0.95),
-      percentile(report.idle_ms, 0.5), percentile(report.redraw_ms, 0.5), report.click_ms,
-      percentile(report.instances, 1.0), report.rss_mib);
+      "summary: allocations=%zu first_frame_ms=%.0f frame_median_ms=%.1f frame_p95_ms=%.1f "
+      "restream_median_ms=%.0f "
+      "restream_p95_ms=%.0f idle_ms=%.2f redraw_ms=%.1f click_ms=%.1f instances_max=%.0f rss_mib=%.0f "
+      "rss_peak_mib=%.0f\n",
+      report.allocations, report.first_frame_ms, percentile(report.frame_ms, 0.5),
+      percentile(report.frame_ms, 0.95), percentile(report.restream_ms, 0.5),
+      percentile(report.restream_ms, 0.95), percentile(report.idle_ms, 0.5),
+      percentile(report.redraw_ms, 0.5), report.click_ms, percentile(report.instances, 1.0), report.rss_mib,
+      report.rss_peak_mib);
 }
 }  // namespace
 
@@ -351,6 +356,7 @@ int run_bench(Application& app) {
   measure_click(app, report);
   report.rss_mib = static_cast<double>(resident_kib()) / 1024.0;
   report.rss_peak_mib = static_cast<double>(resident_kib("VmHWM:")) / 1024.0;
+  report.allocations = app.state().timeline() ? app.state().timeline()->element_count() : 0;
   print_report(report);
   return 0;
 }

@@ -3,23 +3,16 @@
 // columns: at 10M allocations those were 1 GB more at the peak and a copy), one thread per
 // destination array, a chunk of elements at a time across all its columns so that each chunk
 // is written while it is in cache.
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <exception>
-#include <functional>
+#include <atomic>
 #include <limits>
-#include <thread>
 
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
 #include "core/store/allocations_json_columns.h"
 #include "core/store/allocations_json_sax.h"
+#include "core/store/mapped_file.h"
+#include "core/util/parallel_jobs.h"
 
 namespace snapscope {
 namespace {
@@ -30,111 +23,11 @@ using allocations_json::RawDevice;
 using allocations_json::RawFile;
 using allocations_json::RawReplay;
 
-// Read-only view of a whole file; mapping avoids a copy of a possibly large document.
-class MappedFile {
- public:
-  explicit MappedFile(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw InputError(path + ": " + std::strerror(errno));
-    struct stat info {};
-    if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-      ::close(fd);
-      throw InputError(path + ": not a regular file");
-    }
-    size_ = static_cast<size_t>(info.st_size);
-    if (size_ > 0) {
-      data_ = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (data_ == MAP_FAILED) data_ = nullptr;
-    }
-    ::close(fd);
-    if (size_ > 0 && !data_) throw InputError(path + ": cannot map file");
-    if (data_) ::madvise(data_, size_, MADV_SEQUENTIAL);
-  }
-  ~MappedFile() {
-    if (data_) ::munmap(data_, size_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-  std::string_view text() const { return {static_cast<const char*>(data_), size_}; }
-
- private:
-  void* data_ = nullptr;
-  size_t size_ = 0;
-};
-
 // A column's text is not a flat list of strict JSON integers: the full parser reads the file.
 struct ColumnDeclined {};
 
 // Elements (or actions) filled per chunk across all their columns: 512 KiB of elements.
 constexpr size_t kChunk = 16384;
-
-// Jobs that write different arrays, spread over the cores (longest first onto the least loaded
-// thread); a job's exception is kept. The first job's error (in job order) is the one reported,
-// so the message does not depend on timing. Any ColumnDeclined wins: the full parser decides.
-class ParallelJobs {
- public:
-  void add(size_t weight, std::function<void()> job) { jobs_.push_back({weight, std::move(job), nullptr}); }
-
-  void run() {
-    const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, 8);
-    const auto shares = share_out(std::min(workers, std::max<size_t>(jobs_.size(), 1)));
-    {
-      std::vector<std::jthread> threads;
-      for (size_t i = 1; i < shares.size(); ++i) threads.emplace_back([&, i] { run_share(shares[i]); });
-      run_share(shares[0]);
-    }
-    rethrow_first();
-  }
-
- private:
-  struct Job {
-    size_t weight = 0;
-    std::function<void()> work;
-    std::exception_ptr error;
-  };
-
-  std::vector<std::vector<Job*>> share_out(size_t workers) {
-    std::vector<Job*> order;
-    for (Job& job : jobs_) order.push_back(&job);
-    std::stable_sort(order.begin(), order.end(),
-                     [](const Job* a, const Job* b) { return a->weight > b->weight; });
-    std::vector<std::vector<Job*>> shares(workers);
-    std::vector<size_t> load(workers, 0);
-    for (Job* job : order) {
-      const auto lightest = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-      shares[lightest].push_back(job);
-      load[lightest] += job->weight;
-    }
-    return shares;
-  }
-
-  static void run_share(const std::vector<Job*>& share) {
-    for (Job* job : share) {
-      try {
-        job->work();
-      } catch (...) {
-        job->error = std::current_exception();
-      }
-    }
-  }
-
-  void rethrow_first() const {
-    const Job* first = nullptr;
-    for (const Job& job : jobs_) {
-      if (!job.error) continue;
-      try {
-        std::rethrow_exception(job.error);
-      } catch (const ColumnDeclined&) {
-        throw;
-      } catch (...) {
-        if (!first) first = &job;
-      }
-    }
-    if (first) std::rethrow_exception(first->error);
-  }
-
-  std::vector<Job> jobs_;
-};
 
 // Validation messages name the file; every check of the reader throws through here.
 class Failer {
@@ -415,12 +308,28 @@ class Assembler {
       plans.push_back(plan(device.blocks, layout.device, TimelineKind::Blocks, layout.blocks));
       plans.push_back(plan(device.segments, layout.device, TimelineKind::Segments, layout.segments));
     }
+    // One job per destination array (elements, actions), so no two threads write one array.
     ParallelJobs jobs;
+    std::atomic<bool> declined = false;
+    const auto job = [&](auto read) {
+      return [&declined, read] {
+        try {
+          read();
+        } catch (const ColumnDeclined&) {
+          declined = true;
+        }
+      };
+    };
     for (const ReplayPlan& replay : plans) {
-      jobs.add(text_bytes(*replay.raw, "elements."), [&] { ElementsReader(failer_, replay).run(); });
-      jobs.add(text_bytes(*replay.raw, "actions."), [&] { ActionsReader(failer_, replay).run(); });
+      jobs.add(text_bytes(*replay.raw, "elements."), job([&] { ElementsReader(failer_, replay).run(); }));
+      jobs.add(text_bytes(*replay.raw, "actions."), job([&] { ActionsReader(failer_, replay).run(); }));
     }
-    jobs.run();
+    try {
+      jobs.run();
+    } catch (const InputError&) {
+      if (!declined) throw;  // a column's text was not read: the full parser decides
+    }
+    if (declined) throw ColumnDeclined{};
     return file;
   }
 
