@@ -2,6 +2,7 @@
 // (the replay inputs of both timelines) without touching SQLite. Format: docs/FORMAT.md.
 #pragma once
 
+#include <atomic>
 #include <span>
 #include <string>
 #include <vector>
@@ -38,6 +39,8 @@ struct DeviceLayoutRef {
 void write_allocations_json(const std::string& source_file, uint64_t source_bytes,
                             std::span<const DeviceLayoutRef> devices, const std::string& path);
 // SAX-parsed; throws InputError ("<path>: <reason>") on malformed or wrong-version files.
-AllocationsFile read_allocations_json(const std::string& path);
+// `fraction`, when given, follows the share of elements and actions read so far (0..1; it is
+// written from the reader's threads).
+AllocationsFile read_allocations_json(const std::string& path, std::atomic<float>* fraction = nullptr);
 
 }  // namespace snapscope

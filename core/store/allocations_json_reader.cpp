@@ -79,6 +79,22 @@ class DenseColumn {
 
 bool is_event(int64_t value) { return value >= -1 && value <= kMaxEventIndex; }
 
+// Elements and actions read so far, as a share of all of them (a progress bar's).
+class ReadCounter {
+ public:
+  ReadCounter(size_t total, std::atomic<float>* fraction) : total_(total), fraction_(fraction) {}
+  void add(size_t items) {
+    if (fraction_ == nullptr || total_ == 0) return;
+    const size_t done = done_.fetch_add(items, std::memory_order_relaxed) + items;
+    fraction_->store(static_cast<float>(done) / static_cast<float>(total_), std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<size_t> done_ = 0;
+  size_t total_;
+  std::atomic<float>* fraction_;
+};
+
 // Everything of one replay input that is known before its columns are read.
 struct ReplayPlan {
   const RawReplay* raw = nullptr;
@@ -91,7 +107,8 @@ struct ReplayPlan {
 // Fills one replay input's elements (and initial stack) from its columns.
 class ElementsReader {
  public:
-  ElementsReader(const Failer& failer, const ReplayPlan& plan) : failer_(failer), plan_(plan) {}
+  ElementsReader(const Failer& failer, const ReplayPlan& plan, ReadCounter& counter)
+      : failer_(failer), plan_(plan), counter_(counter) {}
 
   void run() {
     ReplayInput& input = *plan_.input;
@@ -126,6 +143,7 @@ class ElementsReader {
         if (value < 0 || value > int64_t{std::numeric_limits<StackId>::max()}) stack.invalid();
         elements[i].stack = static_cast<StackId>(value);
       });
+      counter_.add(end - begin);
     }
     for (DenseColumn* column : {&addr, &size, &alloc, &free, &stack}) column->finish();
     read_refs(ElementField::Block, input.element_blocks);
@@ -218,12 +236,14 @@ class ElementsReader {
 
   const Failer& failer_;
   const ReplayPlan& plan_;
+  ReadCounter& counter_;
 };
 
 // Fills one replay input's actions and their times.
 class ActionsReader {
  public:
-  ActionsReader(const Failer& failer, const ReplayPlan& plan) : failer_(failer), plan_(plan) {}
+  ActionsReader(const Failer& failer, const ReplayPlan& plan, ReadCounter& counter)
+      : failer_(failer), plan_(plan), counter_(counter) {}
 
   void run() {
     ReplayInput& input = *plan_.input;
@@ -252,6 +272,7 @@ class ActionsReader {
         if (!is_event(event_sum)) failer_.fail("invalid action event");
         actions[i].event = static_cast<EventIndex>(event_sum);
       });
+      counter_.add(end - begin);
       if (!timed) continue;
       input.action_time_us.resize(end);
       int64_t* time_us = input.action_time_us.data();
@@ -282,11 +303,12 @@ class ActionsReader {
 
   const Failer& failer_;
   const ReplayPlan& plan_;
+  ReadCounter& counter_;
 };
 
 class Assembler {
  public:
-  explicit Assembler(const std::string& path) : failer_(path) {}
+  Assembler(const std::string& path, std::atomic<float>* fraction) : failer_(path), fraction_(fraction) {}
 
   AllocationsFile assemble(const RawFile& raw) {
     if (raw.format != allocations_json::kFormatName) failer_.fail("not a snapscope allocations file");
@@ -308,6 +330,9 @@ class Assembler {
       plans.push_back(plan(device.blocks, layout.device, TimelineKind::Blocks, layout.blocks));
       plans.push_back(plan(device.segments, layout.device, TimelineKind::Segments, layout.segments));
     }
+    size_t items = 0;
+    for (const ReplayPlan& replay : plans) items += replay.element_count + replay.action_count;
+    ReadCounter counter(items, fraction_);
     // One job per destination array (elements, actions), so no two threads write one array.
     ParallelJobs jobs;
     std::atomic<bool> declined = false;
@@ -321,8 +346,10 @@ class Assembler {
       };
     };
     for (const ReplayPlan& replay : plans) {
-      jobs.add(text_bytes(*replay.raw, "elements."), job([&] { ElementsReader(failer_, replay).run(); }));
-      jobs.add(text_bytes(*replay.raw, "actions."), job([&] { ActionsReader(failer_, replay).run(); }));
+      jobs.add(text_bytes(*replay.raw, "elements."),
+               job([&] { ElementsReader(failer_, replay, counter).run(); }));
+      jobs.add(text_bytes(*replay.raw, "actions."),
+               job([&] { ActionsReader(failer_, replay, counter).run(); }));
     }
     try {
       jobs.run();
@@ -368,17 +395,18 @@ class Assembler {
   }
 
   Failer failer_;
+  std::atomic<float>* fraction_;
 };
 
 }  // namespace
 
-AllocationsFile read_allocations_json(const std::string& path) {
+AllocationsFile read_allocations_json(const std::string& path, std::atomic<float>* fraction) {
   const MappedFile file(path);
   {
     RawFile raw;
     if (allocations_json::parse_raw_file_fast(file.text(), raw)) {
       try {
-        return Assembler(path).assemble(raw);
+        return Assembler(path, fraction).assemble(raw);
       } catch (const ColumnDeclined&) {
         // a column the strict fast path does not read: the full parser decides
       }
@@ -387,7 +415,7 @@ AllocationsFile read_allocations_json(const std::string& path) {
   RawFile raw;
   if (const auto error = allocations_json::parse_raw_file_full(file.text(), raw))
     throw InputError(path + ": " + *error);
-  return Assembler(path).assemble(raw);
+  return Assembler(path, fraction).assemble(raw);
 }
 
 }  // namespace snapscope

@@ -7,6 +7,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/util/prefault.h"
+#include "core/util/run_beside.h"
+
 namespace snapscope {
 
 namespace {
@@ -14,6 +17,9 @@ namespace {
 // Live counts are sampled every kCountStride states to size the checkpoints; checkpoint
 // intervals are multiples of it.
 constexpr size_t kCountStride = 64;
+
+// Below this the index arrays are populated by the replay's own page faults.
+constexpr size_t kPrefaultMinBytes = size_t{16} << 20;
 
 [[noreturn]] void reject(const std::string& what) { throw std::invalid_argument("replay input: " + what); }
 
@@ -41,6 +47,26 @@ std::vector<uint32_t> Timeline::replay() {
   step_end_.reserve(action_count());
   total_.reserve(action_count() + 1);
 
+  // The arrays are filled front to back below; the other core backs them with pages meanwhile.
+  const auto capacity = [](const auto& array) {
+    return MemoryRange{array.data(), array.capacity() * sizeof(array[0])};
+  };
+  const MemoryRange arrays[] = {capacity(stack_order_),
+                                capacity(position_size_),
+                                capacity(position_alloc_state_),
+                                capacity(position_free_state_),
+                                capacity(action_position_),
+                                capacity(step_end_),
+                                capacity(total_)};
+  size_t bytes = 0;
+  for (const MemoryRange& array : arrays) bytes += array.bytes;
+  if (bytes < kPrefaultMinBytes) return replay_actions();  // not worth a thread
+  std::vector<uint32_t> sampled_live_counts;
+  run_beside([&] { populate_in_step(arrays); }, [&] { sampled_live_counts = replay_actions(); });
+  return sampled_live_counts;
+}
+
+std::vector<uint32_t> Timeline::replay_actions() {
   place_initial_stack();
   // Live positions, bottom to top; freed ones below the top are dropped lazily when they surface.
   std::vector<uint32_t> live_positions(stack_order_.size());

@@ -104,6 +104,7 @@ class Timeline {
 
  private:
   std::vector<uint32_t> replay();  // returns live counts sampled every 64 states
+  std::vector<uint32_t> replay_actions();
   void place_initial_stack();
   void apply_action(size_t action, std::vector<uint32_t>& live_positions);
   uint32_t push_position(uint32_t elem, uint32_t alloc_state);

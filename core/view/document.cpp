@@ -90,8 +90,10 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
   if (!fs::exists(layout_path)) {
     throw InputError(path + ": not a snapshot pickle or converted directory (no allocations.json)");
   }
+  progress.fraction = 0;
   progress.stage = LoadProgress::Reading;
-  AllocationsFile layout = read_allocations_json(layout_path.string());
+  AllocationsFile layout = read_allocations_json(layout_path.string(), &progress.fraction);
+  progress.fraction = 0;
   progress.stage = LoadProgress::Indexing;
   const size_t count = layout.devices.size();
   for (size_t i = 0; i < count; ++i) {

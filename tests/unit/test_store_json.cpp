@@ -248,3 +248,13 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
 
   CHECK(read_error((dir / "missing.json").string()).starts_with((dir / "missing.json").string() + ": "));
 }
+
+TEST_CASE("allocations.json: the reading progress ends at the whole file") {
+  TempDir dir;
+  test::write_file(dir / "s.pickle", test::pickle_bytes(test::standard_fixture()));
+  write_allocations_json(make_allocations_file(read_snapshot((dir / "s.pickle").string())),
+                         (dir / "a.json").string());
+  std::atomic<float> fraction = 0;
+  read_allocations_json((dir / "a.json").string(), &fraction);
+  CHECK(fraction == doctest::Approx(1.0));
+}
