@@ -102,6 +102,12 @@ struct ReplayPlan {
   std::string kind_name;
   size_t element_count = 0;
   size_t action_count = 0;
+
+  const RawColumn& column(const Failer& failer, const std::string& name) const {
+    const auto it = raw->columns.find(name);
+    if (it == raw->columns.end()) failer.fail("missing column " + name);
+    return it->second;
+  }
 };
 
 // Fills one replay input's elements (and initial stack) from its columns.
@@ -166,11 +172,7 @@ class ElementsReader {
   std::string column_name(ElementField field) const {
     return "elements." + std::string(allocations_json::element_column(field).name);
   }
-  const RawColumn& raw_column(const std::string& name) const {
-    const auto it = plan_.raw->columns.find(name);
-    if (it == plan_.raw->columns.end()) failer_.fail("missing column " + name);
-    return it->second;
-  }
+  const RawColumn& raw_column(const std::string& name) const { return plan_.column(failer_, name); }
   DenseColumn dense(ElementField field) const {
     const std::string name = column_name(field);
     return DenseColumn(failer_, raw_column(name), name, plan_.element_count);
@@ -291,11 +293,7 @@ class ActionsReader {
   }
 
  private:
-  const RawColumn& raw_column(const std::string& name) const {
-    const auto it = plan_.raw->columns.find(name);
-    if (it == plan_.raw->columns.end()) failer_.fail("missing column " + name);
-    return it->second;
-  }
+  const RawColumn& raw_column(const std::string& name) const { return plan_.column(failer_, name); }
   DenseColumn dense(std::string_view column) const {
     const std::string name = "actions." + std::string(column);
     return DenseColumn(failer_, raw_column(name), name, plan_.action_count);
