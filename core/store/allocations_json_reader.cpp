@@ -43,9 +43,16 @@ class Failer {
 class DenseColumn {
  public:
   DenseColumn(const Failer& failer, const RawColumn& column, std::string name, size_t expected)
-      : failer_(failer), cursor_(column.cursor()), name_(std::move(name)), expected_(expected) {}
+      : failer_(failer),
+        cursor_(column.cursor()),
+        name_(std::move(name)),
+        expected_(expected),
+        most_values_(column.parsed ? column.values.size() : column.text.size() / 2 + 1) {}
 
   const std::string& name() const { return name_; }
+  // What the column can hold at most: a bogus count must not reserve more memory than that
+  // (a number takes at least two characters with its comma).
+  size_t reservable(size_t wanted) const { return std::min(wanted, most_values_); }
 
   // Calls store(i, value) for i in [begin, end).
   template <class Store>
@@ -75,6 +82,7 @@ class DenseColumn {
   IntCursor cursor_;
   std::string name_;
   size_t expected_;
+  size_t most_values_;
 };
 
 bool is_event(int64_t value) { return value >= -1 && value <= kMaxEventIndex; }
@@ -122,7 +130,7 @@ class ElementsReader {
     DenseColumn addr = dense(ElementField::Addr), size = dense(ElementField::Size);
     DenseColumn alloc = dense(ElementField::AllocEvent), free = dense(ElementField::FreeEvent);
     DenseColumn stack = dense(ElementField::Stack);
-    input.elements.reserve(count);
+    input.elements.reserve(addr.reservable(count));
     int64_t addr_sum = 0, alloc_sum = 0;
     for (size_t begin = 0; begin < count; begin += kChunk) {
       const size_t end = std::min(count, begin + kChunk);
@@ -256,8 +264,8 @@ class ActionsReader {
     const RawColumn& time_raw = raw_column(time_name);
     const bool timed = !time_raw.empty();  // [] = recorded without timestamps
     DenseColumn times(failer_, time_raw, time_name, count);
-    input.actions.reserve(count);
-    if (timed) input.action_time_us.reserve(count);
+    input.actions.reserve(elems.reservable(count));
+    if (timed) input.action_time_us.reserve(times.reservable(count));
     int64_t elem_sum = 0, event_sum = 0, time_sum = 0;
     const auto element_count = static_cast<int64_t>(plan_.element_count);
     for (size_t begin = 0; begin < count; begin += kChunk) {

@@ -234,6 +234,10 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
   const std::string twice = edited(good, "\"size\":[", "\"size\":[1,2,3],\"size\":[");
   CHECK(error_for(twice).find("column elements.size has 6 values, expected 3") != std::string::npos);
 
+  // A count far beyond what the columns hold is an error, not an attempt to allocate for it.
+  const std::string huge_count = edited(good, "\"element_count\":3", "\"element_count\":4000000000");
+  CHECK(error_for(huge_count) == prefix + "column elements.addr has 3 values, expected 4000000000");
+
   // Event indices are 32-bit in memory (docs/FORMAT.md): larger ones are refused, not cut.
   const std::string huge_alloc = edited(good, "\"alloc_event\":[0", "\"alloc_event\":[2147483648");
   CHECK(error_for(huge_alloc) == prefix + "invalid value in column elements.alloc_event");
