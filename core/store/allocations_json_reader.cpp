@@ -47,9 +47,8 @@ class DenseColumn {
         cursor_(column.cursor()),
         name_(std::move(name)),
         expected_(expected),
-        most_values_(column.parsed ? column.values.size() : column.text.size() / 2 + 1) {}
+        most_values_(column.deferred ? column.text.size() / 2 + 1 : column.values.size()) {}
 
-  const std::string& name() const { return name_; }
   // What the column can hold at most: a bogus count must not reserve more memory than that
   // (a number takes at least two characters with its comma).
   size_t reservable(size_t wanted) const { return std::min(wanted, most_values_); }
@@ -107,7 +106,6 @@ class ReadCounter {
 struct ReplayPlan {
   const RawReplay* raw = nullptr;
   ReplayInput* input = nullptr;
-  std::string kind_name;
   size_t element_count = 0;
   size_t action_count = 0;
 
@@ -387,15 +385,14 @@ class Assembler {
     input.device = device;
     input.kind = kind;
     input.synthetic_action = raw.synthetic_action.value_or(false);
-    return {&raw, &input, std::string(name), count(raw.element_count, "element_count"),
-            count(raw.action_count, "action_count")};
+    return {&raw, &input, count(raw.element_count, "element_count"), count(raw.action_count, "action_count")};
   }
 
   // The work of one job, to share the jobs out evenly.
   static size_t text_bytes(const RawReplay& raw, std::string_view prefix) {
     size_t bytes = 0;
     for (const auto& [name, column] : raw.columns) {
-      if (name.starts_with(prefix)) bytes += column.parsed ? 8 * column.values.size() : column.text.size();
+      if (name.starts_with(prefix)) bytes += column.deferred ? column.text.size() : 8 * column.values.size();
     }
     return bytes;
   }

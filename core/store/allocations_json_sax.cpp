@@ -130,10 +130,7 @@ class RawFileHandler final : public nlohmann::json_sax<json> {
 
   bool integer(int64_t value) {
     if (column_) {
-      if (!column_->parsed) {
-        column_->parsed = true;
-        reserve(*column_);
-      }
+      if (column_->values.empty()) reserve(*column_);
       column_->values.push_back(value);
       return true;
     }
@@ -155,12 +152,6 @@ class RawFileHandler final : public nlohmann::json_sax<json> {
 };
 
 void mark_present_replays(RawFile& file) {
-  // A column given as [] by the full parser has no values and was never marked parsed.
-  for (RawDevice& device : file.devices) {
-    for (RawReplay* replay : {&device.blocks, &device.segments}) {
-      for (auto& [name, column] : replay->columns) column.parsed = column.parsed || !column.deferred;
-    }
-  }
   for (RawDevice& device : file.devices) {
     device.blocks.present = !device.blocks.kind.empty();
     device.segments.present = !device.segments.kind.empty();
@@ -170,7 +161,7 @@ void mark_present_replays(RawFile& file) {
 }  // namespace
 
 bool RawColumn::empty() const {
-  if (parsed) return values.empty();
+  if (!deferred) return values.empty();
   return text.find_first_not_of(" \n\r\t") == std::string_view::npos;
 }
 

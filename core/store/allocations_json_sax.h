@@ -23,10 +23,9 @@ inline constexpr int64_t kNullValue = INT64_MIN;
 struct RawColumn {
   std::string_view text;
   std::vector<int64_t> values;
-  bool parsed = false;    // `values` hold it
-  bool deferred = false;  // `text` holds it
+  bool deferred = false;  // `text` holds it, else `values`
 
-  IntCursor cursor() const { return parsed ? IntCursor(values) : IntCursor(text, kNullValue); }
+  IntCursor cursor() const { return deferred ? IntCursor(text, kNullValue) : IntCursor(values); }
   bool empty() const;  // []
 };
 

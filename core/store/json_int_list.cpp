@@ -15,11 +15,4 @@ size_t IntCursor::count_rest() {
   return count;
 }
 
-bool parse_json_int_list(std::string_view body, std::vector<int64_t>& out, int64_t null_value) {
-  IntCursor cursor(body, null_value);
-  int64_t value = 0;
-  while (cursor.next(value)) out.push_back(value);
-  return !cursor.declined();
-}
-
 }  // namespace snapscope

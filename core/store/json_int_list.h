@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include <vector>
 
 #include "core/store/json_integer.h"
 
@@ -79,8 +78,5 @@ class IntCursor {
   size_t index_ = 0;
   bool from_values_ = false;
 };
-
-// The whole list appended to `out`; false when it is not a strict integer list.
-bool parse_json_int_list(std::string_view body, std::vector<int64_t>& out, int64_t null_value);
 
 }  // namespace snapscope

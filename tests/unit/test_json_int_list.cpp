@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/store/json_int_list.h"
@@ -16,7 +17,15 @@ using namespace snapscope;
 
 namespace {
 constexpr int64_t kNull = std::numeric_limits<int64_t>::min();
+
+// The whole list through the cursor, appended to `out`; false when the cursor declined.
+bool parse_json_int_list(std::string_view body, std::vector<int64_t>& out, int64_t null_value) {
+  IntCursor cursor(body, null_value);
+  int64_t value = 0;
+  while (cursor.next(value)) out.push_back(value);
+  return !cursor.declined();
 }
+}  // namespace
 
 TEST_CASE("json int list: values, nulls, extremes and whitespace") {
   std::vector<int64_t> out{7};
