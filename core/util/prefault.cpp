@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -12,15 +14,13 @@ namespace snapscope {
 namespace {
 
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-// False when the kernel does not know the advice (before Linux 5.14).
+uintptr_t page_size() { return static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE)); }
+// False when the kernel does not know the advice (before Linux 5.14). Page-aligned bounds.
 bool populate(uintptr_t begin, uintptr_t end) {
-  static const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  begin = (begin + page - 1) / page * page;
-  end = end / page * page;
-  if (begin >= end) return true;
-  return ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE) == 0;
+  return begin >= end || ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE) == 0;
 }
 #else
+uintptr_t page_size() { return 4096; }
 bool populate(uintptr_t, uintptr_t) { return false; }
 #endif
 
@@ -28,12 +28,18 @@ bool populate(uintptr_t, uintptr_t) { return false; }
 
 void populate_in_step(std::span<const MemoryRange> ranges, size_t slices) {
   slices = std::max<size_t>(slices, 1);
+  const uintptr_t page = page_size();
+  // The whole pages inside each range, cut into slices at page boundaries (so none is skipped).
+  std::vector<std::pair<uintptr_t, size_t>> pages;  // first page address, page count
+  for (const MemoryRange& range : ranges) {
+    const auto begin = reinterpret_cast<uintptr_t>(range.begin);
+    const uintptr_t first = (begin + page - 1) / page * page, end = (begin + range.bytes) / page * page;
+    pages.emplace_back(first, first < end ? (end - first) / page : 0);
+  }
   for (size_t slice = 0; slice < slices; ++slice) {
-    for (const MemoryRange& range : ranges) {
-      const auto begin = reinterpret_cast<uintptr_t>(range.begin);
-      const uintptr_t from = begin + range.bytes * slice / slices;
-      const uintptr_t to = begin + range.bytes * (slice + 1) / slices;
-      if (!populate(from, to)) return;
+    for (const auto& [first, count] : pages) {
+      if (!populate(first + count * slice / slices * page, first + count * (slice + 1) / slices * page))
+        return;
     }
   }
 }
