@@ -49,11 +49,11 @@ void AllocatorPanels::on_new_device(AppState& state) {
   usage_ = std::make_unique<UsageCurve>(device_->blocks, device_->segments,
                                         device_->pyramid(TimelineKind::Segments));
   cancel_ = std::make_shared<std::atomic<bool>>(false);
-  building_ = std::async(std::launch::async, [db = document_->elements_db().string(),
-                                              device = device_->device, cancel = cancel_] {
-    lower_thread_priority();  // seconds of indexing must not slow the frames
-    return allocator_history_from_db(db, device, cancel.get());
-  });
+  // Seconds of indexing must not slow the frames.
+  building_ =
+      start_bulk_work([db = document_->elements_db().string(), device = device_->device, cancel = cancel_] {
+        return allocator_history_from_db(db, device, cancel.get());
+      });
 }
 
 AllocatorHistory* AllocatorPanels::history(bool wait) {

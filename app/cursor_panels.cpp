@@ -51,10 +51,7 @@ void CursorPanels::on_new_document(AppState& state) {
   phases_.open(document_ ? document_->elements_db().string() : std::string());
   if (document_ == nullptr) return;
   const std::string db = document_->elements_db().string();
-  catalog_loading_ = std::async(std::launch::async, [db] {
-                       lower_thread_priority();
-                       return catalog_from_elements_db(db);
-                     }).share();
+  catalog_loading_ = start_bulk_work([db] { return catalog_from_elements_db(db); }).share();
 }
 
 const StackCatalog* CursorPanels::catalog(bool wait) {

@@ -40,14 +40,12 @@ void select_phase(AppState& state, const PhaseRow& row) {
 void PhasePanel::open(const std::string& elements_db) {
   wait_idle();
   records_loading_ = {};
-  records_.reset();
   shown_key_.reset();
   table_ = {};
   selected_ = SIZE_MAX;
   if (elements_db.empty()) return;
   records_loading_ =
-      std::async(std::launch::async, [elements_db, ready = ready_]() -> Records {
-        lower_thread_priority();
+      start_bulk_work([elements_db, ready = ready_]() -> Records {
         Records records;
         try {
           records = std::make_shared<const std::vector<AnnotationRecord>>(read_db_annotations(elements_db));
@@ -80,12 +78,12 @@ void PhasePanel::wait_settled() {
   wait_idle();
 }
 
-const PhasePanel::Records& PhasePanel::records() {
-  if (!records_ && records_loading_.valid() &&
-      records_loading_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-    records_ = records_loading_.get();
-  }
-  return records_;
+const PhasePanel::Records& PhasePanel::records() const {
+  static const Records kNotYet;
+  if (!records_loading_.valid() ||
+      records_loading_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+    return kNotYet;
+  return records_loading_.get();
 }
 
 void PhasePanel::take_finished_build() {
@@ -104,8 +102,7 @@ const PhaseTable& PhasePanel::table(const AppState& state) {
   const bool shown_timeline = shown_key_ && shown_key_->timeline == timeline;
   if (shown_key_ == wanted || building_.valid() || !records()) return shown_timeline ? table_ : kNone;
   building_key_ = wanted;
-  building_ = std::async(std::launch::async, [records = records_, wanted, ready = ready_] {
-    lower_thread_priority();
+  building_ = start_bulk_work([records = records(), wanted, ready = ready_] {
     PhaseTable built =
         build_phase_table(*wanted.timeline, pair_annotations(*records, wanted.device), wanted.filter);
     if (ready) ready();
@@ -129,7 +126,7 @@ void PhasePanel::draw(AppState& state) {
     ImGui::TextDisabled("this trace has no time_us, so annotations cannot be placed on the timeline");
     return;
   }
-  if (records_->empty()) {
+  if (records()->empty()) {
     ImGui::TextDisabled("this snapshot has no external_annotations");
     return;
   }

@@ -48,12 +48,11 @@ class PhasePanel {
     std::string filter;
     bool operator==(const Key&) const = default;
   };
-  const Records& records();  // null while they are read
+  const Records& records() const;  // null while they are read
   void take_finished_build();
   Key wanted_key(const AppState& state) const;
 
-  std::shared_future<Records> records_loading_;
-  Records records_;
+  std::shared_future<Records> records_loading_;  // shared: get() can be called again
   std::future<PhaseTable> building_;
   Key building_key_;
   PhaseTable table_;

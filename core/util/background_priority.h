@@ -3,6 +3,9 @@
 // what the UI, the chart worker and the software rasteriser leave; the chart worker sits between.
 #pragma once
 
+#include <future>
+#include <utility>
+
 namespace snapscope {
 
 inline constexpr int kBulkWorkNice = 10;    // whole-trace indexing for panels (and SCHED_IDLE)
@@ -10,5 +13,14 @@ inline constexpr int kChartWorkerNice = 5;  // chart frames: wanted soon, but ne
 
 // The calling thread only (a nice value); a no-op where unsupported.
 void lower_thread_priority(int nice = kBulkWorkNice);
+
+// std::async on a new thread that runs `work` as bulk work (lower_thread_priority()).
+template <class Work>
+auto start_bulk_work(Work work) {
+  return std::async(std::launch::async, [work = std::move(work)]() mutable {
+    lower_thread_priority();
+    return work();
+  });
+}
 
 }  // namespace snapscope
