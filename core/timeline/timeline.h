@@ -103,8 +103,8 @@ class Timeline {
   size_t checkpoint_interval() const { return checkpoint_interval_; }
 
  private:
-  std::vector<uint32_t> replay();  // returns live counts sampled every 64 states
-  std::vector<uint32_t> replay_actions();
+  std::vector<uint32_t> replay();          // returns live counts sampled every 64 states
+  std::vector<uint32_t> replay_actions();  // the replay itself, into the arrays replay() reserved
   void place_initial_stack();
   void apply_action(size_t action, std::vector<uint32_t>& live_positions);
   uint32_t push_position(uint32_t elem, uint32_t alloc_state);
