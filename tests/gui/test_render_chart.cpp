@@ -31,8 +31,6 @@ Rgba expected_colour(const PickResult& pick) {
   switch (pick.kind) {
     case PickKind::None:
       return kDefaultBackground;
-    case PickKind::Aggregated:
-      return kDefaultAggregateColor;
     case PickKind::Allocation:
       break;
   }
