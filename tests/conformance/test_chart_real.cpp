@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -35,6 +36,20 @@ struct GridResult {
   std::set<uint32_t> elems, colours;
 };
 
+// The state a pixel column shows, when it shows one state throughout (not a free's ramp).
+std::optional<size_t> shown_state(const Timeline& timeline, const LodFrame& frame, int px) {
+  if (frame.mode == LodMode::Columns) {
+    const uint32_t state = frame.columns[static_cast<size_t>(px)].state;
+    return state == kNoIndex ? std::nullopt : std::optional<size_t>(state);
+  }
+  const double x = frame.view.x_at_pixel_centre(px);
+  if (x < 0 || x >= static_cast<double>(timeline.timesteps())) return std::nullopt;
+  const size_t action = timeline.action_at_step(static_cast<uint64_t>(x));
+  if (!timeline.action_is_free(action)) return action + 1;
+  if (x < static_cast<double>(timeline.step_begin(action)) + 1.0) return action;
+  return std::nullopt;
+}
+
 // A grid of points under the total curve (every 6th column, every 4th row).
 GridResult check_grid(const Timeline& timeline, const LodFrame& frame) {
   const std::vector<uint32_t> keys = rasterize_keys(frame);
@@ -42,17 +57,16 @@ GridResult check_grid(const Timeline& timeline, const LodFrame& frame) {
   const ChartView& view = frame.view;
   GridResult result;
   for (int px = 0; px < kWidth; px += 6) {
-    const ColumnSample& column = frame.columns[static_cast<size_t>(px)];
-    if (column.state == kNoIndex) continue;
+    const std::optional<size_t> state = shown_state(timeline, frame, px);
+    if (!state) continue;
     for (int row = 0; row < kHeight; row += 4) {
       const double byte = view.y_at_row_centre(row);
-      if (byte >= static_cast<double>(column.total)) break;
+      if (byte >= static_cast<double>(timeline.total_at_state(*state))) break;
       ++result.points;
       const PickResult pick = pick_at(timeline, frame, px + 0.5, kHeight - 1 - row + 0.5);
       if (pick.kind != PickKind::Allocation) continue;
-      const uint64_t offset = timeline.offset_of(pick.elem, column.state);
-      const bool live =
-          timeline.alloc_state(pick.elem) <= column.state && column.state < timeline.free_state(pick.elem);
+      const uint64_t offset = timeline.offset_of(pick.elem, *state);
+      const bool live = timeline.alloc_state(pick.elem) <= *state && *state < timeline.free_state(pick.elem);
       const auto at = static_cast<uint64_t>(byte);
       result.covered += live && offset <= at && at < offset + timeline.element(pick.elem).size;
       result.drawn_as_picked +=
