@@ -50,7 +50,19 @@ TEST_CASE("script: zooming time fits y to the totals in view; floor and fixed y 
   const auto document = convert_with_app(sandbox, input);
   const Timeline& timeline = document->devices.front().blocks;
   const auto steps = static_cast<double>(timeline.timesteps());
-  const std::string zoom = view_command(steps * 0.55, steps * 0.6);
+  // A twentieth of the trace whose highest total stays below the peak.
+  const MemoryPyramid pyramid(timeline);
+  double start = -1;
+  for (double f = 0; f < 0.95; f += 0.05) {
+    const MemoryExtent extent =
+        pyramid.over_steps(static_cast<uint64_t>(steps * f), static_cast<uint64_t>(steps * (f + 0.05)));
+    if (extent.max_bytes < timeline.peak_bytes() * 9 / 10) {
+      start = steps * f;
+      break;
+    }
+  }
+  REQUIRE(start >= 0);
+  const std::string zoom = view_command(start, start + steps * 0.05);
   const RunResult run = run_script(sandbox, input,
                                    "print-view\n" + zoom + "print-view\nyfit floor\nprint-view\nyfit off\n" +
                                        view_command(steps * 0.1, steps * 0.2) + "print-view\n");
