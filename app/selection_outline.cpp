@@ -17,9 +17,9 @@ bool SelectionOutline::draw(const Timeline& timeline, uint32_t elem, const ViewT
     timeline_ = &timeline;
     elem_ = elem;
     bottom_.clear();
-    const size_t lifetime =
-        std::min(timeline.free_state(elem), timeline.action_count()) - timeline.alloc_state(elem);
-    if (timeline.ever_live(elem) && lifetime <= kMaxLifetimeActions) bottom_ = timeline.polygon(elem);
+    const size_t end = std::min(timeline.free_state(elem), timeline.action_count());
+    const bool live = timeline.ever_live(elem);
+    if (live && end - timeline.alloc_state(elem) <= kMaxLifetimeActions) bottom_ = timeline.polygon(elem);
   }
   if (bottom_.empty()) return false;
   const auto size_px = static_cast<float>(static_cast<double>(timeline.element(elem).size) /
