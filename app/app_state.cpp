@@ -131,16 +131,20 @@ void AppState::zoom_to_selection() {
   if (!shown || !selected_) return;
   const uint32_t elem = *selected_;
   if (!shown->ever_live(elem)) return;
-  // memory_viz's polygon: its bottom edge over the whole lifetime, from allocation to free.
-  const auto bottom = shown->polygon(elem);
-  const double x0 = static_cast<double>(bottom.front().first), x1 = static_cast<double>(bottom.back().first);
+  // The extent of memory_viz's polygon without walking it: from the step it is allocated in to
+  // the free's first step (or the end); frees below it only slide it down, so it is highest when
+  // allocated and lowest in its last live state. O(checkpoint interval), whatever the lifetime.
+  const size_t first = shown->alloc_state(elem), freed_at = shown->free_state(elem);
+  const bool freed = freed_at != shown->never_freed();
+  const size_t last = freed ? freed_at - 1 : shown->action_count();
+  const double x0 = first == 0 ? 0.0 : static_cast<double>(shown->step_begin(first - 1));
+  const double x1 = static_cast<double>(freed ? shown->step_begin(last) + 1 : shown->timesteps());
   const double margin = std::max(2.0, (x1 - x0) * 0.05);
-  // Frees below it only slide it down: highest when allocated, lowest at the end.
   const auto size = static_cast<double>(shown->element(elem).size);
-  const DataRect lifetime{x0 - margin, x1 + margin, 0, 1};
   settings.y_fit.enabled = false;
-  view.set_visible(frame_bytes(lifetime, static_cast<double>(bottom.back().second),
-                               static_cast<double>(bottom.front().second) + size));
+  view.set_visible(frame_bytes({x0 - margin, x1 + margin, 0, 1},
+                               static_cast<double>(shown->offset_of(elem, last)),
+                               static_cast<double>(shown->offset_of(elem, first)) + size));
 }
 
 const std::string& AppState::location_of(uint32_t elem) {
