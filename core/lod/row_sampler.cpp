@@ -27,6 +27,23 @@ std::optional<uint64_t> RowSampler::shown_byte(double centre, const RampSlide* r
   return static_cast<uint64_t>(centre + ramp->slide);
 }
 
+RowSampler::Hit RowSampler::locate(const StackCursor& cursor, uint64_t byte,
+                                   const std::optional<Hit>& previous) {
+  constexpr uint32_t kScan = 16;  // positions tried above the previous hit before descending
+  if (previous && byte >= previous->offset + previous->size) {
+    uint64_t offset = previous->offset + previous->size;
+    const uint32_t end = std::min<uint32_t>(previous->position + 1 + kScan, cursor.position_count());
+    for (uint32_t position = previous->position + 1; position < end; ++position) {
+      if (!cursor.is_live(position)) continue;
+      const uint64_t size = cursor.size_at(position);
+      if (byte < offset + size) return {position, offset, size};
+      offset += size;
+    }
+  }
+  const uint32_t position = cursor.position_covering(byte);
+  return {position, cursor.offset_of(position), cursor.size_at(position)};
+}
+
 void RowSampler::sample(const ChartView& view, const StackCursor& cursor, double from, const RampSlide* ramp,
                         std::vector<RunPiece>& out) const {
   out.clear();
@@ -35,6 +52,7 @@ void RowSampler::sample(const ChartView& view, const StackCursor& cursor, double
     std::optional<uint64_t> byte = shown_byte(view.y_at_row_centre(row), ramp);
     return byte && *byte < end;
   };
+  std::optional<Hit> hit;
   for (int row = first_row_at_or_above(view, std::max(from, 0.0)); row < view.height;) {
     const double centre = view.y_at_row_centre(row);
     const std::optional<uint64_t> byte = shown_byte(centre, ramp);
@@ -43,9 +61,10 @@ void RowSampler::sample(const ChartView& view, const StackCursor& cursor, double
       continue;
     }
     if (*byte >= total) return;
-    const uint32_t position = cursor.position_covering(*byte);
+    hit = locate(cursor, *byte, hit);
+    const uint32_t position = hit->position;
     const uint32_t elem = timeline_.element_at_stack_position(position);
-    const uint64_t end = cursor.offset_of(position) + timeline_.element(elem).size;
+    const uint64_t end = hit->offset + hit->size;
     // Jump to the row where the allocation ends, then settle it with the exact test.
     const double shift = static_cast<double>(*byte) - centre;
     int next = std::max(row + 1, first_row_at_or_above(view, static_cast<double>(end) - shift));

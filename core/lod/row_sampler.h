@@ -38,7 +38,14 @@ class RowSampler {
               std::vector<RunPiece>& out) const;
 
  private:
+  struct Hit {
+    uint32_t position = 0;
+    uint64_t offset = 0, size = 0;
+  };
   static std::optional<uint64_t> shown_byte(double centre, const RampSlide* ramp);
+  // The live allocation covering `byte`. Rows go up, so the next one usually lies a few live
+  // positions above the previous hit: a short scan from there, else a Fenwick descent.
+  static Hit locate(const StackCursor& cursor, uint64_t byte, const std::optional<Hit>& previous);
   uint32_t color_of(uint32_t elem) const;
 
   const Timeline& timeline_;

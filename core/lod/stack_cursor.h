@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "core/lod/stack_fenwick.h"
 #include "core/lod/state_delta_index.h"
@@ -22,6 +23,9 @@ class StackCursor {
 
   uint64_t offset_of(uint32_t position) const { return fenwick_.bytes_below(position); }
   uint32_t position_covering(uint64_t offset) const { return fenwick_.position_covering(offset); }
+  bool is_live(uint32_t position) const { return live_[position] != 0; }
+  uint32_t position_count() const { return static_cast<uint32_t>(live_.size()); }
+  uint64_t size_at(uint32_t position) const;
   // The lowest stack position whose liveness changed since the last call (kNoIndex if none):
   // every offset below it is unchanged.
   uint32_t take_lowest_change() { return std::exchange(lowest_change_, kNoIndex); }
@@ -32,6 +36,7 @@ class StackCursor {
   const Timeline& timeline_;
   const StateDeltaIndex& deltas_;
   StackFenwick fenwick_;
+  std::vector<uint8_t> live_;  // per stack position: lets a scan step over positions in O(1)
   size_t state_ = 0;
   uint32_t lowest_change_ = 0;
 };
