@@ -22,6 +22,9 @@ void draw_file_menu(AppState& state, FileBrowser& browser, MenuActions& actions)
     if (!chosen.empty()) state.open(chosen);
   }
   ImGui::Separator();
+  if (ImGui::MenuItem("Export...", "Ctrl+Shift+E", false, state.device() != nullptr))
+    actions.export_requested = true;
+  ImGui::Separator();
   if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
   ImGui::EndMenu();
 }

@@ -1,7 +1,6 @@
 #include "converter/convert_report.h"
 
 #include <charconv>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -9,16 +8,11 @@
 #include <vector>
 
 #include "core/analysis/annotation_pairing.h"
-#include "core/analysis/db_annotations.h"
-#include "core/analysis/db_stack_source.h"
 #include "core/analysis/live_elements.h"
 #include "core/analysis/moment_table.h"
 #include "core/analysis/phase_table.h"
-#include "core/analysis/snapshot_stack_source.h"
 #include "core/analysis/state_mapping.h"
-#include "core/convert/convert.h"
-#include "core/snapshot/snapshot_reader.h"
-#include "core/store/allocations_json.h"
+#include "core/export/export_source.h"
 #include "core/view/format.h"
 
 namespace snapscope {
@@ -49,18 +43,6 @@ struct ReportOptions {
   size_t top = 20;
   LocationRule location = LocationRule::FirstUserFrame;
   std::string input;
-};
-
-// Everything the report reads, from either kind of input.
-struct ReportInput {
-  std::string file;
-  int device = 0;
-  std::vector<int> devices;
-  std::optional<uint64_t> raw_events;  // known when reading a pickle
-  std::unique_ptr<Snapshot> snapshot;  // pickle input only; the stack source points into it
-  std::unique_ptr<StackSource> stacks;
-  std::unique_ptr<Timeline> timeline;
-  std::vector<AnnotationRecord> annotations;
 };
 
 int64_t parse_integer(std::string_view text, std::string_view option) {
@@ -104,61 +86,6 @@ ReportOptions parse_report_args(std::span<const std::string_view> args) {
   return options;
 }
 
-// Timeline reports an inconsistent replay input without knowing the file; name it here.
-std::unique_ptr<Timeline> make_timeline(const std::string& file, ReplayInput replay) {
-  try {
-    return std::make_unique<Timeline>(std::move(replay));
-  } catch (const std::invalid_argument& error) {
-    throw InputError(file + ": " + error.what());
-  }
-}
-
-// The requested device, or the first one the input offers.
-int choose_device(const std::string& file, const std::vector<int>& devices, int requested) {
-  if (devices.empty()) throw InputError(file + ": no device has a trace or segments");
-  if (requested < 0) return devices.front();
-  for (int device : devices) {
-    if (device == requested) return device;
-  }
-  throw InputError(file + ": no device " + std::to_string(requested));
-}
-
-ReportInput load_pickle(const ReportOptions& options) {
-  ReportInput input;
-  input.file = options.input;
-  ReadOptions read;
-  read.only_device = options.device;
-  input.snapshot = std::make_unique<Snapshot>(read_snapshot(options.input, read));
-  input.devices = input.snapshot->devices();
-  input.device = choose_device(input.file, input.devices, options.device);
-  const auto& traces = input.snapshot->device_traces;
-  input.raw_events = size_t(input.device) < traces.size() ? traces[size_t(input.device)].events.size() : 0;
-  input.stacks = std::make_unique<SnapshotStackSource>(*input.snapshot);
-  input.timeline =
-      make_timeline(input.file, derive_replay_input(*input.snapshot, input.device, TimelineKind::Blocks));
-  input.annotations = snapshot_annotations(*input.snapshot);
-  return input;
-}
-
-ReportInput load_directory(const ReportOptions& options) {
-  namespace fs = std::filesystem;
-  ReportInput input;
-  input.file = options.input;
-  const fs::path json = fs::path(options.input) / kAllocationsJsonName;
-  if (!fs::exists(json))
-    throw InputError(input.file + ": not a converted directory (no " + kAllocationsJsonName + ")");
-  AllocationsFile layouts = read_allocations_json(json.string());
-  for (const DeviceLayout& layout : layouts.devices) input.devices.push_back(layout.device);
-  input.device = choose_device(input.file, input.devices, options.device);
-  for (DeviceLayout& layout : layouts.devices) {
-    if (layout.device == input.device) input.timeline = make_timeline(input.file, std::move(layout.blocks));
-  }
-  const std::string db = (fs::path(options.input) / kElementsDbName).string();
-  input.stacks = std::make_unique<DbStackSource>(db);
-  input.annotations = read_db_annotations(db);
-  return input;
-}
-
 std::string device_list(const std::vector<int>& devices) {
   std::string text;
   for (int device : devices) text += (text.empty() ? "" : ", ") + std::to_string(device);
@@ -175,8 +102,8 @@ std::string moment_text(const Timeline& timeline, size_t state) {
          (event < 0 ? " (before any event)" : " (after event " + std::to_string(event) + ")");
 }
 
-std::string summary_text(const ReportInput& input) {
-  const Timeline& timeline = *input.timeline;
+std::string summary_text(const AnalysisSource& input) {
+  const Timeline& timeline = *input.blocks;
   size_t pre_existing = 0;
   for (const ReplayElement& element : timeline.input().elements)
     pre_existing += element.origin != Origin::Traced;
@@ -193,18 +120,9 @@ std::string summary_text(const ReportInput& input) {
   return text;
 }
 
-size_t report_state(const ReportOptions& options, const ReportInput& input) {
-  if (!options.at_event) return peak_state(*input.timeline);
-  if (input.raw_events && uint64_t(*options.at_event) >= *input.raw_events) {
-    throw InputError(input.file + ": no event " + std::to_string(*options.at_event) + " on device " +
-                     std::to_string(input.device) + " (it has " + std::to_string(*input.raw_events) + ")");
-  }
-  return state_after_event(*input.timeline, *options.at_event);
-}
-
-std::string report_text(const ReportOptions& options, const ReportInput& input) {
-  const Timeline& timeline = *input.timeline;
-  const size_t state = report_state(options, input);
+std::string report_text(const ReportOptions& options, const AnalysisSource& input) {
+  const Timeline& timeline = *input.blocks;
+  const size_t state = resolve_moment(input, options.at_event);
   LocationIndex locations(*input.stacks, options.location);
   const std::vector<LiveElement> live = live_elements(timeline, state);
   const MomentTable moment = build_moment_table(live, locations, state);
@@ -242,8 +160,10 @@ int run_report(std::span<const std::string_view> args, std::FILE* out, std::FILE
     return kExitUsage;
   }
   try {
-    const bool directory = std::filesystem::is_directory(options.input);
-    const ReportInput input = directory ? load_directory(options) : load_pickle(options);
+    SourceOptions source_options;
+    source_options.device = options.device;
+    source_options.with_segments = false;  // the report shows block totals only
+    const AnalysisSource input = load_analysis_source(options.input, source_options);
     std::fputs(report_text(options, input).c_str(), out);
     return 0;
   } catch (const std::bad_alloc&) {

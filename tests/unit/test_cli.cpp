@@ -192,3 +192,53 @@ TEST_CASE("cli: --bench-queries reports latencies for a directory and for a pick
   }
   CHECK(run_cli(dir, "--bench-queries nothing-here").exit_code == 1);
 }
+
+TEST_CASE("cli: --export writes the file from a pickle and from a converted directory") {
+  TempDir dir;
+  write_fixture(dir);
+  REQUIRE(run_cli(dir, "s.pickle -o out").exit_code == 0);
+  const CliResult from_pickle = run_cli(dir, "--export moment-csv s.pickle -o pickle.csv --at 5");
+  CHECK(from_pickle.exit_code == 0);
+  CHECK(from_pickle.out.empty());
+  CHECK(from_pickle.err.empty());
+  const CliResult from_dir = run_cli(dir, "--export moment-csv out -o dir.csv --at 5");
+  CHECK(from_dir.exit_code == 0);
+  const std::string csv = test::read_file(dir / "pickle.csv");
+  CHECK(csv == test::read_file(dir / "dir.csv"));
+  CHECK(csv.starts_with("bytes,cumulative_bytes,median_size,count,location\n"));
+  // After event 5 on device 0: B (200 B), the pre-existing X... freed at event 4, and C (300 B).
+  CHECK(csv.find("\n300,300,") != std::string::npos);
+  const CliResult speedscope = run_cli(dir, "--export speedscope s.pickle -o live.json --device 1 --at 0");
+  CHECK(speedscope.exit_code == 0);
+  const auto profile = nlohmann::json::parse(test::read_file(dir / "live.json"))["profiles"][0];
+  CHECK(profile["weights"] == nlohmann::json::array({64}));
+}
+
+TEST_CASE("cli: --export errors: usage exits 2, bad input exits 1 with one line, nothing is written") {
+  TempDir dir;
+  write_fixture(dir);
+  for (const char* args : {"--export", "--export flamegraph s.pickle -o x", "--export speedscope s.pickle",
+                           "--export speedscope -o x", "--export speedscope s.pickle -o x --at soon",
+                           "--export speedscope-allocated s.pickle -o x --range 9:3"}) {
+    CAPTURE(args);
+    const CliResult result = run_cli(dir, args);
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.starts_with("snapscope-convert: "));
+    CHECK(result.err.find("usage: snapscope-convert --export") != std::string::npos);
+  }
+  const CliResult no_event = run_cli(dir, "--export tree-csv s.pickle -o x.csv --at 99");
+  CHECK(no_event.exit_code == 1);
+  CHECK(no_event.err == "snapscope-convert: s.pickle: no event 99 on device 0 (it has 6)\n");
+  const CliResult no_device = run_cli(dir, "--export tree-csv s.pickle -o x.csv --device 4");
+  CHECK(no_device.exit_code == 1);
+  CHECK(no_device.err == "snapscope-convert: s.pickle: no device 4\n");
+  const CliResult missing = run_cli(dir, "--export tree-csv gone.pickle -o x.csv");
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.err.starts_with("snapscope-convert: gone.pickle: "));
+  CHECK(line_count(missing.err) == 1);
+  const CliResult unwritable = run_cli(dir, "--export tree-csv s.pickle -o no/such/dir/x.csv");
+  CHECK(unwritable.exit_code == 1);
+  CHECK(unwritable.err.starts_with("snapscope-convert: no/such/dir/x.csv"));
+  CHECK(dir.entries() == std::vector<std::string>{"s.pickle"});
+  CHECK(run_cli(dir, "--export --help").exit_code == 0);
+}

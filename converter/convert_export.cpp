@@ -1,0 +1,151 @@
+#include "converter/convert_export.h"
+
+#include <charconv>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "core/export/export.h"
+#include "core/export/export_source.h"
+
+namespace snapscope {
+
+const char* const kExportUsage =
+    "usage: snapscope-convert --export FORMAT IN.pickle[.gz]|DIR -o FILE [--at peak|EVENT] [--device N]\n"
+    "                         [--range FIRST:LAST] [--location user|shown]\n"
+    "  FORMAT      speedscope, speedscope-allocated, moment-csv, tree-csv, allocations-csv, phases-csv,\n"
+    "              timeline-json, chrome-trace (schemas: docs/FORMAT.md)\n"
+    "  -o FILE     the file to write (replaced if it exists; nothing is written on failure)\n"
+    "  --at        the moment of speedscope, moment-csv, tree-csv and allocations-csv: the block\n"
+    "              timeline's peak (default) or the state right after raw trace event EVENT\n"
+    "  --device    device index (default: the first device with a trace or segments)\n"
+    "  --range     speedscope-allocated and allocations-csv: allocations made in raw events\n"
+    "              FIRST..LAST (inclusive) instead of the whole trace / the live set at --at\n"
+    "  --location  moment-csv and allocations-csv rows: innermost user Python frame (user, default)\n"
+    "              or the innermost frame memory_viz shows (shown)\n";
+
+namespace {
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+class ExportUsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ExportOptions {
+  ExportRequest request;
+  std::optional<int64_t> at_event;  // empty: at the peak
+  int device = -1;
+  std::string input;
+  std::string output;
+};
+
+int64_t parse_integer(std::string_view text, std::string_view option) {
+  int64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty() || value < 0) {
+    throw ExportUsageError(std::string(option) + " needs a non-negative integer, got '" + std::string(text) +
+                           "'");
+  }
+  return value;
+}
+
+EventRange parse_range(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos)
+    throw ExportUsageError("--range needs FIRST:LAST, got '" + std::string(text) + "'");
+  EventRange range{parse_integer(text.substr(0, colon), "--range"),
+                   parse_integer(text.substr(colon + 1), "--range")};
+  if (range.last < range.first)
+    throw ExportUsageError("--range: LAST is before FIRST in '" + std::string(text) + "'");
+  return range;
+}
+
+ExportFormat parse_format(std::string_view name) {
+  if (const auto format = parse_export_format(name)) return *format;
+  throw ExportUsageError("unknown export format '" + std::string(name) + "'");
+}
+
+LocationRule parse_location(std::string_view text) {
+  if (text == "user") return LocationRule::FirstUserFrame;
+  if (text == "shown") return LocationRule::FirstShownFrame;
+  throw ExportUsageError("--location needs 'user' or 'shown', got '" + std::string(text) + "'");
+}
+
+ExportOptions parse_export_args(std::span<const std::string_view> args) {
+  if (args.empty()) throw ExportUsageError("--export needs a FORMAT");
+  ExportOptions options;
+  options.request.format = parse_format(args[0]);
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    const bool takes_value = arg == "-o" || arg == "--output" || arg == "--at" || arg == "--device" ||
+                             arg == "--range" || arg == "--location";
+    if (takes_value && i + 1 == args.size()) throw ExportUsageError(std::string(arg) + " needs a value");
+    if (arg == "-o" || arg == "--output") {
+      options.output = args[++i];
+    } else if (arg == "--at") {
+      const std::string_view value = args[++i];
+      options.at_event = value == "peak" ? std::nullopt : std::optional(parse_integer(value, arg));
+    } else if (arg == "--device") {
+      options.device = static_cast<int>(parse_integer(args[++i], arg));
+    } else if (arg == "--range") {
+      options.request.range = parse_range(args[++i]);
+    } else if (arg == "--location") {
+      options.request.location = parse_location(args[++i]);
+    } else if ((arg.starts_with("-") && arg != "-") || !options.input.empty()) {
+      throw ExportUsageError("unexpected argument '" + std::string(arg) + "'");
+    } else {
+      options.input = arg;
+    }
+  }
+  if (options.input.empty()) throw ExportUsageError("no input given");
+  if (options.output.empty()) throw ExportUsageError("missing -o FILE");
+  return options;
+}
+
+bool needs_segments(ExportFormat format) {
+  return format == ExportFormat::TimelineJson || format == ExportFormat::ChromeTrace;
+}
+
+int fail(std::FILE* err, std::string message) {
+  for (char& c : message) {
+    if (c == '\n' || c == '\r') c = ' ';  // errors are exactly one line
+  }
+  std::fprintf(err, "snapscope-convert: %s\n", message.c_str());
+  return kExitFailure;
+}
+
+}  // namespace
+
+int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
+  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
+    std::fputs(kExportUsage, out);
+    return 0;
+  }
+  ExportOptions options;
+  try {
+    options = parse_export_args(args);
+  } catch (const ExportUsageError& error) {
+    fail(err, error.what());
+    std::fputs(kExportUsage, err);
+    return kExitUsage;
+  }
+  try {
+    SourceOptions source_options;
+    source_options.device = options.device;
+    source_options.with_segments = needs_segments(options.request.format);
+    const AnalysisSource source = load_analysis_source(options.input, source_options);
+    options.request.state = resolve_moment(source, options.at_event);
+    export_to_file(export_input(source), options.request, options.output);
+    return 0;
+  } catch (const std::bad_alloc&) {
+    return fail(err, options.input + ": out of memory");
+  } catch (const std::exception& error) {
+    return fail(err, error.what());  // already "<file>: <reason>"
+  }
+}
+
+}  // namespace snapscope
