@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -10,6 +11,7 @@
 #include "core/analysis/db_stack_source.h"
 #include "core/analysis/state_mapping.h"
 #include "core/export/export.h"
+#include "render/svg_style.h"
 
 namespace snapscope {
 
@@ -37,6 +39,17 @@ size_t export_state(const AppState& state, const DeviceDocument& device) {
   if (!state.cursor.placed()) return peak_state(device.blocks);
   if (state.settings.kind == TimelineKind::Blocks) return state.cursor.state();
   return state_after_event(device.blocks, event_of_state(device.segments, state.cursor.state()));
+}
+
+// svg: the chart as shown, at the chart's pixel size (so the same level of detail).
+SvgRequest shown_chart(const AppState& state) {
+  const DataRect& visible = state.view.visible();
+  SvgRequest svg;
+  svg.kind = state.settings.kind;
+  svg.x0 = visible.x0, svg.x1 = visible.x1, svg.y0 = visible.y0, svg.y1 = visible.y1;
+  svg.width = std::max(1, static_cast<int>(state.view.viewport_width()));
+  svg.height = std::max(1, static_cast<int>(state.view.viewport_height()));
+  return svg;
 }
 
 std::string snapshot_stem(const Document& document) {
@@ -93,6 +106,8 @@ void ExportDialog::run(AppState& state, const std::string& format, const std::st
     ExportRequest request;
     request.format = *parsed;
     request.state = export_state(state, *device);
+    request.svg = shown_chart(state);
+    request.svg_style = chart_svg_style();
     export_to_file(input, request, path);
   }
   message_ = "exported " + format + " to " + path;

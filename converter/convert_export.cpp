@@ -8,14 +8,17 @@
 
 #include "core/export/export.h"
 #include "core/export/export_source.h"
+#include "core/view/script.h"
+#include "render/svg_style.h"
 
 namespace snapscope {
 
 const char* const kExportUsage =
     "usage: snapscope-convert --export FORMAT IN.pickle[.gz]|DIR -o FILE [--at peak|EVENT] [--device N]\n"
-    "                         [--range FIRST:LAST] [--location user|shown]\n"
+    "                         [--range FIRST:LAST] [--location user|shown] [--view X0:X1[,Y0:Y1]]\n"
+    "                         [--size WxH] [--segments]\n"
     "  FORMAT      speedscope, speedscope-allocated, moment-csv, tree-csv, allocations-csv, phases-csv,\n"
-    "              timeline-json, chrome-trace (schemas: docs/FORMAT.md)\n"
+    "              timeline-json, chrome-trace, svg (schemas: docs/FORMAT.md)\n"
     "  -o FILE     the file to write (replaced if it exists; nothing is written on failure)\n"
     "  --at        the moment of speedscope, moment-csv, tree-csv and allocations-csv: the block\n"
     "              timeline's peak (default) or the state right after raw trace event EVENT\n"
@@ -23,7 +26,11 @@ const char* const kExportUsage =
     "  --range     speedscope-allocated and allocations-csv: allocations made in raw events\n"
     "              FIRST..LAST (inclusive) instead of the whole trace / the live set at --at\n"
     "  --location  moment-csv and allocations-csv rows: innermost user Python frame (user, default)\n"
-    "              or the innermost frame memory_viz shows (shown)\n";
+    "              or the innermost frame memory_viz shows (shown)\n"
+    "  --view X0:X1[,Y0:Y1]  svg: timesteps (and bytes, K/M/G suffixes) drawn; default: the whole\n"
+    "              trace up to its peak + 5%, as the viewer's fit\n"
+    "  --size WxH  svg: the chart's size in pixels, which sets the level of detail (default 1600x600)\n"
+    "  --segments  svg: the Active Cached Segment Timeline instead of the Active Memory Timeline\n";
 
 namespace {
 
@@ -75,14 +82,38 @@ LocationRule parse_location(std::string_view text) {
   throw ExportUsageError("--location needs 'user' or 'shown', got '" + std::string(text) + "'");
 }
 
+// --view and --size take the viewer's syntax (core/view/script.h).
+void set_view(SvgRequest& svg, std::string_view text) {
+  try {
+    const ViewSpec spec = parse_view_spec(text);
+    svg.x0 = spec.x0;
+    svg.x1 = spec.x1;
+    svg.y0 = spec.y0;
+    svg.y1 = spec.y1;
+  } catch (const std::invalid_argument& error) {
+    throw ExportUsageError(std::string("--view: ") + error.what());
+  }
+}
+
+void set_size(SvgRequest& svg, std::string_view text) {
+  try {
+    const WindowSize size = parse_window_size(text);
+    svg.width = size.width;
+    svg.height = size.height;
+  } catch (const std::invalid_argument& error) {
+    throw ExportUsageError(std::string("--size: ") + error.what());
+  }
+}
+
 ExportOptions parse_export_args(std::span<const std::string_view> args) {
   if (args.empty()) throw ExportUsageError("--export needs a FORMAT");
   ExportOptions options;
   options.request.format = parse_format(args[0]);
+  options.request.svg_style = chart_svg_style();
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     const bool takes_value = arg == "-o" || arg == "--output" || arg == "--at" || arg == "--device" ||
-                             arg == "--range" || arg == "--location";
+                             arg == "--range" || arg == "--location" || arg == "--view" || arg == "--size";
     if (takes_value && i + 1 == args.size()) throw ExportUsageError(std::string(arg) + " needs a value");
     if (arg == "-o" || arg == "--output") {
       options.output = args[++i];
@@ -95,6 +126,12 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
       options.request.range = parse_range(args[++i]);
     } else if (arg == "--location") {
       options.request.location = parse_location(args[++i]);
+    } else if (arg == "--view") {
+      set_view(options.request.svg, args[++i]);
+    } else if (arg == "--size") {
+      set_size(options.request.svg, args[++i]);
+    } else if (arg == "--segments") {
+      options.request.svg.kind = TimelineKind::Segments;
     } else if ((arg.starts_with("-") && arg != "-") || !options.input.empty()) {
       throw ExportUsageError("unexpected argument '" + std::string(arg) + "'");
     } else {
@@ -107,7 +144,8 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
 }
 
 bool needs_segments(ExportFormat format) {
-  return format == ExportFormat::TimelineJson || format == ExportFormat::ChromeTrace;
+  return format == ExportFormat::TimelineJson || format == ExportFormat::ChromeTrace ||
+         format == ExportFormat::Svg;
 }
 
 int fail(std::FILE* err, std::string message) {

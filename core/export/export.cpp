@@ -29,6 +29,7 @@ constexpr std::array kFormats = {
     FormatInfo{ExportFormat::PhasesCsv, "phases-csv", ".csv"},
     FormatInfo{ExportFormat::TimelineJson, "timeline-json", ".json"},
     FormatInfo{ExportFormat::ChromeTrace, "chrome-trace", ".trace.json"},
+    FormatInfo{ExportFormat::Svg, "svg", ".svg"},
 };
 
 const FormatInfo& info(ExportFormat format) {
@@ -63,6 +64,8 @@ void write_export(const ExportInput& input, const ExportRequest& request, const 
       return write_timeline_json(input, path);
     case ExportFormat::ChromeTrace:
       return write_chrome_trace(input, path);
+    case ExportFormat::Svg:
+      return write_svg(input, request.svg, request.svg_style, path);
   }
 }
 

@@ -4,6 +4,7 @@
 // and phase tables), so its totals agree with what the viewer shows.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -13,6 +14,7 @@
 
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/source_location.h"
+#include "core/lod/chart_view.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -28,6 +30,7 @@ enum class ExportFormat : uint8_t {
   PhasesCsv,
   TimelineJson,
   ChromeTrace,
+  Svg,  // the chart of one view as vector shapes
 };
 
 // Every format, in the order help texts list them.
@@ -55,11 +58,28 @@ struct ExportInput {
 };
 ExportInput export_input(const AnalysisSource& source);
 
+using SvgColor = std::array<uint8_t, 3>;  // sRGB
+
+struct SvgStyle {
+  std::vector<SvgColor> palette;  // indexed by colour key modulo its size; at least one colour
+  SvgColor aggregate{107, 107, 117};
+  SvgColor background{26, 26, 28};
+};
+
+// The chart an svg export draws.
+struct SvgRequest {
+  TimelineKind kind = TimelineKind::Blocks;
+  std::optional<double> x0, x1, y0, y1;  // data window; unset: the viewer's fit (whole trace, peak + 5%)
+  int width = 1600, height = 600;        // pixels
+};
+
 struct ExportRequest {
   ExportFormat format = ExportFormat::Speedscope;
   size_t state = 0;                 // the moment (Timeline state) of moment-based exports
   std::optional<EventRange> range;  // speedscope-allocated, allocations-csv: allocated in range
   LocationRule location = LocationRule::FirstUserFrame;
+  SvgRequest svg;
+  SvgStyle svg_style;  // an empty palette draws every allocation in the aggregate colour
 };
 
 // Writes the export to `path` atomically: a temporary file beside it, renamed when complete,
@@ -77,5 +97,8 @@ void write_allocations_csv(const ExportInput& input, const ExportRequest& reques
 void write_phases_csv(const ExportInput& input, const std::string& path);
 void write_timeline_json(const ExportInput& input, const std::string& path);
 void write_chrome_trace(const ExportInput& input, const std::string& path);
+// Throws InputError for an empty view or a timeline that is not loaded.
+void write_svg(const ExportInput& input, const SvgRequest& request, const SvgStyle& style,
+               const std::string& path);
 
 }  // namespace snapscope

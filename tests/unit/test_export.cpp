@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -20,6 +21,7 @@
 #include "core/convert/convert.h"
 #include "core/export/export.h"
 #include "core/export/export_source.h"
+#include "core/export/svg_export.h"
 #include "core/gen/snapshot_generator.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "unit/test_store_fixture.h"
@@ -188,7 +190,7 @@ TEST_CASE("export: timeline-json lists every action with the totals after it") {
   const auto& events = file["events"];
   REQUIRE(events.size() == source.blocks->action_count() + source.segments->action_count());
   int64_t previous = -1;
-  uint64_t peak = 0;
+  uint64_t peak = file["initial_allocated"];
   for (const auto& event : events) {
     CHECK(event["event"].get<int64_t>() >= previous);
     previous = event["event"].get<int64_t>();
@@ -196,7 +198,7 @@ TEST_CASE("export: timeline-json lists every action with the totals after it") {
   }
   CHECK(events.back()["allocated"] == source.blocks->total_at_state(source.blocks->action_count()));
   CHECK(events.back()["reserved"] == source.segments->total_at_state(source.segments->action_count()));
-  CHECK(peak == source.blocks->max_size());
+  CHECK(peak == source.blocks->peak_bytes());
 }
 
 TEST_CASE("export: chrome-trace counters follow the timelines, phases are slices") {
@@ -218,8 +220,8 @@ TEST_CASE("export: chrome-trace counters follow the timelines, phases are slices
   }
   CHECK(last["allocated"] == source.blocks->total_at_state(source.blocks->action_count()));
   CHECK(last["reserved"] == source.segments->total_at_state(source.segments->action_count()));
-  CHECK(max["allocated"] == source.blocks->max_size());
-  CHECK(max["reserved"] == source.segments->max_size());
+  CHECK(max["allocated"] == source.blocks->peak_bytes());
+  CHECK(max["reserved"] == source.segments->peak_bytes());
   CHECK(slices ==
         build_phase_table(*source.blocks, pair_annotations(source.annotations, source.device)).rows.size());
 }
@@ -269,6 +271,86 @@ TEST_CASE("export: format names round-trip and unknown names are refused") {
   for (ExportFormat format : export_formats()) {
     CHECK(parse_export_format(export_format_name(format)) == format);
   }
-  CHECK(export_formats().size() == 8);
+  CHECK(export_formats().size() == 9);
   CHECK_FALSE(parse_export_format("flamegraph").has_value());
+}
+
+namespace {
+
+struct SvgShape {
+  double x0 = 0, x1 = 0, top = 0;  // pixels; top: smallest y
+  bool aggregate = false;
+};
+
+// The shapes of an svg export, checking on the way that every element is closed.
+std::vector<SvgShape> svg_shapes(const std::string& text) {
+  std::vector<SvgShape> shapes;
+  std::istringstream in(text);
+  auto attribute = [](const std::string& line, const std::string& name) {
+    const size_t at = line.find(" " + name + "=\"");
+    REQUIRE_MESSAGE(at != std::string::npos, line);
+    return std::stod(line.substr(at + name.size() + 3));
+  };
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("<rect class=") && !line.starts_with("<polygon")) continue;
+    REQUIRE_MESSAGE(line.ends_with("/>"), line);
+    SvgShape shape;
+    shape.aggregate = line.find("class=\"a\"") != std::string::npos;
+    if (line.starts_with("<rect")) {
+      shape.x0 = attribute(line, "x");
+      shape.x1 = shape.x0 + attribute(line, "width");
+      shape.top = attribute(line, "y");
+    } else {
+      std::istringstream points(line.substr(line.find("points=\"") + 8));
+      shape.x0 = 1e300, shape.x1 = -1e300, shape.top = 1e300;
+      for (int i = 0; i < 4; ++i) {
+        double x = 0, y = 0;
+        char comma = 0;
+        points >> x >> comma >> y;
+        shape.x0 = std::min(shape.x0, x), shape.x1 = std::max(shape.x1, x),
+        shape.top = std::min(shape.top, y);
+      }
+    }
+    shapes.push_back(shape);
+  }
+  return shapes;
+}
+
+}  // namespace
+
+TEST_CASE("export: svg is well-formed and each pixel column reaches the total the chart shows there") {
+  TempDir dir;
+  const AnalysisSource source = load_analysis_source(generated_pickle(dir).string());
+  ExportRequest request = request_for(ExportFormat::Svg, 0);
+  request.svg.width = 400;
+  request.svg.height = 300;
+  request.svg_style.palette = {{10, 20, 30}, {40, 50, 60}};
+  const std::string text = export_text(source, request, dir / "chart.svg");
+  CHECK(text.starts_with(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""));
+  CHECK(text.ends_with("</svg>\n"));
+  CHECK(text.find(".k1{fill:#28323c}") != std::string::npos);
+  const std::vector<SvgShape> shapes = svg_shapes(text);
+  REQUIRE(!shapes.empty());
+  CHECK(std::any_of(shapes.begin(), shapes.end(), [](const SvgShape& s) { return s.aggregate; }));
+
+  // Columns mode at this size: column c shows the largest total inside it, peak + 5% at the top.
+  const Timeline& timeline = *source.blocks;
+  const ChartView view = svg_view(timeline, request.svg);
+  REQUIRE(view.steps_per_px() > 1);
+  const double bytes_per_px = view.bytes_per_px();
+  for (int column = 0; column < view.width; ++column) {
+    double top = view.height;
+    for (const SvgShape& shape : shapes) {
+      if (shape.x0 <= column + 0.5 && shape.x1 >= column + 0.5) top = std::min(top, shape.top);
+    }
+    const auto first = static_cast<uint64_t>(column * view.steps_per_px());
+    const auto last = std::min<uint64_t>(timeline.timesteps() - 1,
+                                         static_cast<uint64_t>((column + 1) * view.steps_per_px()) - 1);
+    uint64_t highest = 0;
+    for (uint64_t step = first; step <= last; ++step)
+      highest = std::max(highest, timeline.memory_at_step(step));
+    CAPTURE(column);
+    CHECK(std::abs((view.height - top) - double(highest) / bytes_per_px) <= 1.0);
+  }
 }

@@ -1,0 +1,105 @@
+// File > Export through the real app: the `export` script command and Ctrl+Shift+E typed into the
+// real window (xdotool) write the same files core/export writes from the converted directory, and
+// the chart PNG (dialog, --export-png) is the chart with its axes, nothing else of the window.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/analysis/state_mapping.h"
+#include "core/export/export.h"
+#include "core/export/export_source.h"
+#include "gui_harness.h"
+
+using namespace snapscope;
+using namespace snapscope::gui_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kAxisLeft = 84, kAxisBottom = 22;  // TimelinePanel's axis margins
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+uint64_t total_weight(const nlohmann::json& speedscope) {
+  uint64_t total = 0;
+  for (const auto& weight : speedscope["profiles"][0]["weights"]) total += weight.get<uint64_t>();
+  return total;
+}
+
+// The same export made by core/export from the directory the app converted into.
+std::string core_export(const Document& document, ExportFormat format, size_t state, const fs::path& path) {
+  const AnalysisSource source = load_analysis_source(document.directory.string());
+  ExportRequest request;
+  request.format = format;
+  request.state = state;
+  export_to_file(export_input(source), request, path.string());
+  return read_text(path);
+}
+
+}  // namespace
+
+TEST_CASE("script: export writes core/export's files at the cursor, and the chart as PNG") {
+  const fs::path sandbox = make_sandbox("export-script");
+  const std::string input = fixture_pickle(sandbox).string();
+  const auto document = convert_with_app(sandbox, input);
+  const Timeline& timeline = document->devices.front().blocks;
+  const size_t state = timeline.action_count() / 2;
+  const RunResult run =
+      run_script(sandbox, input,
+                 "cursor state " + std::to_string(state) + "\nexport moment-csv " +
+                     (sandbox / "m.csv").string() + "\nexport speedscope " + (sandbox / "s.json").string() +
+                     "\nprint-view\nexport png " + (sandbox / "chart.png").string() + "\n",
+                 "1200x800");
+  REQUIRE(run.exit_code == 0);
+  CHECK(read_text(sandbox / "m.csv") ==
+        core_export(*document, ExportFormat::MomentCsv, state, sandbox / "core.csv"));
+  const auto speedscope = nlohmann::json::parse(read_text(sandbox / "s.json"));
+  CHECK(total_weight(speedscope) == timeline.total_at_state(state));
+
+  const auto view = json_lines(run.out).at(0);
+  const Image chart = load_png(sandbox / "chart.png");
+  CHECK(chart.width == static_cast<int>(view["chart"]["width"].get<double>()) + kAxisLeft);
+  CHECK(chart.height == static_cast<int>(view["chart"]["height"].get<double>()) + kAxisBottom);
+  // --export-png draws the same chart without a script.
+  const RunResult direct = run_app(sandbox, shell_quote(input) + " --size 1200x800 --export-png " +
+                                                shell_quote((sandbox / "direct.png").string()));
+  REQUIRE(direct.exit_code == 0);
+  const Image same = load_png(sandbox / "direct.png");
+  REQUIRE(same.width == chart.width);
+  REQUIRE(same.height == chart.height);
+  size_t differing = 0;
+  for (int y = 0; y < chart.height; ++y) {
+    for (int x = kAxisLeft; x < chart.width; ++x) differing += chart.pixel(x, y) != same.pixel(x, y);
+  }
+  // The cursor line drawn in the scripted run is the only difference allowed.
+  CHECK(differing <= static_cast<size_t>(chart.height) * 3);
+}
+
+TEST_CASE("xdotool: Ctrl+Shift+E, a typed file name and Enter export the speedscope profile at the peak") {
+  const fs::path sandbox = make_sandbox("export-xdotool");
+  const std::string input = fixture_pickle(sandbox).string();
+  const auto document = convert_with_app(sandbox, input);
+  const fs::path target = sandbox / "typed.speedscope.json";
+  drive_window(sandbox, input,
+               {"press ctrl+shift+e", "sleep 1", "press ctrl+a",
+                "xdotool type --delay 40 " + shell_quote(target.string()), "sleep 0.5", "press Return",
+                "sleep 1", "press Escape"});
+  REQUIRE(fs::exists(target));
+  const Timeline& timeline = document->devices.front().blocks;
+  auto exported = nlohmann::json::parse(read_text(target));
+  auto expected = nlohmann::json::parse(
+      core_export(*document, ExportFormat::Speedscope, peak_state(timeline), sandbox / "core.json"));
+  CHECK(total_weight(exported) == timeline.peak_bytes());
+  for (auto* file : {&exported, &expected}) {
+    file->erase("name");
+    (*file)["profiles"][0].erase("name");
+  }
+  CHECK(exported == expected);
+}
