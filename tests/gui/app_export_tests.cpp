@@ -3,9 +3,12 @@
 // the chart PNG (dialog, --export-png) is the chart with its axes, nothing else of the window.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -102,4 +105,56 @@ TEST_CASE("xdotool: Ctrl+Shift+E, a typed file name and Enter export the speedsc
     (*file)["profiles"][0].erase("name");
   }
   CHECK(exported == expected);
+}
+
+namespace {
+
+// Pixel columns an svg export covers: some shape spans the column's centre.
+std::vector<bool> svg_columns(const std::string& svg, int width) {
+  std::vector<bool> covered(static_cast<size_t>(width), false);
+  std::istringstream in(svg);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.starts_with("<rect class=")) continue;  // ramps lie between rectangles' columns
+    const auto number_after = [&](const std::string& key) {
+      return std::stod(line.substr(line.find(" " + key + "=\"") + key.size() + 3));
+    };
+    const double x0 = number_after("x"), x1 = x0 + number_after("width");
+    for (int c = std::max(0, static_cast<int>(x0)); c < std::min(width, static_cast<int>(x1) + 1); ++c) {
+      if (c + 0.5 >= x0 && c + 0.5 <= x1) covered[static_cast<size_t>(c)] = true;
+    }
+  }
+  return covered;
+}
+
+}  // namespace
+
+TEST_CASE("script: the svg export covers the same pixel columns as the chart PNG") {
+  const fs::path sandbox = make_sandbox("export-svg");
+  const std::string input = fixture_pickle(sandbox).string();
+  const RunResult run = run_script(sandbox, input,
+                                   "print-view\nexport png " + (sandbox / "chart.png").string() +
+                                       "\nexport svg " + (sandbox / "chart.svg").string() + "\n",
+                                   "1200x800");
+  REQUIRE(run.exit_code == 0);
+  const auto view = json_lines(run.out).at(0);
+  const int width = static_cast<int>(view["chart"]["width"].get<double>());
+  const int height = static_cast<int>(view["chart"]["height"].get<double>());
+  const std::string svg = read_text(sandbox / "chart.svg");
+  CHECK(svg.find("width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) + "\"") !=
+        std::string::npos);
+  const std::vector<bool> covered = svg_columns(svg, width);
+  const Image png = load_png(sandbox / "chart.png");
+  REQUIRE(png.width == width + kAxisLeft);
+  size_t mismatched = 0, filled_columns = 0;
+  for (int c = 0; c < width; ++c) {
+    bool filled = false;
+    for (int y = 0; y < height && !filled; ++y) {
+      const uint32_t rgb = png.pixel(kAxisLeft + c, y);
+      filled = std::max({rgb >> 16, (rgb >> 8) & 0xff, rgb & 0xff}) > 60;  // content, not background/grid
+    }
+    filled_columns += filled;
+    mismatched += filled != covered[static_cast<size_t>(c)];
+  }
+  CHECK(filled_columns > static_cast<size_t>(width) / 2);
+  CHECK(mismatched <= 2);  // the chart's first and last column may round either way
 }

@@ -205,9 +205,11 @@ TEST_CASE("cli: --export writes the file from a pickle and from a converted dire
   CHECK(from_dir.exit_code == 0);
   const std::string csv = test::read_file(dir / "pickle.csv");
   CHECK(csv == test::read_file(dir / "dir.csv"));
-  CHECK(csv.starts_with("bytes,cumulative_bytes,median_size,count,location\n"));
-  // After event 5 on device 0: B (200 B), the pre-existing X... freed at event 4, and C (300 B).
-  CHECK(csv.find("\n300,300,") != std::string::npos);
+  // After event 5 on device 0: B and C, both allocated at b.py:21 (median of 200 and 300), and the
+  // fixture's 500 B ghost allocation (g.py:7).
+  CHECK(csv ==
+        "bytes,cumulative_bytes,median_size,count,location\n500,500,250,2,b.py:21 (alloc_b)\n"
+        "500,1000,500,1,g.py:7 (ghost_alloc)\n");
   const CliResult speedscope = run_cli(dir, "--export speedscope s.pickle -o live.json --device 1 --at 0");
   CHECK(speedscope.exit_code == 0);
   const auto profile = nlohmann::json::parse(test::read_file(dir / "live.json"))["profiles"][0];
@@ -228,7 +230,7 @@ TEST_CASE("cli: --export errors: usage exits 2, bad input exits 1 with one line,
   }
   const CliResult no_event = run_cli(dir, "--export tree-csv s.pickle -o x.csv --at 99");
   CHECK(no_event.exit_code == 1);
-  CHECK(no_event.err == "snapscope-convert: s.pickle: no event 99 on device 0 (it has 6)\n");
+  CHECK(no_event.err == "snapscope-convert: s.pickle: no event 99 on device 0 (it has 7)\n");
   const CliResult no_device = run_cli(dir, "--export tree-csv s.pickle -o x.csv --device 4");
   CHECK(no_device.exit_code == 1);
   CHECK(no_device.err == "snapscope-convert: s.pickle: no device 4\n");
