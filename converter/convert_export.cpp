@@ -1,7 +1,7 @@
 #include "converter/convert_export.h"
 
-#include <charconv>
-#include <new>
+#include "converter/subcommand.h"
+
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -34,14 +34,6 @@ const char* const kExportUsage =
 
 namespace {
 
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
-
-class ExportUsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 struct ExportOptions {
   ExportRequest request;
   std::optional<int64_t> at_event;  // empty: at the peak
@@ -50,36 +42,20 @@ struct ExportOptions {
   std::string output;
 };
 
-int64_t parse_integer(std::string_view text, std::string_view option) {
-  int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty() || value < 0) {
-    throw ExportUsageError(std::string(option) + " needs a non-negative integer, got '" + std::string(text) +
-                           "'");
-  }
-  return value;
-}
-
 EventRange parse_range(std::string_view text) {
   const size_t colon = text.find(':');
   if (colon == std::string_view::npos)
-    throw ExportUsageError("--range needs FIRST:LAST, got '" + std::string(text) + "'");
-  EventRange range{parse_integer(text.substr(0, colon), "--range"),
-                   parse_integer(text.substr(colon + 1), "--range")};
+    throw subcommand::UsageError("--range needs FIRST:LAST, got '" + std::string(text) + "'");
+  EventRange range{subcommand::parse_non_negative(text.substr(0, colon), "--range"),
+                   subcommand::parse_non_negative(text.substr(colon + 1), "--range")};
   if (range.last < range.first)
-    throw ExportUsageError("--range: LAST is before FIRST in '" + std::string(text) + "'");
+    throw subcommand::UsageError("--range: LAST is before FIRST in '" + std::string(text) + "'");
   return range;
 }
 
 ExportFormat parse_format(std::string_view name) {
   if (const auto format = parse_export_format(name)) return *format;
-  throw ExportUsageError("unknown export format '" + std::string(name) + "'");
-}
-
-LocationRule parse_location(std::string_view text) {
-  if (text == "user") return LocationRule::FirstUserFrame;
-  if (text == "shown") return LocationRule::FirstShownFrame;
-  throw ExportUsageError("--location needs 'user' or 'shown', got '" + std::string(text) + "'");
+  throw subcommand::UsageError("unknown export format '" + std::string(name) + "'");
 }
 
 // --view and --size take the viewer's syntax (core/view/script.h).
@@ -91,7 +67,7 @@ void set_view(SvgRequest& svg, std::string_view text) {
     svg.y0 = spec.y0;
     svg.y1 = spec.y1;
   } catch (const std::invalid_argument& error) {
-    throw ExportUsageError(std::string("--view: ") + error.what());
+    throw subcommand::UsageError(std::string("--view: ") + error.what());
   }
 }
 
@@ -101,12 +77,12 @@ void set_size(SvgRequest& svg, std::string_view text) {
     svg.width = size.width;
     svg.height = size.height;
   } catch (const std::invalid_argument& error) {
-    throw ExportUsageError(std::string("--size: ") + error.what());
+    throw subcommand::UsageError(std::string("--size: ") + error.what());
   }
 }
 
 ExportOptions parse_export_args(std::span<const std::string_view> args) {
-  if (args.empty()) throw ExportUsageError("--export needs a FORMAT");
+  if (args.empty()) throw subcommand::UsageError("--export needs a FORMAT");
   ExportOptions options;
   options.request.format = parse_format(args[0]);
   options.request.svg_style = chart_svg_style();
@@ -114,18 +90,20 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
     const std::string_view arg = args[i];
     const bool takes_value = arg == "-o" || arg == "--output" || arg == "--at" || arg == "--device" ||
                              arg == "--range" || arg == "--location" || arg == "--view" || arg == "--size";
-    if (takes_value && i + 1 == args.size()) throw ExportUsageError(std::string(arg) + " needs a value");
+    if (takes_value && i + 1 == args.size())
+      throw subcommand::UsageError(std::string(arg) + " needs a value");
     if (arg == "-o" || arg == "--output") {
       options.output = args[++i];
     } else if (arg == "--at") {
       const std::string_view value = args[++i];
-      options.at_event = value == "peak" ? std::nullopt : std::optional(parse_integer(value, arg));
+      options.at_event =
+          value == "peak" ? std::nullopt : std::optional(subcommand::parse_non_negative(value, arg));
     } else if (arg == "--device") {
-      options.device = static_cast<int>(parse_integer(args[++i], arg));
+      options.device = static_cast<int>(subcommand::parse_non_negative(args[++i], arg));
     } else if (arg == "--range") {
       options.request.range = parse_range(args[++i]);
     } else if (arg == "--location") {
-      options.request.location = parse_location(args[++i]);
+      options.request.location = subcommand::parse_location_rule(args[++i]);
     } else if (arg == "--view") {
       set_view(options.request.svg, args[++i]);
     } else if (arg == "--size") {
@@ -133,13 +111,13 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
     } else if (arg == "--segments") {
       options.request.svg.kind = TimelineKind::Segments;
     } else if ((arg.starts_with("-") && arg != "-") || !options.input.empty()) {
-      throw ExportUsageError("unexpected argument '" + std::string(arg) + "'");
+      throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
     } else {
       options.input = arg;
     }
   }
-  if (options.input.empty()) throw ExportUsageError("no input given");
-  if (options.output.empty()) throw ExportUsageError("missing -o FILE");
+  if (options.input.empty()) throw subcommand::UsageError("no input given");
+  if (options.output.empty()) throw subcommand::UsageError("missing -o FILE");
   return options;
 }
 
@@ -148,30 +126,10 @@ bool needs_segments(ExportFormat format) {
          format == ExportFormat::Svg;
 }
 
-int fail(std::FILE* err, std::string message) {
-  for (char& c : message) {
-    if (c == '\n' || c == '\r') c = ' ';  // errors are exactly one line
-  }
-  std::fprintf(err, "snapscope-convert: %s\n", message.c_str());
-  return kExitFailure;
-}
-
 }  // namespace
 
 int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
-  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-    std::fputs(kExportUsage, out);
-    return 0;
-  }
-  ExportOptions options;
-  try {
-    options = parse_export_args(args);
-  } catch (const ExportUsageError& error) {
-    fail(err, error.what());
-    std::fputs(kExportUsage, err);
-    return kExitUsage;
-  }
-  try {
+  const auto run_parsed = [](ExportOptions& options) {
     SourceOptions source_options;
     source_options.device = options.device;
     source_options.with_segments = needs_segments(options.request.format);
@@ -179,11 +137,9 @@ int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE
     options.request.state = resolve_moment(source, options.at_event);
     export_to_file(export_input(source), options.request, options.output);
     return 0;
-  } catch (const std::bad_alloc&) {
-    return fail(err, options.input + ": out of memory");
-  } catch (const std::exception& error) {
-    return fail(err, error.what());  // already "<file>: <reason>"
-  }
+  };
+  return subcommand::run(args, out, err, kExportUsage, parse_export_args, run_parsed,
+                         [](const ExportOptions& options) { return options.input; });
 }
 
 }  // namespace snapscope

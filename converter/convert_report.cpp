@@ -1,6 +1,7 @@
 #include "converter/convert_report.h"
 
-#include <charconv>
+#include "converter/subcommand.h"
+
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -29,14 +30,6 @@ const char* const kReportUsage =
 
 namespace {
 
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
-
-class ReportUsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 struct ReportOptions {
   std::optional<int64_t> at_event;  // empty: at the peak
   int device = -1;
@@ -45,44 +38,30 @@ struct ReportOptions {
   std::string input;
 };
 
-int64_t parse_integer(std::string_view text, std::string_view option) {
-  int64_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < 0) {
-    throw ReportUsageError(std::string(option) + " needs a non-negative integer, got '" + std::string(text) +
-                           "'");
-  }
-  return value;
-}
-
-LocationRule parse_location_rule(std::string_view text) {
-  if (text == "user") return LocationRule::FirstUserFrame;
-  if (text == "shown") return LocationRule::FirstShownFrame;
-  throw ReportUsageError("--location needs 'user' or 'shown', got '" + std::string(text) + "'");
-}
-
 ReportOptions parse_report_args(std::span<const std::string_view> args) {
   ReportOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     const bool takes_value = arg == "--at" || arg == "--device" || arg == "--top" || arg == "--location";
-    if (takes_value && i + 1 == args.size()) throw ReportUsageError(std::string(arg) + " needs a value");
+    if (takes_value && i + 1 == args.size())
+      throw subcommand::UsageError(std::string(arg) + " needs a value");
     if (arg == "--at") {
       const std::string_view value = args[++i];
-      options.at_event = value == "peak" ? std::nullopt : std::optional(parse_integer(value, arg));
+      options.at_event =
+          value == "peak" ? std::nullopt : std::optional(subcommand::parse_non_negative(value, arg));
     } else if (arg == "--device") {
-      options.device = static_cast<int>(parse_integer(args[++i], arg));
+      options.device = static_cast<int>(subcommand::parse_non_negative(args[++i], arg));
     } else if (arg == "--top") {
-      options.top = static_cast<size_t>(parse_integer(args[++i], arg));
+      options.top = static_cast<size_t>(subcommand::parse_non_negative(args[++i], arg));
     } else if (arg == "--location") {
-      options.location = parse_location_rule(args[++i]);
+      options.location = subcommand::parse_location_rule(args[++i]);
     } else if (arg.starts_with("-") || !options.input.empty()) {
-      throw ReportUsageError("unexpected argument '" + std::string(arg) + "'");
+      throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
     } else {
       options.input = arg;
     }
   }
-  if (options.input.empty()) throw ReportUsageError("no input given");
+  if (options.input.empty()) throw subcommand::UsageError("no input given");
   return options;
 }
 
@@ -136,41 +115,19 @@ std::string report_text(const ReportOptions& options, const AnalysisSource& inpu
   return text;
 }
 
-int fail(std::FILE* err, std::string message) {
-  for (char& c : message) {
-    if (c == '\n' || c == '\r') c = ' ';  // errors are exactly one line
-  }
-  std::fprintf(err, "snapscope-convert: %s\n", message.c_str());
-  return kExitFailure;
-}
-
 }  // namespace
 
 int run_report(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
-  if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h")) {
-    std::fputs(kReportUsage, out);
-    return 0;
-  }
-  ReportOptions options;
-  try {
-    options = parse_report_args(args);
-  } catch (const ReportUsageError& error) {
-    fail(err, error.what());
-    std::fputs(kReportUsage, err);
-    return kExitUsage;
-  }
-  try {
+  const auto run_parsed = [out](const ReportOptions& options) {
     SourceOptions source_options;
     source_options.device = options.device;
     source_options.with_segments = false;  // the report shows block totals only
     const AnalysisSource input = load_analysis_source(options.input, source_options);
     std::fputs(report_text(options, input).c_str(), out);
     return 0;
-  } catch (const std::bad_alloc&) {
-    return fail(err, options.input + ": out of memory");
-  } catch (const std::exception& error) {
-    return fail(err, error.what());  // already "<file>: <reason>"
-  }
+  };
+  return subcommand::run(args, out, err, kReportUsage, parse_report_args, run_parsed,
+                         [](const ReportOptions& options) { return options.input; });
 }
 
 }  // namespace snapscope
