@@ -74,7 +74,12 @@ void ExportDialog::open(const AppState& state) {
 std::string ExportDialog::default_path(const AppState& state) const {
   const std::string format = format_names()[size_t(format_index_)];
   const std::string name = snapshot_stem(*state.document()) + "-" + format + extension_of(format);
-  return (std::filesystem::current_path() / name).string();
+  // Beside the snapshot, where its other artefacts usually live.
+  std::filesystem::path opened = std::filesystem::absolute(state.document()->opened_path);
+  if (!opened.has_filename()) opened = opened.parent_path();  // "run.snapscope/"
+  std::filesystem::path directory = opened.parent_path();
+  if (directory.empty()) directory = std::filesystem::current_path();
+  return (directory / name).string();
 }
 
 void ExportDialog::load_document_inputs(const AppState& state) {

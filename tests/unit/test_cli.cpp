@@ -1,5 +1,5 @@
 // snapscope-convert as a process: exit codes, one-line errors, no partial output, the JSON
-// summary, --force, --device and --bench-queries.
+// summary, --force, --device, --bench-queries and --export.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/trace_overflow.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/timeline.h"
 #include "unit/test_store_fixture.h"
@@ -243,4 +244,23 @@ TEST_CASE("cli: --export errors: usage exits 2, bad input exits 1 with one line,
   CHECK(unwritable.err.starts_with("snapscope-convert: no/such/dir/x.csv"));
   CHECK(dir.entries() == std::vector<std::string>{"s.pickle"});
   CHECK(run_cli(dir, "--export --help").exit_code == 0);
+}
+
+TEST_CASE("cli: an overflowed allocator trace is a warning in both summaries") {
+  TempDir dir;
+  test::FixtureSnapshot snapshot = test::standard_fixture();
+  snapshot.trace_overflowed = true;
+  test::write_file(dir / "wrapped.pickle", test::pickle_bytes(snapshot));
+  const CliResult text = run_cli(dir, "wrapped.pickle -o out");
+  REQUIRE(text.exit_code == 0);
+  const std::string warning =
+      "the allocator trace overflowed (trace_alloc_overflowed): only the last 7 events were kept, so memory "
+      "allocated before them shows as pre-existing";
+  CHECK(text.out.find("warning:       " + warning + "\n") != std::string::npos);
+  const CliResult json = run_cli(dir, "wrapped.pickle -o out2 --summary json");
+  CHECK(nlohmann::json::parse(json.out)["warnings"] == nlohmann::json::array({warning}));
+  // The viewer reads it back from the converted elements.db.
+  CHECK(trace_overflow_warning_in_db((dir / "out" / "elements.db").string()) == warning);
+  write_fixture(dir);
+  CHECK(nlohmann::json::parse(run_cli(dir, "s.pickle -o out3 --summary json").out)["warnings"].empty());
 }
