@@ -60,10 +60,12 @@ std::string read_all(ByteSource& source) {
 bool looks_like_json_snapshot(const std::string& path) {
   try {
     auto source = open_file_source(path);
+    // Sources may return short reads (the gzip probe hands back its first two bytes alone).
     std::array<uint8_t, 256> head;
-    const size_t n = source->read(head);
-    for (size_t i = 0; i < n; ++i) {
-      if (!std::isspace(head[i])) return head[i] == '{';
+    for (size_t n; (n = source->read(head)) > 0;) {
+      for (size_t i = 0; i < n; ++i) {
+        if (!std::isspace(head[i])) return head[i] == '{';
+      }
     }
   } catch (const SourceError&) {
   }

@@ -20,19 +20,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-nlohmann::json frames_json(const std::vector<test::FixtureFrame>& frames) {
-  nlohmann::json out = nlohmann::json::array();
+nlohmann::ordered_json frames_json(const std::vector<test::FixtureFrame>& frames) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const auto& frame : frames)
     out.push_back({{"filename", frame.filename}, {"line", frame.line}, {"name", frame.name}});
   return out;
 }
 
-// The same dict test::pickle_bytes writes.
-nlohmann::json fixture_json(const test::FixtureSnapshot& snapshot) {
-  nlohmann::json segments = nlohmann::json::array();
+// The same dict test::pickle_bytes writes, keys in its order (as Python's json.dump keeps them).
+nlohmann::ordered_json fixture_json(const test::FixtureSnapshot& snapshot) {
+  nlohmann::ordered_json segments = nlohmann::ordered_json::array();
   for (const auto& segment : snapshot.segments) {
     uint64_t allocated = 0;
-    nlohmann::json blocks = nlohmann::json::array();
+    nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
     for (const auto& block : segment.blocks) {
       if (block.state == "active_allocated") allocated += block.size;
       blocks.push_back({{"size", block.size},
@@ -50,25 +50,25 @@ nlohmann::json fixture_json(const test::FixtureSnapshot& snapshot) {
                         {"segment_type", "large"},
                         {"segment_pool_id", {0, 0}},
                         {"is_expandable", false},
-                        {"frames", nlohmann::json::array()},
+                        {"frames", nlohmann::ordered_json::array()},
                         {"blocks", blocks}});
   }
-  nlohmann::json traces = nlohmann::json::array();
+  nlohmann::ordered_json traces = nlohmann::ordered_json::array();
   for (const auto& trace : snapshot.traces) {
-    nlohmann::json events = nlohmann::json::array();
+    nlohmann::ordered_json events = nlohmann::ordered_json::array();
     for (const auto& event : trace) {
-      nlohmann::json entry = {{"action", event.action},
-                              {"addr", event.addr},
-                              {"size", event.size},
-                              {"stream", event.stream},
-                              {"frames", frames_json(event.frames)}};
+      nlohmann::ordered_json entry = {{"action", event.action},
+                                      {"addr", event.addr},
+                                      {"size", event.size},
+                                      {"stream", event.stream},
+                                      {"frames", frames_json(event.frames)}};
       if (event.time_us >= 0) entry["time_us"] = event.time_us;
       if (!event.compile_context.empty()) entry["compile_context"] = event.compile_context;
       events.push_back(entry);
     }
     traces.push_back(events);
   }
-  nlohmann::json out = {{"segments", segments}, {"device_traces", traces}};
+  nlohmann::ordered_json out = {{"segments", segments}, {"device_traces", traces}};
   if (snapshot.with_allocator_settings) out["allocator_settings"] = {{"max_split_size", -1}};
   return out;
 }
