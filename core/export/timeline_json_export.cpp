@@ -21,6 +21,13 @@ std::string_view step_action(const Timeline& timeline, const UsageStep& step) {
   return frees ? "free" : "alloc";
 }
 
+// ,"key":value — every member after an object's first.
+void member(JsonTextWriter& out, std::string_view key, uint64_t value) {
+  out.raw(",");
+  out.key(key);
+  out.unsigned_integer(value);
+}
+
 void write_step(JsonTextWriter& out, const Timeline& timeline, const UsageStep& step, bool first) {
   const ReplayElement& element = timeline.element(timeline.action_elem(step.action));
   out.raw(first ? "\n{" : ",\n{");
@@ -36,18 +43,10 @@ void write_step(JsonTextWriter& out, const Timeline& timeline, const UsageStep& 
   out.raw(",");
   out.key("action");
   out.string(step_action(timeline, step));
-  out.raw(",");
-  out.key("addr");
-  out.unsigned_integer(element.addr);
-  out.raw(",");
-  out.key("size");
-  out.unsigned_integer(element.size);
-  out.raw(",");
-  out.key("allocated");
-  out.unsigned_integer(step.allocated);
-  out.raw(",");
-  out.key("reserved");
-  out.unsigned_integer(step.reserved);
+  member(out, "addr", element.addr);
+  member(out, "size", element.size);
+  member(out, "allocated", step.allocated);
+  member(out, "reserved", step.reserved);
   char ratio[32];
   std::snprintf(ratio, sizeof ratio, ",\"fragmentation\":%.6f}",
                 fragmentation_ratio(step.allocated, step.reserved));
@@ -70,12 +69,8 @@ void write_timeline_json(const ExportInput& input, const std::string& path) {
   out.raw(",");
   out.key("device");
   out.integer(input.device);
-  out.raw(",");
-  out.key("initial_allocated");
-  out.unsigned_integer(blocks.total_at_state(0));
-  out.raw(",");
-  out.key("initial_reserved");
-  out.unsigned_integer(segments.total_at_state(0));
+  member(out, "initial_allocated", blocks.total_at_state(0));
+  member(out, "initial_reserved", segments.total_at_state(0));
   out.raw(",");
   out.key("events");
   out.raw("[");
