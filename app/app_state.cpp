@@ -5,6 +5,7 @@
 
 #include "core/analysis/trace_overflow.h"
 #include "core/view/app_dirs.h"
+#include "core/view/stack_format.h"
 
 namespace snapscope {
 
@@ -40,6 +41,7 @@ void AppState::install(std::unique_ptr<Document> document) {
   recent_.save();
   document_ = std::move(document);
   selected_.reset();
+  location_.reset();
   details_.reset();
   site_coloring_.reset();
   hovered.reset();
@@ -63,6 +65,7 @@ const Timeline* AppState::timeline() const {
 void AppState::select_device(int device) {
   if (device == settings.device || !document_ || !document_->find_device(device)) return;
   settings.device = device;
+  location_.reset();
   cursor.clear();
   highlights.clear();
   site_coloring_.reset();
@@ -74,6 +77,7 @@ void AppState::select_kind(TimelineKind kind) {
   if (kind == settings.kind) return;
   const Timeline* before = timeline();
   settings.kind = kind;
+  location_.reset();
   if (before && timeline()) cursor.remap(*before, *timeline());  // same moment, other timeline
   highlights.clear();
   site_coloring_.reset();
@@ -129,16 +133,35 @@ void AppState::zoom_to_selection() {
   const Timeline* shown = timeline();
   if (!shown || !selected_) return;
   const uint32_t elem = *selected_;
-  const size_t alloc_state = shown->alloc_state(elem);
-  const size_t free_state = std::min(shown->free_state(elem), shown->action_count());
-  // States map to steps through the actions that enter and leave them.
-  const double x0 = alloc_state == 0 ? 0.0 : static_cast<double>(shown->step_begin(alloc_state - 1));
-  const double x1 = free_state == 0 ? 1.0 : static_cast<double>(shown->step_end(free_state - 1));
-  const double margin = std::max(2.0, (x1 - x0) * 0.1);
-  const double size = static_cast<double>(shown->element(elem).size);
-  // Its bottom when allocated; frees below it later slide it down, so keep room underneath.
-  const double bottom = static_cast<double>(shown->offset_of(elem, alloc_state));
-  view.set_visible({x0 - margin, x1 + margin, std::max(0.0, bottom - size), bottom + 2 * size});
+  if (!shown->ever_live(elem)) return;
+  // The extent of memory_viz's polygon without walking it: from the step it is allocated in to
+  // the free's first step (or the end); frees below it only slide it down, so it is highest when
+  // allocated and lowest in its last live state. O(checkpoint interval), whatever the lifetime.
+  const size_t first = shown->alloc_state(elem), freed_at = shown->free_state(elem);
+  const bool freed = freed_at != shown->never_freed();
+  const size_t last = freed ? freed_at - 1 : shown->action_count();
+  const double x0 = first == 0 ? 0.0 : static_cast<double>(shown->step_begin(first - 1));
+  const double x1 = static_cast<double>(freed ? shown->step_begin(last) + 1 : shown->timesteps());
+  const double margin = std::max(2.0, (x1 - x0) * 0.05);
+  const auto size = static_cast<double>(shown->element(elem).size);
+  settings.y_fit.enabled = false;
+  view.set_visible(frame_bytes({x0 - margin, x1 + margin, 0, 1},
+                               static_cast<double>(shown->offset_of(elem, last)),
+                               static_cast<double>(shown->offset_of(elem, first)) + size));
+}
+
+const std::string& AppState::location_of(uint32_t elem) {
+  if (location_ && location_->first == elem) return location_->second;
+  location_.emplace(elem, std::string());
+  if (!elements_db_) return location_->second;
+  try {
+    const AllocationDetails found = elements_db_->allocation(settings.device, settings.kind, elem);
+    const size_t frame = first_user_frame(found.frames);
+    location_->second = frame < found.frames.size() ? frame_line(found.frames[frame]) : "<no stack>";
+  } catch (const std::exception& failure) {
+    location_->second = failure.what();
+  }
+  return location_->second;
 }
 
 }  // namespace snapscope

@@ -15,6 +15,7 @@
 #include "core/view/recent_files.h"
 #include "core/view/site_colors.h"
 #include "core/view/view_transform.h"
+#include "core/view/y_fit.h"
 
 namespace snapscope {
 
@@ -24,6 +25,7 @@ struct ChartSettings {
   bool color_by_site = false;
   bool time_axis = false;  // label x with wall-clock time instead of event index
   bool show_all_frames = false;
+  YFitSettings y_fit;  // zooming time fits y to the totals in view
 };
 
 class AppState {
@@ -58,7 +60,11 @@ class AppState {
   void select(std::optional<uint32_t> elem);  // fills details() from elements.db
   const std::optional<AllocationDetails>& details() const { return details_; }
   std::optional<uint32_t> find_by_address(uint64_t address) const;
+  // Frames the selection's whole lifetime in both axes (y fitting is switched off).
   void zoom_to_selection();
+  // Where `elem` was allocated (innermost user frame, stack_format.h), for the hover tooltip;
+  // the last answer is cached, so hovering one allocation reads elements.db once.
+  const std::string& location_of(uint32_t elem);
 
   // The time cursor every analysis panel follows (a state of timeline()), and element highlights.
   TimeCursor cursor;
@@ -78,6 +84,7 @@ class AppState {
   std::string warning_;
   std::optional<uint32_t> selected_;
   std::optional<AllocationDetails> details_;
+  std::optional<std::pair<uint32_t, std::string>> location_;  // location_of's cache
   std::optional<SiteColoring> site_coloring_;
 };
 

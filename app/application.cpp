@@ -53,9 +53,10 @@ void Application::apply_view(const ViewSpec& spec) {
   DataRect rect = state_.view.visible();
   rect.x0 = spec.x0;
   rect.x1 = spec.x1;
-  if (spec.y0 && spec.y1) {
+  if (spec.y0 && spec.y1) {  // an explicit y range holds: y fitting is off
     rect.y0 = *spec.y0;
     rect.y1 = *spec.y1;
+    state_.settings.y_fit.enabled = false;
   }
   state_.view.set_visible(rect);
 }

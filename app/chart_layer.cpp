@@ -84,7 +84,7 @@ bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view,
   if (impl.timeline != &timeline) {
     impl.worker.reset();  // stop building for the previous timeline first
     impl.worker =
-        std::make_unique<LodWorker>(timeline, impl.on_ready, /*rasterize_columns=*/true, std::move(pyramid));
+        std::make_unique<LodWorker>(timeline, impl.on_ready, /*rasterize=*/true, std::move(pyramid));
     impl.timeline = &timeline;
     impl.colors_changed = true;
     impl.has_frame = false;

@@ -15,8 +15,8 @@ namespace snapscope {
 namespace {
 
 constexpr ImU32 kCursorColor = IM_COL32(255, 255, 255, 230);
-constexpr ImU32 kSearchColor = IM_COL32(0, 255, 255, 255);
-constexpr ImU32 kGroupColor = IM_COL32(255, 80, 255, 255);
+constexpr ImU32 kSearchColor = IM_COL32(0, 255, 64, 255);  // kSearchOutline (chart_palette.h)
+constexpr ImU32 kGroupColor = IM_COL32(255, 0, 255, 255);  // kGroupOutline
 constexpr size_t kMaxOutlines = 20000;  // beyond this the outlines are a solid smear anyway
 
 void outline_marked(const ChartLayer& layer, const ViewTransform& view, const ElementMarks& marks,
@@ -26,7 +26,7 @@ void outline_marked(const ChartLayer& layer, const ViewTransform& view, const El
   const InstancePlacement place(x, y + height, view, layer.frame_view());
   size_t drawn = 0;
   for (const ChartInstance& shape : layer.instances()) {
-    if (shape.is_aggregate() || !marks.contains(shape.elem)) continue;
+    if (!marks.contains(shape.elem)) continue;
     if (++drawn > kMaxOutlines) break;
     const float left = place.x(shape.x0), right = place.x(shape.x1);
     const float bottom0 = place.y(shape.bottom0), bottom1 = place.y(shape.bottom1);
@@ -37,8 +37,8 @@ void outline_marked(const ChartLayer& layer, const ViewTransform& view, const El
   }
 }
 
-// Where matches were allocated, as ticks along the chart's bottom edge: visible even where the
-// chart aggregates allocations too small to outline.
+// Where matches were allocated, as ticks along the chart's bottom edge: visible even where an
+// allocation is too thin to cover a pixel row's centre.
 void draw_match_rug(const AppState& state, const Timeline& timeline, float x, float y, float width,
                     float height) {
   const ElementMarks& marks = state.highlights.search;

@@ -33,6 +33,7 @@ class CursorPanels {
   void set_ready_callback(std::function<void()> ready) { phases_.set_ready_callback(std::move(ready)); }
   // Headless modes draw until the annotation lanes are in place.
   bool settled(const AppState& state) { return phases_.settled(state); }
+  PhasePanel& phases() { return phases_; }
   void wait_settled() { phases_.wait_settled(); }
 
   // Headless / test hooks (script commands and Ctrl+J).

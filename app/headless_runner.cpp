@@ -66,6 +66,30 @@ struct CommandRunner {
     app.render_settled();  // the chart must show the current view before it is picked
     app.timeline().click_at(app.state(), command.x, command.y);
   }
+  void operator()(const script::Hover& command) {
+    app.render_settled();  // the chart must show the current view before it is picked
+    app.timeline().hover_at(command.x, command.y);
+  }
+  void operator()(const script::ZoomSelection&) { app.state().zoom_to_selection(); }
+  void operator()(const script::Phase& command) {
+    const PhaseTable& table = app.cursor_panels().phases().table(app.state());
+    if (command.index >= table.rows.size())
+      throw std::runtime_error("no phase " + std::to_string(command.index) + " (" +
+                               std::to_string(table.rows.size()) + " phases)");
+    const PhaseRow& row = table.rows[command.index];
+    select_phase(app.state(), row);
+    const nlohmann::json line = {{"phase", row.name},
+                                 {"start_state", row.start_state},
+                                 {"end_state", row.end_state},
+                                 {"peak_state", row.peak_state}};
+    std::printf("%s\n", line.dump().c_str());
+    std::fflush(stdout);
+  }
+  void operator()(const script::YFit& command) {
+    YFitSettings& fit = app.state().settings.y_fit;
+    fit.enabled = command.mode != script::YFit::Mode::Off;
+    fit.raise_floor = command.mode == script::YFit::Mode::Floor;
+  }
   void operator()(const script::Select& command) {
     const auto elem = app.state().find_by_address(command.address);
     if (!elem) throw std::runtime_error("no allocation at address " + std::to_string(command.address));
@@ -96,6 +120,7 @@ struct CommandRunner {
           {"height", view.viewport_height()}}},
         {"view", {{"x0", visible.x0}, {"x1", visible.x1}, {"y0", visible.y0}, {"y1", visible.y1}}},
         {"device", app.state().settings.device},
+        {"hovered", app.state().hovered ? nlohmann::json(*app.state().hovered) : nlohmann::json(nullptr)},
         {"instances", panel.layer().instance_count()}};
     std::printf("%s\n", line.dump().c_str());
     std::fflush(stdout);
@@ -233,13 +258,11 @@ void measure_idle(Application& app, BenchReport& report) {
   }
 }
 
-// Click on the middle of an individually drawn allocation; timed until the frame showing its
-// inspector is drawn.
+// Click on the middle of a drawn allocation; timed until the frame showing its inspector is drawn.
 void measure_click(Application& app, BenchReport& report) {
   const ChartLayer& layer = app.timeline().layer();
   const ChartView& frame = layer.frame_view();
   for (const ChartInstance& shape : layer.instances()) {
-    if (shape.is_aggregate()) continue;
     const double px = (shape.x0 + shape.x1) / 2 / frame.steps_per_px();
     const double py = frame.height - (shape.bottom0 + shape.height / 2) / frame.bytes_per_px();
     if (!layer.pick(px, py)) continue;
@@ -312,6 +335,7 @@ void print_report(const BenchReport& report) {
 }  // namespace
 
 int run_screenshot(Application& app, const std::string& path, bool chart_only) {
+  app.timeline().set_os_pointer(false);  // the pointer rests wherever the display put it
   if (!load_or_report(app)) return 1;
   try {
     screenshot(app, path, chart_only);
@@ -323,6 +347,7 @@ int run_screenshot(Application& app, const std::string& path, bool chart_only) {
 }
 
 int run_script(Application& app, const std::string& script_path) {
+  app.timeline().set_os_pointer(false);  // the pointer rests wherever the display put it
   try {
     std::ifstream in(script_path);
     if (!in) throw std::runtime_error(script_path + ": cannot open");
@@ -344,7 +369,8 @@ int run_script(Application& app, const std::string& script_path) {
 }
 
 int run_bench(Application& app) {
-  const auto opened = Clock::now();  // the load started in Application's constructor, just before
+  app.timeline().set_os_pointer(false);  // the pointer rests wherever the display put it
+  const auto opened = Clock::now();      // the load started in Application's constructor, just before
   if (!load_or_report(app)) return 1;
   BenchReport report;
   const double loaded_ms = elapsed_ms(opened);

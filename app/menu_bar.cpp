@@ -45,7 +45,14 @@ void draw_view_menu(AppState& state, MenuActions& actions) {
   const bool has_time = state.device() != nullptr && state.device()->has_time;
   ImGui::MenuItem("Wall-clock time axis", nullptr, &state.settings.time_axis, has_time);
   ImGui::MenuItem("Show all stack frames", nullptr, &state.settings.show_all_frames);
-  if (ImGui::MenuItem("Fit", "F")) state.view.fit();
+  if (ImGui::MenuItem("Fit", "F")) {
+    state.view.fit();
+    state.settings.y_fit = YFitSettings{};
+  }
+  ImGui::MenuItem("Fit y to the time range in view", "Y", &state.settings.y_fit.enabled);
+  if (ImGui::MenuItem("Raise floor to the lowest total in view", "L", &state.settings.y_fit.raise_floor)) {
+    state.settings.y_fit.enabled = true;
+  }
   ImGui::EndMenu();
 }
 

@@ -12,6 +12,7 @@
 #include "core/cursor/time_cursor.h"
 #include "core/util/background_priority.h"
 #include "core/view/format.h"
+#include "core/view/y_fit.h"
 
 namespace snapscope {
 namespace {
@@ -33,7 +34,9 @@ void select_phase(AppState& state, const PhaseRow& row) {
   DataRect visible = state.view.visible();
   visible.x0 = x0 - margin;
   visible.x1 = x1 + margin;
-  state.view.set_visible(visible);
+  // Both axes: y fits the phase's totals even while y fitting is switched off.
+  state.view.set_visible(fit_y(visible, *timeline, *state.device()->pyramid(state.settings.kind),
+                               state.settings.y_fit.raise_floor));
   state.cursor.place(*timeline, row.peak_state);
 }
 

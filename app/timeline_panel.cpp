@@ -11,16 +11,26 @@
 #include "core/view/axis_ticks.h"
 #include "core/view/format.h"
 #include "core/view/timeline_axis.h"
+#include "core/view/y_fit.h"
+#include "render/chart_palette.h"
 
 namespace snapscope {
 namespace {
 
 constexpr ImU32 kAxisColor = IM_COL32(150, 150, 160, 255);
 constexpr ImU32 kGridColor = IM_COL32(255, 255, 255, 28);
-constexpr ImU32 kHoverColor = IM_COL32(255, 255, 255, 200);
-constexpr ImU32 kSelectColor = IM_COL32(255, 210, 0, 255);
+constexpr ImU32 kBoxColor = IM_COL32(255, 255, 255, 200);
+constexpr ImU32 kHaloColor = IM_COL32(0, 0, 0, 255);
 constexpr double kWheelZoom = 1.25;  // per wheel notch
 constexpr double kKeyPanFraction = 0.1;
+
+ImU32 to_imgui(Rgba color) {
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, color.a));
+}
+
+std::string event_text(int64_t event) {
+  return event < 0 ? std::string("before trace") : "#" + std::to_string(event);
+}
 
 }  // namespace
 
@@ -42,6 +52,7 @@ bool TimelinePanel::draw(AppState& state, float width, float height) {
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   handle_keys(state);
   handle_mouse(state);
+  apply_y_fit(state);
 
   const bool restreamed = layer_.update(*timeline, state.view, state.device()->pyramid(state.settings.kind));
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
@@ -54,7 +65,7 @@ bool TimelinePanel::draw(AppState& state, float width, float height) {
   if (box_start_) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     draw_list->AddRect(ImVec2(static_cast<float>(box_start_->first), static_cast<float>(box_start_->second)),
-                       mouse, kHoverColor);
+                       mouse, kBoxColor);
   }
   draw_tooltip(state);
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
@@ -69,6 +80,14 @@ void TimelinePanel::click_at(AppState& state, double window_x, double window_y) 
     state.cursor.place_at_x(*state.timeline(), state.view.to_data_x(window_x - chart_x_));
 }
 
+void TimelinePanel::apply_y_fit(AppState& state) const {
+  const YFitSettings& fit = state.settings.y_fit;
+  const Timeline* timeline = state.timeline();
+  if (!fit.enabled || timeline == nullptr) return;
+  const auto pyramid = state.device()->pyramid(state.settings.kind);
+  state.view.set_visible(snapscope::fit_y(state.view.visible(), *timeline, *pyramid, fit.raise_floor));
+}
+
 void TimelinePanel::handle_keys(AppState& state) {
   if (ImGui::GetIO().WantTextInput) return;
   const double pan_x = state.view.viewport_width() * kKeyPanFraction;
@@ -81,9 +100,22 @@ void TimelinePanel::handle_keys(AppState& state) {
   if ((!arrows_to_cursor && ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) || ImGui::IsKeyPressed(GLFW_KEY_D)) {
     state.view.pan_pixels(-pan_x, 0);
   }
-  if (ImGui::IsKeyPressed(GLFW_KEY_UP) || ImGui::IsKeyPressed(GLFW_KEY_W)) state.view.pan_pixels(0, pan_y);
-  if (ImGui::IsKeyPressed(GLFW_KEY_DOWN) || ImGui::IsKeyPressed(GLFW_KEY_S)) state.view.pan_pixels(0, -pan_y);
-  if (ImGui::IsKeyPressed(GLFW_KEY_F) && !ImGui::GetIO().KeyCtrl) state.view.fit();  // Ctrl+F: search
+  YFitSettings& fit = state.settings.y_fit;
+  const bool up = ImGui::IsKeyPressed(GLFW_KEY_UP) || ImGui::IsKeyPressed(GLFW_KEY_W);
+  const bool down = ImGui::IsKeyPressed(GLFW_KEY_DOWN) || ImGui::IsKeyPressed(GLFW_KEY_S);
+  if (up || down) fit.enabled = false;  // panning y by hand keeps y where it is put
+  if (up) state.view.pan_pixels(0, pan_y);
+  if (down) state.view.pan_pixels(0, -pan_y);
+  const bool ctrl = ImGui::GetIO().KeyCtrl;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F) && !ctrl) {  // Ctrl+F: search
+    state.view.fit();
+    fit = YFitSettings{};
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_Y) && !ctrl) fit.enabled = !fit.enabled;
+  if (ImGui::IsKeyPressed(GLFW_KEY_L) && !ctrl) {
+    fit.raise_floor = !fit.raise_floor;
+    fit.enabled = true;
+  }
 }
 
 void TimelinePanel::handle_mouse(AppState& state) {
@@ -91,11 +123,12 @@ void TimelinePanel::handle_mouse(AppState& state) {
   const double local_x = io.MousePos.x - chart_x_;
   const double local_y = io.MousePos.y - chart_y_;
   const bool hovered = ImGui::IsItemHovered();
-  state.hovered = hovered ? layer_.pick(local_x, local_y) : std::nullopt;
+  update_hover(state, hovered);
 
   if (hovered && io.MouseWheel != 0) {
     const double factor = std::pow(kWheelZoom, io.MouseWheel);
     if (io.KeyShift) {
+      state.settings.y_fit.enabled = false;
       state.view.zoom_y_at(local_y, factor);
     } else {
       state.view.zoom_x_at(local_x, factor);
@@ -103,6 +136,7 @@ void TimelinePanel::handle_mouse(AppState& state) {
   }
   if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
     state.view.fit();
+    state.settings.y_fit = YFitSettings{};
     return;
   }
   if (ImGui::IsItemActivated() && io.KeyCtrl) box_start_ = {io.MousePos.x, io.MousePos.y};
@@ -111,6 +145,7 @@ void TimelinePanel::handle_mouse(AppState& state) {
       const double dx = std::fabs(io.MousePos.x - box_start_->first);
       const double dy = std::fabs(io.MousePos.y - box_start_->second);
       if (dx > 3 && dy > 3) {
+        state.settings.y_fit.enabled = false;  // the box's byte range is what was asked for
         state.view.zoom_to_pixels(box_start_->first - chart_x_, box_start_->second - chart_y_, local_x,
                                   local_y);
       }
@@ -121,7 +156,7 @@ void TimelinePanel::handle_mouse(AppState& state) {
   if (ImGui::IsItemActivated()) dragged_ = false;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
     dragged_ = true;
-    state.view.pan_pixels(io.MouseDelta.x, io.MouseDelta.y);
+    state.view.pan_pixels(io.MouseDelta.x, state.settings.y_fit.enabled ? 0.0 : io.MouseDelta.y);
   } else if (ImGui::IsItemDeactivated() && !dragged_) {
     click_at(state, io.MousePos.x, io.MousePos.y);  // a click, not the end of a drag
   }
@@ -158,32 +193,55 @@ void TimelinePanel::draw_outline(const ViewTransform& view, uint32_t elem, unsig
     const float height = std::max(1.0f, shape.height * place.px_per_byte);
     const ImVec2 corners[4] = {ImVec2(left, bottom0), ImVec2(right, bottom1), ImVec2(right, bottom1 - height),
                                ImVec2(left, bottom0 - height)};
+    draw_list->AddPolyline(corners, 4, kHaloColor, ImDrawFlags_Closed, thickness + 2.0f);
     draw_list->AddPolyline(corners, 4, color, ImDrawFlags_Closed, thickness);
   }
   draw_list->PopClipRect();
 }
 
-void TimelinePanel::draw_highlights(const AppState& state) const {
+void TimelinePanel::draw_highlights(const AppState& state) {
+  const Timeline& timeline = *state.timeline();
   if (state.hovered && state.hovered != state.selected())
-    draw_outline(state.view, *state.hovered, kHoverColor, 1.0f);
-  if (state.selected()) draw_outline(state.view, *state.selected(), kSelectColor, 2.0f);
+    draw_outline(state.view, *state.hovered, to_imgui(kHoverOutline), 1.5f);
+  if (!state.selected()) return;
+  ImDrawList* draw_list = ImGui::GetWindowDrawList();
+  draw_list->PushClipRect(ImVec2(chart_x_, chart_y_), ImVec2(chart_x_ + chart_w_, chart_y_ + chart_h_), true);
+  const bool drawn = selection_outline_.draw(timeline, *state.selected(), state.view, chart_x_, chart_y_,
+                                             to_imgui(kSelectionOutline));
+  draw_list->PopClipRect();
+  if (!drawn) draw_outline(state.view, *state.selected(), to_imgui(kSelectionOutline), 2.0f);
 }
 
-void TimelinePanel::draw_tooltip(const AppState& state) const {
-  if (!state.hovered || box_start_) return;
-  const Timeline& timeline = *state.timeline();
-  const ReplayElement& element = timeline.element(*state.hovered);
+void TimelinePanel::update_hover(AppState& state, bool item_hovered) {
+  hover_pointer_.reset();
+  if (scripted_pointer_) {
+    hover_pointer_ = scripted_pointer_;
+  } else if (os_pointer_ && item_hovered) {
+    hover_pointer_ = {ImGui::GetIO().MousePos.x, ImGui::GetIO().MousePos.y};
+  }
+  state.hovered = hover_pointer_
+                      ? layer_.pick(hover_pointer_->first - chart_x_, hover_pointer_->second - chart_y_)
+                      : std::nullopt;
+}
+
+// Size, where it was allocated and its lifetime, beside the pointer.
+void TimelinePanel::draw_tooltip(AppState& state) const {
+  if (!state.hovered || !hover_pointer_ || box_start_) return;
+  const uint32_t elem = *state.hovered;
+  const ReplayElement& element = state.timeline()->element(elem);
+  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(hover_pointer_->first) + 16,
+                                 static_cast<float>(hover_pointer_->second) + 16));
   ImGui::BeginTooltip();
   ImGui::Text("%s (%s)", format_bytes(static_cast<double>(element.size)).c_str(),
               format_bytes_exact(element.size).c_str());
-  ImGui::Text("address %s", format_address(element.addr).c_str());
-  const std::string alloc =
-      element.alloc_event < 0 ? "before trace" : "#" + std::to_string(element.alloc_event);
-  const std::string freed = element.free_event < 0 ? "never" : "#" + std::to_string(element.free_event);
-  ImGui::Text("alloc %s, free %s", alloc.c_str(), freed.c_str());
+  ImGui::TextUnformatted(state.location_of(elem).c_str());
+  const std::string freed =
+      element.free_event < 0 ? "never freed" : "freed " + event_text(element.free_event);
+  ImGui::Text("allocated %s, %s", event_text(element.alloc_event).c_str(), freed.c_str());
   if (element.alloc_event >= 0 && element.free_event >= 0) {
     ImGui::Text("lifetime %lld events", static_cast<long long>(element.free_event - element.alloc_event));
   }
+  ImGui::Text("address %s", format_address(element.addr).c_str());
   ImGui::TextDisabled("click to inspect");
   ImGui::EndTooltip();
 }

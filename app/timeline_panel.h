@@ -1,10 +1,12 @@
-// The main chart: axes, the chart texture, and mouse/keyboard navigation, hover and selection.
+// The main chart: axes, the chart texture, and mouse/keyboard navigation (time zoom fits y to the
+// totals in view unless switched off), hover tooltip and selection.
 #pragma once
 
 #include <optional>
 
 #include "app/app_state.h"
 #include "app/chart_layer.h"
+#include "app/selection_outline.h"
 
 struct ImVec2;
 
@@ -19,6 +21,10 @@ class TimelinePanel {
   bool draw(AppState& state, float width, float height);
   // A click at a window pixel, as the script's `click X Y` (same path as a real click).
   void click_at(AppState& state, double window_x, double window_y);
+  // Headless runs ignore the OS pointer (it rests wherever the display put it); a script's
+  // `hover X Y` places a pointer at a window pixel instead, kept until the next hover.
+  void set_os_pointer(bool follow) { os_pointer_ = follow; }
+  void hover_at(double window_x, double window_y) { scripted_pointer_ = {window_x, window_y}; }
   ChartLayer& layer() { return layer_; }
   const ChartLayer& layer() const { return layer_; }
   // Last chart rectangle in window pixels.
@@ -31,15 +37,20 @@ class TimelinePanel {
   void handle_keys(AppState& state);
   void handle_mouse(AppState& state);
   void draw_axes(const AppState& state) const;
-  void draw_highlights(const AppState& state) const;
-  void draw_tooltip(const AppState& state) const;
+  void draw_highlights(const AppState& state);
+  void draw_tooltip(AppState& state) const;
+  void update_hover(AppState& state, bool item_hovered);
+  void apply_y_fit(AppState& state) const;
   void draw_outline(const ViewTransform& view, uint32_t elem, unsigned color, float thickness) const;
 
   ChartLayer layer_;
+  SelectionOutline selection_outline_;
+  bool os_pointer_ = true;
+  std::optional<std::pair<double, double>> scripted_pointer_;
+  std::optional<std::pair<double, double>> hover_pointer_;  // window pixel of the hover, if any
   float chart_x_ = 0, chart_y_ = 0, chart_w_ = 1, chart_h_ = 1;
   std::optional<std::pair<double, double>> box_start_;
-  bool dragged_ = false;  // the current press moved: its release pans, it does not select  // Ctrl+drag box
-                          // zoom anchor (window px)
+  bool dragged_ = false;  // the current press moved: its release pans, it does not select
 };
 
 }  // namespace snapscope

@@ -34,7 +34,6 @@ class ChartRenderer {
   ChartRenderer& operator=(const ChartRenderer&) = delete;
 
   void set_palette(std::span<const Rgba> colors);  // at most kMaxPaletteColors
-  void set_aggregate_color(Rgba color) { aggregate_color_ = color; }
   void set_background(Rgba color) { background_ = color; }
 
   // Streams the frame's instances and draws them into the cached texture (sized to the view);
@@ -68,7 +67,7 @@ class ChartRenderer {
   size_t vbo_capacity_ = 0;
   int target_width_ = 0, target_height_ = 0;
   std::vector<Rgba> palette_;
-  Rgba aggregate_color_ = kDefaultAggregateColor, background_ = kDefaultBackground;
+  Rgba background_ = kDefaultBackground;
   ChartView cached_view_;
   size_t last_instance_count_ = 0;
 };

@@ -19,7 +19,6 @@ inline SvgColor to_svg_color(const Rgba& color) {
 inline SvgStyle chart_svg_style() {
   SvgStyle style;
   for (const Rgba& color : kDefaultPalette) style.palette.push_back(to_svg_color(color));
-  style.aggregate = to_svg_color(kDefaultAggregateColor);
   style.background = to_svg_color(kDefaultBackground);
   return style;
 }

@@ -35,7 +35,7 @@ struct PixelMap {
 };
 
 std::string class_of(const ChartInstance& instance, size_t palette_size) {
-  if (instance.is_aggregate() || palette_size == 0) return "a";
+  if (palette_size == 0) return "a";
   return "k" + std::to_string(instance.color_key % palette_size);
 }
 

@@ -4,24 +4,9 @@
 
 namespace snapscope {
 
-bool InstanceCollector::continues(const Shape& previous, const Shape& next) {
-  bool flat = previous.bottom0 == previous.bottom1 && next.bottom0 == next.bottom1;
-  return flat && previous.x1 == next.x0 && previous.bottom1 == next.bottom0 &&
-         previous.height == next.height && previous.color_key == next.color_key;
-}
-
 void InstanceCollector::add(const Shape& shape) {
   if (shape.height <= 0 || shape.x1 <= shape.x0) return;
-  if (shape.elem == kAggregateElem) {
-    if (last_aggregate_ != kNoIndex && continues(aggregates_[last_aggregate_], shape)) {
-      aggregates_[last_aggregate_].x1 = shape.x1;
-      return;
-    }
-    last_aggregate_ = aggregates_.size();
-    aggregates_.push_back(shape);
-    return;
-  }
-  allocations_.push_back(shape);
+  shapes_.push_back(shape);
 }
 
 // Clips to the view plus a margin of one view size (so edges stay off screen) and shifts to the
@@ -57,9 +42,8 @@ void InstanceCollector::convert(const Shape& shape, std::vector<ChartInstance>& 
 
 std::vector<ChartInstance> InstanceCollector::finish() const {
   std::vector<ChartInstance> out;
-  out.reserve(aggregates_.size() + allocations_.size());
-  for (const Shape& shape : aggregates_) convert(shape, out);
-  for (const Shape& shape : allocations_) convert(shape, out);
+  out.reserve(shapes_.size());
+  for (const Shape& shape : shapes_) convert(shape, out);
   return out;
 }
 

@@ -30,7 +30,7 @@ std::vector<uint32_t> rasterize_keys(const LodFrame& frame) {
         covered(shape.bottom0 * px_per_byte,
                 (static_cast<double>(shape.bottom0) + shape.height) * px_per_byte, view.height);
     if (x0 >= x1) continue;
-    const uint32_t key = shape.is_aggregate() ? kAggregateColorKey : shape.color_key;
+    const uint32_t key = shape.color_key;
     for (int row = y0; row < y1; ++row) {
       uint32_t* line = keys.data() + static_cast<size_t>(row) * width;
       std::fill(line + x0, line + x1, key);

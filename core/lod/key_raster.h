@@ -1,4 +1,4 @@
-// CPU rasterisation of a Columns-mode frame into one colour key per pixel, made on the LOD worker
+// CPU rasterisation of a frame into one colour key per pixel, made on the LOD worker
 // so the UI thread uploads one texture instead of drawing tens of thousands of instances
 // (llvmpipe draws about 2M small instances per second). Coverage follows the GPU's rule for
 // rectangles: a pixel is painted when its centre lies inside, and later instances paint over

@@ -17,18 +17,15 @@ enum class LodMode : uint8_t {
 
 // Columns mode: the state drawn in one pixel column.
 struct ColumnSample {
-  uint32_t state = kNoIndex;      // kNoIndex: the column lies outside the timeline
-  uint64_t total = 0;             // total memory in that state = max memory inside the column
-  uint64_t aggregated_bytes = 0;  // bytes of the live allocations under one pixel tall
+  uint32_t state = kNoIndex;  // kNoIndex: the column lies outside the timeline
+  uint64_t total = 0;         // total memory in that state = max memory inside the column
 };
 
 struct LodFrame {
   ChartView view;
   LodMode mode = LodMode::Columns;
-  uint64_t big_threshold = 1;  // allocations of at least this many bytes are drawn on their own
-  // Aggregated fill first (drawn underneath), then the individual allocations.
+  // Rectangles of pixel rows, each painted by one allocation (row_sampler.h); none overlap.
   std::vector<ChartInstance> instances;
-  size_t aggregate_count = 0;
   std::vector<ColumnSample> columns;  // Columns mode only, one per pixel column
   // Optional CPU raster of the instances (key_raster.h): one colour key per pixel, bottom row
   // first. Renderers may upload it instead of drawing the instances; empty when not made.

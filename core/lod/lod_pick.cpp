@@ -6,10 +6,9 @@
 namespace snapscope {
 namespace {
 
-PickResult classify(std::optional<LiveAllocation> hit, size_t state, const LodFrame& frame) {
+PickResult classify(std::optional<LiveAllocation> hit, size_t state) {
   if (!hit) return {};
-  PickKind kind = hit->size >= frame.big_threshold ? PickKind::Allocation : PickKind::Aggregated;
-  return {kind, hit->elem, state, hit->offset, hit->size};
+  return {PickKind::Allocation, hit->elem, state, hit->offset, hit->size};
 }
 
 std::optional<LiveAllocation> allocation_at_byte(const Timeline& timeline, size_t state, double byte) {
@@ -18,21 +17,21 @@ std::optional<LiveAllocation> allocation_at_byte(const Timeline& timeline, size_
 }
 
 // Steps mode: the exact memory_viz layout at x, including a free's sliding ramp.
-PickResult pick_step(const Timeline& timeline, const LodFrame& frame, double x, double byte) {
+PickResult pick_step(const Timeline& timeline, double x, double byte) {
   size_t action = timeline.action_at_step(static_cast<uint64_t>(x));
   auto begin = static_cast<double>(timeline.step_begin(action));
   if (!timeline.action_is_free(action)) {
-    return classify(allocation_at_byte(timeline, action + 1, byte), action + 1, frame);
+    return classify(allocation_at_byte(timeline, action + 1, byte), action + 1);
   }
-  if (x < begin + 1.0) return classify(allocation_at_byte(timeline, action, byte), action, frame);
+  if (x < begin + 1.0) return classify(allocation_at_byte(timeline, action, byte), action);
   uint32_t freed = timeline.input().actions[action].elem;
   auto freed_offset = static_cast<double>(timeline.offset_of(freed, action));
   auto freed_size = static_cast<double>(timeline.element(freed).size);
   double ramp = static_cast<double>(timeline.step_end(action)) - (begin + 1.0);
   double slide = freed_size * (x - (begin + 1.0)) / ramp;
-  if (byte < freed_offset) return classify(allocation_at_byte(timeline, action, byte), action, frame);
+  if (byte < freed_offset) return classify(allocation_at_byte(timeline, action, byte), action);
   if (byte < freed_offset + freed_size - slide) return {};  // the gap the free leaves behind
-  return classify(allocation_at_byte(timeline, action, byte + slide), action, frame);
+  return classify(allocation_at_byte(timeline, action, byte + slide), action);
 }
 
 }  // namespace
@@ -45,11 +44,11 @@ PickResult pick_at(const Timeline& timeline, const LodFrame& frame, double px, d
   if (frame.mode == LodMode::Columns) {
     const ColumnSample& column = frame.columns[static_cast<size_t>(px)];
     if (column.state == kNoIndex) return {};
-    return classify(allocation_at_byte(timeline, column.state, byte), column.state, frame);
+    return classify(allocation_at_byte(timeline, column.state, byte), column.state);
   }
   double x = view.x_at_pixel_centre(px);
   if (x < 0 || x >= static_cast<double>(timeline.timesteps())) return {};
-  return pick_step(timeline, frame, x, byte);
+  return pick_step(timeline, x, byte);
 }
 
 }  // namespace snapscope

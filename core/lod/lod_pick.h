@@ -1,7 +1,7 @@
 // Picking on a built LodFrame: which allocation is drawn under a pixel. Answers come from the
-// Timeline itself (exact offsets in the state the column shows), so they agree with the drawing:
-// an allocation at least one pixel tall is returned as drawn; a smaller one is part of the
-// aggregated fill (still named, for tooltips); above the stack there is nothing.
+// Timeline itself (the allocation covering the pixel centre in the state the column shows, a
+// ramp's slide applied), which is how the builder paints every pixel (row_sampler.h), so both
+// agree pixel for pixel at every zoom; above the stack, and in a ramp's gap, there is nothing.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 namespace snapscope {
 
-enum class PickKind : uint8_t { None, Allocation, Aggregated };
+enum class PickKind : uint8_t { None, Allocation };
 
 struct PickResult {
   PickKind kind = PickKind::None;

@@ -5,12 +5,12 @@
 
 namespace snapscope {
 
-LodWorker::LodWorker(const Timeline& timeline, std::function<void()> on_finished, bool rasterize_columns,
+LodWorker::LodWorker(const Timeline& timeline, std::function<void()> on_finished, bool rasterize,
                      std::shared_ptr<const MemoryPyramid> pyramid)
     : timeline_(timeline),
       pyramid_(std::move(pyramid)),
       on_finished_(std::move(on_finished)),
-      rasterize_columns_(rasterize_columns),
+      rasterize_(rasterize),
       thread_([this] { run(); }) {}
 
 LodWorker::~LodWorker() {
@@ -80,7 +80,7 @@ void LodWorker::run() {
     if (!builder_) builder_.emplace(timeline_, pyramid_);
     if (colors) builder_->set_color_keys(std::move(*colors));
     LodFrame frame = builder_->build(view);
-    if (rasterize_columns_ && frame.mode == LodMode::Columns) frame.key_image = rasterize_keys(frame);
+    if (rasterize_) frame.key_image = rasterize_keys(frame);
     lock.lock();
     building_ = false;
     finished_ = std::move(frame);

@@ -19,11 +19,11 @@ namespace snapscope {
 class LodWorker {
  public:
   // The timeline must outlive the worker. on_finished (optional) runs on the worker thread after
-  // each frame is ready, e.g. to wake a UI loop that sleeps until input. With rasterize_columns,
-  // Columns-mode frames also carry their key_image (key_raster.h), made on the worker.
+  // each frame is ready, e.g. to wake a UI loop that sleeps until input. With rasterize,
+  // frames also carry their key_image (key_raster.h), made on the worker.
   // `pyramid` (optional): the timeline's MemoryPyramid, when one is already built.
-  explicit LodWorker(const Timeline& timeline, std::function<void()> on_finished = {},
-                     bool rasterize_columns = false, std::shared_ptr<const MemoryPyramid> pyramid = nullptr);
+  explicit LodWorker(const Timeline& timeline, std::function<void()> on_finished = {}, bool rasterize = false,
+                     std::shared_ptr<const MemoryPyramid> pyramid = nullptr);
   ~LodWorker();
   LodWorker(const LodWorker&) = delete;
   LodWorker& operator=(const LodWorker&) = delete;
@@ -46,7 +46,7 @@ class LodWorker {
   std::shared_ptr<const MemoryPyramid> pyramid_;
   std::optional<LodBuilder> builder_;  // made on the worker thread
   std::function<void()> on_finished_;
-  bool rasterize_columns_ = false;
+  bool rasterize_ = false;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   mutable std::condition_variable built_;

@@ -5,7 +5,10 @@
 namespace snapscope {
 
 StackCursor::StackCursor(const Timeline& timeline, const StateDeltaIndex& deltas)
-    : timeline_(timeline), deltas_(deltas), fenwick_(timeline.element_count()) {
+    : timeline_(timeline),
+      deltas_(deltas),
+      fenwick_(timeline.element_count()),
+      live_(timeline.element_count(), 0) {
   deltas_.for_each_live(0, [&](uint32_t p) { set_live(p, true); });
 }
 
@@ -14,36 +17,15 @@ uint64_t StackCursor::size_at(uint32_t position) const {
 }
 
 void StackCursor::set_live(uint32_t position, bool live) {
-  uint64_t size = size_at(position);
+  const auto size = static_cast<int64_t>(size_at(position));
   lowest_change_ = std::min(lowest_change_, position);
-  fenwick_.add(position, live ? static_cast<int64_t>(size) : -static_cast<int64_t>(size));
-  if (size < big_threshold_) return;
-  if (live) {
-    big_.insert(position);
-    big_bytes_ += size;
-  } else {
-    big_.erase(position);
-    big_bytes_ -= size;
-  }
+  live_[position] = live ? 1 : 0;
+  fenwick_.add(position, live ? size : -size);
 }
 
 void StackCursor::move_to(size_t state) {
   deltas_.for_each_change(state_, state, [&](uint32_t p, bool live) { set_live(p, live); });
   state_ = state;
-}
-
-void StackCursor::set_big_threshold(uint64_t bytes) {
-  if (bytes == big_threshold_) return;
-  big_threshold_ = bytes;
-  lowest_change_ = 0;
-  big_.clear();
-  big_bytes_ = 0;
-  deltas_.for_each_live(state_, [&](uint32_t p) {
-    uint64_t size = size_at(p);
-    if (size < big_threshold_) return;
-    big_.insert(big_.end(), p);
-    big_bytes_ += size;
-  });
 }
 
 }  // namespace snapscope

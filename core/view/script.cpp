@@ -178,6 +178,27 @@ ScriptCommand parse_script_line(std::string_view line) {
     expect_arguments(words, 2);
     return script::Click{parse_number(words[1], "x"), parse_number(words[2], "y")};
   }
+  if (verb == "hover") {
+    expect_arguments(words, 2);
+    return script::Hover{parse_number(words[1], "x"), parse_number(words[2], "y")};
+  }
+  if (verb == "phase") {
+    expect_arguments(words, 1);
+    const int index = parse_int(words[1], "phase index");
+    if (index < 0) throw std::invalid_argument("phase needs a non-negative index");
+    return script::Phase{static_cast<size_t>(index)};
+  }
+  if (verb == "zoom-selection") {
+    expect_arguments(words, 0);
+    return script::ZoomSelection{};
+  }
+  if (verb == "yfit") {
+    expect_arguments(words, 1);
+    if (words[1] == "on") return script::YFit{script::YFit::Mode::On};
+    if (words[1] == "off") return script::YFit{script::YFit::Mode::Off};
+    if (words[1] == "floor") return script::YFit{script::YFit::Mode::Floor};
+    throw std::invalid_argument("yfit needs on, off or floor, not '" + std::string(words[1]) + "'");
+  }
   if (verb == "select") {
     expect_arguments(words, 1);
     return script::Select{parse_address(words[1])};

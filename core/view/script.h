@@ -7,6 +7,10 @@
 //   color default|site
 //   xaxis index|time
 //   click X Y            a left click at window pixel (X, Y)
+//   hover X Y            the pointer rests at window pixel (X, Y) (hover outline and tooltip)
+//   zoom-selection       frame the selection's lifetime in both axes (inspector's button)
+//   yfit on|off|floor    time zoom fits y from 0 / keeps y / fits y from the lowest total
+//   phase N              select the Nth annotated phase (as clicking it), print it as JSON
 //   select ADDRESS       select the first allocation at this address (hex 0x... or decimal)
 //   wait MS              keep rendering for MS milliseconds
 //   screenshot FILE.png
@@ -62,6 +66,17 @@ struct Click {
 struct Select {
   uint64_t address = 0;
 };
+struct Hover {
+  double x = 0, y = 0;
+};
+struct ZoomSelection {};
+struct Phase {
+  size_t index = 0;
+};
+struct YFit {
+  enum class Mode : uint8_t { On, Off, Floor };
+  Mode mode = Mode::On;
+};
 struct Wait {
   int milliseconds = 0;
 };
@@ -91,7 +106,8 @@ using ScriptCommand =
     std::variant<script::View, script::Fit, script::Device, script::ShowSegments, script::ColorBySite,
                  script::TimeAxis, script::Click, script::Select, script::Wait, script::Screenshot,
                  script::PrintSelection, script::PrintView, script::Cursor, script::Search,
-                 script::SearchStep, script::PrintCursor, script::Export>;
+                 script::SearchStep, script::PrintCursor, script::Export, script::Hover,
+                 script::ZoomSelection, script::YFit, script::Phase>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

@@ -47,7 +47,7 @@ std::vector<std::string> lines_of(const std::string& text) {
   return lines;
 }
 
-// Chart content is a palette color or the aggregate fill; the background and grid are darker.
+// Chart content is a palette color; the background and grid are darker.
 bool is_filled(uint32_t rgb) {
   const uint32_t r = rgb >> 16, g = (rgb >> 8) & 0xff, b = rgb & 0xff;
   return std::max({r, g, b}) > 60;

@@ -31,8 +31,6 @@ Rgba expected_colour(const PickResult& pick) {
   switch (pick.kind) {
     case PickKind::None:
       return kDefaultBackground;
-    case PickKind::Aggregated:
-      return kDefaultAggregateColor;
     case PickKind::Allocation:
       break;
   }
@@ -160,4 +158,16 @@ TEST_CASE("render: stale image presented for a panned view, outline on top, PNG 
   CHECK_THROWS_AS(write_png("/nonexistent-dir/x.png", image), std::runtime_error);
   CHECK_THROWS_AS(write_png(path.string(), RgbaImage{}), std::runtime_error);
   CHECK_FALSE(std::filesystem::exists(path));
+}
+
+TEST_CASE("palette: stack neighbours differ, outline colours are far from every palette colour") {
+  const size_t n = kDefaultPalette.size();
+  for (size_t key = 0; key < n; ++key) {
+    CAPTURE(key);
+    CHECK(rgb_distance2(kDefaultPalette[key], kDefaultPalette[(key + 1) % n]) >= 0.16f);
+    CHECK(rgb_distance2(kDefaultPalette[key], kDefaultPalette[(key + 2) % n]) >= 0.30f);
+    for (Rgba outline : {kSelectionOutline, kHoverOutline, kSearchOutline, kGroupOutline}) {
+      CHECK(rgb_distance2(outline, kDefaultPalette[key]) >= kOutlineMinDistance2);
+    }
+  }
 }

@@ -333,7 +333,8 @@ TEST_CASE("export: svg is well-formed and each pixel column reaches the total th
   CHECK(text.find(".k1{fill:#28323c}") != std::string::npos);
   const std::vector<SvgShape> shapes = svg_shapes(text);
   REQUIRE(!shapes.empty());
-  CHECK(std::any_of(shapes.begin(), shapes.end(), [](const SvgShape& s) { return s.aggregate; }));
+  // No aggregate fill: every shape is one allocation in a palette colour (issue 9).
+  CHECK(std::none_of(shapes.begin(), shapes.end(), [](const SvgShape& s) { return s.aggregate; }));
 
   // Columns mode at this size: column c reaches the total of the state the chart's level of detail
   // shows there (the largest inside the column), snapped to pixel rows.

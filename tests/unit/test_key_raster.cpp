@@ -25,7 +25,6 @@ TEST_CASE("key raster: each pixel's key matches the pick under it") {
       for (int py = 0; py < view.height; ++py) {
         const PickResult pick = pick_at(timeline, frame, px + 0.5, py + 0.5);
         uint32_t expected = kBackgroundKey;
-        if (pick.kind == PickKind::Aggregated) expected = kAggregateColorKey;
         if (pick.kind == PickKind::Allocation) expected = default_color_key(pick.elem);
         allocations += pick.kind == PickKind::Allocation;
         const size_t row = static_cast<size_t>(view.height - 1 - py);  // keys: bottom row first

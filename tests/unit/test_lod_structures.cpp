@@ -53,32 +53,21 @@ TEST_CASE("memory pyramid: per-column extents cover the steps of each column") {
   }
 }
 
-TEST_CASE("stack cursor: offsets and big set after random jumps match the reference stacks") {
+TEST_CASE("stack cursor: offsets after random jumps match the reference stacks") {
   ReplayInput input = test::random_trace({.actions = 1500, .seed = 11});
   auto stacks = test::reference_stacks(input);
   Timeline timeline(input);
   StateDeltaIndex deltas(timeline);
   StackCursor cursor(timeline, deltas);
   std::mt19937 rng(5);
-  const uint64_t threshold = 2'000'000;
-  cursor.set_big_threshold(threshold);
   for (int jump = 0; jump < 200; ++jump) {
     size_t state = rng() % stacks.size();
     cursor.move_to(state);
-    uint64_t big_bytes = 0;
-    size_t big_count = 0;
     for (const auto& live : stacks[state]) {
       uint32_t position = timeline.stack_position(live.elem);
       CHECK(cursor.offset_of(position) == live.offset);
       CHECK(cursor.position_covering(live.offset) == position);
-      if (live.size >= threshold) {
-        CHECK(cursor.big_positions().count(position) == 1);
-        big_bytes += live.size;
-        ++big_count;
-      }
     }
-    CHECK(cursor.big_positions().size() == big_count);
-    CHECK(cursor.big_bytes() == big_bytes);
     CHECK(cursor.position_covering(test::total_of(stacks[state])) >= timeline.element_count() - 1);
   }
 }
