@@ -1,43 +1,10 @@
 #include "core/view/stack_format.h"
 
-#include <algorithm>
-#include <array>
+#include "core/analysis/frame_kind.h"
 
 namespace snapscope {
-namespace {
-
-constexpr std::array<std::string_view, 8> kNoiseFunctions = {"unwind::unwind",    "CapturedTraceback::gather",
-                                                             "gather_with_cpp",   "_start",
-                                                             "__libc_start_main", "PyEval_",
-                                                             "PyObject_",         "PyFunction_"};
-constexpr std::array<std::string_view, 10> kNoiseFiles = {"core/boxing",
-                                                          "/Register",
-                                                          "/Redispatch",
-                                                          "pythonrun.c",
-                                                          "Modules/main.c",
-                                                          "Objects/call.c",
-                                                          "Objects/methodobject.c",
-                                                          "pycore_ceval.h",
-                                                          "ceval.c",
-                                                          "cpython/abstract.h"};
-
-bool contains_any(std::string_view text, std::span<const std::string_view> needles) {
-  return std::any_of(needles.begin(), needles.end(),
-                     [&](std::string_view needle) { return text.find(needle) != std::string_view::npos; });
-}
-
-bool is_user_python_file(std::string_view filename) {
-  const bool python = filename.ends_with(".py");
-  // torch's own Python layers (nn.Module.__call__, autograd) are not the user's allocation site.
-  const bool torch_internal =
-      filename.find("/torch/") != std::string_view::npos || filename.starts_with("torch/");
-  return python && !torch_internal;
-}
-
-}  // namespace
-
 bool is_noise_frame(std::string_view name, std::string_view filename) {
-  return contains_any(name, kNoiseFunctions) || contains_any(filename, kNoiseFiles);
+  return classify_frame(name, filename) == FrameKind::Hidden;
 }
 
 std::vector<std::string> elide_repeats(std::span<const std::string> lines) {
@@ -73,13 +40,9 @@ std::vector<std::string> stack_lines(std::span<const FrameText> frames, bool sho
 }
 
 size_t first_user_frame(std::span<const FrameText> frames) {
-  size_t first_kept = frames.size();
-  for (size_t i = 0; i < frames.size(); ++i) {
-    if (is_noise_frame(frames[i].name, frames[i].filename)) continue;
-    if (is_user_python_file(frames[i].filename)) return i;
-    first_kept = std::min(first_kept, i);
-  }
-  return first_kept;
+  if (frames.empty()) return 0;
+  return location_frame_index(frames.size(),
+                              [&](size_t i) { return classify_frame(frames[i].name, frames[i].filename); });
 }
 
 }  // namespace snapscope
