@@ -32,7 +32,7 @@ class Application {
   void apply_view(const ViewSpec& spec);
   void apply_color_mode();
   void print_selection_json();  // one JSON line on stdout ("null" without a selection)
-  void print_cursor_json();     // cursor, tree root and moment table totals, one JSON line
+  void print_cursor_json();     // cursor, tree root, moment table totals and pane sizes, one JSON line
   void print_allocator_json();  // allocator state at the cursor and the SQL console result
 
   AppState& state() { return state_; }
@@ -54,6 +54,10 @@ class Application {
   CursorPanels cursor_panels_;
   AllocatorPanels allocator_panels_;
   bool quit_ = false;
+  // Pane sizes the splitters change, in pixels; 0 until the first frame sizes them from shares.
+  struct PaneSizes {
+    float inspector_width = 0, analysis_height = 0, allocator_width = 0;
+  } panes_;
 };
 
 }  // namespace snapscope

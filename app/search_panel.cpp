@@ -56,7 +56,7 @@ void SearchPanel::step(AppState& state, bool forward) {
   keep_cursor_in_view(state);
 }
 
-void SearchPanel::draw(AppState& state, const StackCatalog* catalog) {
+void SearchPanel::draw(AppState& state, const StackCatalog* catalog, bool loading) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) focus_ = true;
   if (focus_) {
@@ -79,7 +79,7 @@ void SearchPanel::draw(AppState& state, const StackCatalog* catalog) {
   }
   ImGui::SameLine();
   if (catalog == nullptr) {
-    ImGui::TextDisabled("loading stacks...");
+    if (loading) ImGui::TextDisabled("loading stacks...");
   } else if (invalid_) {
     ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "not a hex address");
   } else if (!searched_.empty()) {

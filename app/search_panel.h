@@ -18,7 +18,8 @@ namespace snapscope {
 
 class SearchPanel {
  public:
-  void draw(AppState& state, const StackCatalog* catalog);
+  // `loading`: the catalog is being read (nothing to search yet, and no error to show instead).
+  void draw(AppState& state, const StackCatalog* catalog, bool loading);
   void reset();
   // Runs a search now (script command); false while stacks are not loaded yet.
   bool search_now(AppState& state, const StackCatalog& catalog, const std::string& text);

@@ -173,7 +173,7 @@ std::string bytes_text(uint64_t bytes) {
 // Event numbers, as the viewer's status bar, tree header and inspector say it.
 std::string moment_text(const Timeline& timeline, size_t state) {
   const int64_t event = event_of_state(timeline, state);
-  return event < 0 ? std::string("the start (before any event)") : "event " + std::to_string(event);
+  return event < 0 ? std::string("the start (before any event)") : "event #" + std::to_string(event);
 }
 
 std::string summary_text(const ReportInput& input) {

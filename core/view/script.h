@@ -15,6 +15,9 @@
 //   cursor peak|home|end      place the time cursor; also: cursor state N, cursor step N (+/-)
 //   search TEXT          frame substring or address; search-next / search-previous step the cursor
 //   print-cursor         cursor, call tree root and moment table totals, one JSON line
+//   tab call-tree|bottom-up|moment|phases   show that tab of the analysis pane
+//   tree-search TEXT     search the shown call tree (the rest of the line), as typing after '/'
+
 #pragma once
 
 #include <cstdint>
@@ -81,13 +84,20 @@ struct SearchStep {
   bool forward = true;
 };
 struct PrintCursor {};
+struct Tab {
+  enum class Name : uint8_t { CallTree, BottomUp, Moment, Phases };
+  Name name = Name::CallTree;
+};
+struct TreeSearch {
+  std::string text;
+};
 }  // namespace script
 
 using ScriptCommand =
     std::variant<script::View, script::Fit, script::Device, script::ShowSegments, script::ColorBySite,
                  script::TimeAxis, script::Click, script::Select, script::Wait, script::Screenshot,
                  script::PrintSelection, script::PrintView, script::Cursor, script::Search,
-                 script::SearchStep, script::PrintCursor>;
+                 script::SearchStep, script::PrintCursor, script::Tab, script::TreeSearch>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

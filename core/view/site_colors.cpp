@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/analysis/frame_kind.h"
+#include "core/analysis/source_location.h"
 #include "core/view/allocation_details.h"
 
 namespace snapscope {
@@ -23,7 +24,7 @@ SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind 
       const size_t user = first_user_frame(frames);
       const std::string label =
           user < frames.size() ? location_label(frames[user].name, frames[user].filename, frames[user].line)
-                               : "<no stack>";
+                               : std::string(kUntracedLabel);
       auto [site, new_site] = site_of_label.try_emplace(label, static_cast<uint32_t>(sites.size()));
       if (new_site) sites.push_back({label, 0, 0});
       it->second = site->second;

@@ -13,7 +13,7 @@ namespace snapscope {
 class ElementsDbReader;
 
 struct AllocationSite {
-  std::string label;   // location_label: "file:line (function)", "BmmBackward0", or "<no stack>"
+  std::string label;   // location_label: "file:line (function)", "BmmBackward0", or kUntracedLabel
   uint64_t bytes = 0;  // sum of the sizes of its allocations
   uint64_t count = 0;
 };
