@@ -118,8 +118,9 @@ TEST_CASE("cli: a text file renamed .pickle is 'not a pickle file'; real corrupt
   test::write_file(dir / "notes.pickle", "# training notes\nlr = 3e-4\n");
   const CliResult text = run_cli(dir, "notes.pickle -o out");
   CHECK(text.exit_code == 1);
-  CHECK(text.err == "snapscope-convert: notes.pickle: not a pickle file (it starts with byte 0x23 '#', which no "
-                    "pickle starts with)\n");
+  CHECK(text.err ==
+        "snapscope-convert: notes.pickle: not a pickle file (it starts with byte 0x23 '#', which no "
+        "pickle starts with)\n");
   const std::string good = test::pickle_bytes(test::standard_fixture());
   test::write_file(dir / "corrupt.pickle", good.substr(0, good.size() - 1) + "\xff");  // STOP -> junk
   const CliResult corrupt = run_cli(dir, "corrupt.pickle -o out");
