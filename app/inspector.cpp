@@ -51,7 +51,7 @@ void draw_fields(const AllocationDetails& details, std::optional<int64_t> first_
   field("origin", details.origin);
   if (!details.frames.empty()) {
     const FrameText& where = details.frames[first_user_frame(details.frames)];
-    field("location", location_label(where.name, where.filename, where.line));
+    field("location", stack_location(details.frames, details.forward_frames));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", frame_line(where).c_str());
   }
   if (!details.compile_context.empty()) field("compile ctx", details.compile_context);
@@ -85,6 +85,12 @@ void draw_inspector(AppState& state) {
   if (details->frames.empty()) ImGui::TextDisabled("<no stack recorded>");
   for (const std::string& line : stack_lines(details->frames, state.settings.show_all_frames)) {
     ImGui::TextUnformatted(line.c_str());
+  }
+  if (!details->forward_frames.empty()) {
+    ImGui::Separator();
+    ImGui::TextDisabled("forward op's stack");
+    for (const std::string& line : stack_lines(details->forward_frames, state.settings.show_all_frames))
+      ImGui::TextUnformatted(line.c_str());
   }
   ImGui::EndChild();
 }

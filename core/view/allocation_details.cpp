@@ -37,6 +37,11 @@ LEFT JOIN strings tr ON tr.id = f.fx_original_trace
 WHERE s.stack_id = ?
 ORDER BY s.depth)sql";
 
+// The forward op's stack some PyTorch versions record on backward-pass allocations.
+constexpr const char* kForwardFramesQuery = R"sql(
+SELECT s.text FROM event_extras e JOIN strings s ON s.id = e.forward_frames
+WHERE e.device = ? AND e.idx = ? AND e.forward_frames != 0)sql";
+
 std::optional<int64_t> optional_column(const SqliteStatement& row, int column) {
   if (row.column_is_null(column)) return std::nullopt;
   return row.column_int(column);
@@ -102,6 +107,12 @@ AllocationDetails ElementsDbReader::allocation(int device, TimelineKind kind, ui
   details.compile_context = row.column_text(11);
   details.user_metadata = row.column_text(12);
   details.frames = stack(stack_id);
+  if (details.alloc_event) {
+    SqliteStatement forward = db_->prepare(kForwardFramesQuery);
+    forward.bind(1, int64_t{device});
+    forward.bind(2, *details.alloc_event);
+    if (forward.next_row()) details.forward_frames = parse_frame_lines(forward.column_text(0));
+  }
   return details;
 }
 
@@ -151,7 +162,9 @@ nlohmann::json details_to_json(const AllocationDetails& details, bool show_all_f
       {"origin", details.origin},
       {"compile_context", details.compile_context},
       {"user_metadata", details.user_metadata},
+      {"location", stack_location(details.frames, details.forward_frames)},
       {"stack", stack_lines(details.frames, show_all_frames)},
+      {"forward_stack", stack_lines(details.forward_frames, show_all_frames)},
   };
 }
 
@@ -166,8 +179,15 @@ std::string details_to_text(const AllocationDetails& details, bool show_all_fram
   text += "origin: " + details.origin + "\n";
   if (!details.compile_context.empty()) text += "compile_context: " + details.compile_context + "\n";
   if (!details.user_metadata.empty()) text += "user_metadata: " + details.user_metadata + "\n";
+  if (!details.frames.empty())
+    text += "location: " + stack_location(details.frames, details.forward_frames) + "\n";
   text += "stack:\n";
   for (const std::string& line : stack_lines(details.frames, show_all_frames)) text += "  " + line + "\n";
+  if (!details.forward_frames.empty()) {
+    text += "forward op's stack:\n";
+    for (const std::string& line : stack_lines(details.forward_frames, show_all_frames))
+      text += "  " + line + "\n";
+  }
   return text;
 }
 

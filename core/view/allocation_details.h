@@ -31,7 +31,8 @@ struct AllocationDetails {
   std::string origin;
   std::string compile_context;
   std::string user_metadata;
-  std::vector<FrameText> frames;  // innermost first, unfiltered
+  std::vector<FrameText> frames;          // innermost first, unfiltered
+  std::vector<FrameText> forward_frames;  // the forward op's stack, when the trace recorded it
 
   // Lifetime in events / microseconds; empty while it is never freed or unknown.
   std::optional<int64_t> lifetime_events() const;

@@ -39,6 +39,45 @@ std::vector<std::string> stack_lines(std::span<const FrameText> frames, bool sho
   return elide_repeats(lines);
 }
 
+std::vector<FrameText> parse_frame_lines(std::string_view text) {
+  std::vector<FrameText> frames;
+  while (!text.empty()) {
+    const size_t newline = text.find('\n');
+    const std::string_view line = text.substr(0, newline);
+    text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
+    if (line.empty()) continue;
+    // The first ":DIGITS:" splits file from name (a Windows drive "C:\\" has no digits after it).
+    FrameText frame;
+    frame.name = std::string(line);
+    for (size_t colon = line.find(':'); colon != std::string_view::npos; colon = line.find(':', colon + 1)) {
+      const size_t end = line.find(':', colon + 1);
+      const std::string_view digits =
+          line.substr(colon + 1, end == std::string_view::npos ? 0 : end - colon - 1);
+      const bool numeric =
+          !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
+      if (!numeric) continue;
+      frame.filename = std::string(line.substr(0, colon));
+      frame.line = std::stoll(std::string(digits));
+      frame.name = std::string(line.substr(end + 1));
+      break;
+    }
+    frames.push_back(std::move(frame));
+  }
+  return frames;
+}
+
+std::string stack_location(std::span<const FrameText> frames, std::span<const FrameText> forward_frames) {
+  if (frames.empty()) return {};
+  const FrameText& at = frames[first_user_frame(frames)];
+  std::string label = location_label(at.name, at.filename, at.line);
+  if (!forward_frames.empty() && classify_frame(at.name, at.filename) == FrameKind::AutogradNode) {
+    const FrameText& forward = forward_frames[first_user_frame(forward_frames)];
+    if (classify_frame(forward.name, forward.filename) == FrameKind::User)
+      label += " <- " + location_label(forward.name, forward.filename, forward.line);
+  }
+  return label;
+}
+
 size_t first_user_frame(std::span<const FrameText> frames) {
   if (frames.empty()) return 0;
   return location_frame_index(frames.size(),

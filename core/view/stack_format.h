@@ -33,6 +33,16 @@ std::string frame_line(const FrameText& frame);
 // The stack, innermost frame first, one frame per line, filtered unless show_all_frames.
 std::vector<std::string> stack_lines(std::span<const FrameText> frames, bool show_all_frames);
 
+// The inverse of the reader's joined stack text (event_extras.forward_frames): one
+// "filename:line:name" per line, innermost first. A line without ":LINE:" becomes a frame with
+// only a name.
+std::vector<FrameText> parse_frame_lines(std::string_view text);
+
+// The location rule's label for a stack (first_user_frame); for a backward allocation named by its
+// autograd node, with the forward op's stack recorded (forward_frames), the forward op's user line
+// follows: "BmmBackward0 <- model.py:79 (forward)". Empty for an empty stack.
+std::string stack_location(std::span<const FrameText> frames, std::span<const FrameText> forward_frames);
+
 // Index of the frame that names where this stack allocated (the location rule,
 // core/analysis/frame_kind.h location_frame_index); 0 for an empty stack. Every view that shows or
 // groups on a location goes through this or LocationIndex.

@@ -183,6 +183,26 @@ TEST_CASE("location labels: Python frames keep file:line (function), native fram
         "at::native::(anonymous namespace)::index_put_kernel");
 }
 
+TEST_CASE("forward_frames: a backward allocation's location names the forward op's user line") {
+  const auto forward =
+      parse_frame_lines("??:0:at::native::bmm(at::Tensor const&)\n" + kSitePackages +
+                        "torch/nn/functional.py:2144:linear\nC:\\proj\\model.py:79:forward\nweird line\n");
+  REQUIRE(forward.size() == 4);
+  CHECK(forward[2].filename == "C:\\proj\\model.py");
+  CHECK(forward[2].line == 79);
+  CHECK(forward[2].name == "forward");
+  CHECK(forward[3].name == "weird line");
+  CHECK(forward[3].filename.empty());
+  const auto backward =
+      with_prefix({frame("torch::autograd::generated::BmmBackward0::apply(std::vector<at::Tensor>&&)"),
+                   frame("torch::autograd::Engine::thread_main()")});
+  CHECK(stack_location(backward, forward) == "BmmBackward0 <- C:\\proj\\model.py:79 (forward)");
+  CHECK(stack_location(backward, {}) == "BmmBackward0");
+  // A forward allocation keeps its own user line; forward frames only annotate autograd nodes.
+  const auto forward_alloc = with_prefix({frame("forward", "/home/me/model.py", 12)});
+  CHECK(stack_location(forward_alloc, forward) == "/home/me/model.py:12 (forward)");
+}
+
 TEST_CASE("frame search parses the forms the UI prints") {
   const auto plain = parse_frame_location("file.py:79");
   REQUIRE(plain);
