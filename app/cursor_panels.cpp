@@ -188,7 +188,10 @@ bool CursorPanels::search(AppState& state, const std::string& text) {
 nlohmann::json CursorPanels::cursor_json(AppState& state) {
   const DeviceDocument* device = state.device();
   const Timeline* timeline = state.timeline();
-  if (device == nullptr || timeline == nullptr) return nullptr;
+  if (device == nullptr || timeline == nullptr) {
+    // Nothing loaded (yet, or the load failed): what the window says instead.
+    return {{"loaded", false}, {"error", state.error()}, {"search_status", search_.shown_status()}};
+  }
   nlohmann::json json = {{"placed", state.cursor.placed()},
                          {"action_count", timeline->action_count()},
                          {"peak_state", peak_state(*timeline)},

@@ -42,7 +42,9 @@ class CursorPanels {
   void wait_settled() { phases_.wait_settled(); }
 
   // Headless / test hooks (script commands and Ctrl+J).
-  nlohmann::json cursor_json(AppState& state);  // computes synchronously if needed
+  // Computes synchronously if needed; without a document: the load error and the search bar's
+  // status text.
+  nlohmann::json cursor_json(AppState& state);
   bool search(AppState& state, const std::string& text);
   SearchPanel& search_panel() { return search_; }
   void select_tab(script::Tab::Name tab) { pending_tab_ = tab; }  // shown from the next frame

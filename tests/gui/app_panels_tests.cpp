@@ -124,6 +124,31 @@ TEST_CASE("script: headless screenshots do not depend on where the X pointer is"
   CHECK(same_pixels(over_chart, away));
 }
 
+TEST_CASE("xdotool: launched on a text file renamed .pickle: the error, and no stray 'loading stacks...'") {
+  const fs::path sandbox = make_sandbox("panes-bad-file");
+  const fs::path bad = sandbox / "notes.pickle";
+  std::ofstream(bad) << "# not a snapshot\n";
+  const fs::path out = sandbox / "window.out";
+  const std::string script =
+      "export XDG_CACHE_HOME=" + shell_quote((sandbox / "cache").string()) +
+      " XDG_CONFIG_HOME=" + shell_quote((sandbox / "config").string()) + "\n" + shell_quote(SNAPSCOPE_APP) +
+      " " + shell_quote(bad.string()) + " --size 1200x800 > " + shell_quote(out.string()) +
+      " &\npid=$!\nW=$(timeout 30 xdotool search --sync --name '^snapscope$' | head -1)\n"
+      "xdotool windowfocus --sync \"$W\"\nsleep 2\n"
+      "xdotool keydown ctrl+j; sleep 0.05; xdotool keyup ctrl+j; sleep 0.5\n"
+      "xdotool keydown ctrl+q; sleep 0.05; xdotool keyup ctrl+q\n"
+      "timeout 20 tail --pid=$pid -f /dev/null || kill $pid\nwait $pid || true\n";
+  const fs::path driver = sandbox / "drive.sh";
+  std::ofstream(driver) << script;
+  REQUIRE(std::system(("bash " + shell_quote(driver.string())).c_str()) == 0);
+  std::ifstream in(out);
+  const auto lines = json_lines(std::string(std::istreambuf_iterator<char>(in), {}));
+  REQUIRE(lines.size() == 1);
+  CHECK(lines[0]["loaded"] == false);
+  CHECK(lines[0]["error"].get<std::string>().find("not a pickle file") != std::string::npos);
+  CHECK(lines[0]["search_status"] == "");
+}
+
 TEST_CASE("app: a file opened by a relative path is remembered by its absolute path") {
   const fs::path sandbox = make_sandbox("panes-recent");
   fixture_pickle(sandbox);
