@@ -18,6 +18,7 @@ std::string elide_front(const std::string& text, float width) {
       low = mid + 1;
     }
   }
+  while (low < text.size() && (static_cast<unsigned char>(text[low]) & 0xC0) == 0x80) ++low;  // whole UTF-8
   return dots + text.substr(low);
 }
 

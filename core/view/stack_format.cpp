@@ -53,8 +53,9 @@ std::vector<FrameText> parse_frame_lines(std::string_view text) {
       const size_t end = line.find(':', colon + 1);
       const std::string_view digits =
           line.substr(colon + 1, end == std::string_view::npos ? 0 : end - colon - 1);
-      const bool numeric =
-          !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
+      const bool numeric = !digits.empty() &&
+                           digits.find_first_not_of("0123456789") == std::string_view::npos &&
+                           digits.size() <= 18;
       if (!numeric) continue;
       frame.filename = std::string(line.substr(0, colon));
       frame.line = std::stoll(std::string(digits));
