@@ -123,4 +123,36 @@ TEST_SUITE("conformance") {
       }
     }
   }
+
+  TEST_CASE("locations: golden moment table at the peak of gpt_train_step_ctx128") {
+    // The rows a user reads at the peak (optimizer step): user lines and the autograd nodes of the
+    // gradients, never the caching allocator (before the rule, one allocator row held it all).
+    struct Row {
+      const char* label;
+      uint64_t bytes, count;
+    };
+    const std::vector<Row> golden = {
+        {"untraced / pre-existing", 13628553216, 324},
+        {"/cs336_basics/optimizers.py:82 (step)", 13627238400, 291},
+        {"/cs336_basics/optimizers.py:84 (step)", 13627238400, 291},
+        {"BmmBackward0", 13557727232, 226},
+        {"/cs336_basics/optimizers.py:100 (step)", 204810240, 3},
+        {"IndexBackward0", 102400000, 1},
+        {"/cs336_basics/transformer.py:22 (forward)", 54034432, 2},
+        {"aten::sum_dim_IntList", 665600, 65},
+        {"/cs336_basics/training.py:33 (cross_entropy_loss)", 4, 1},
+    };
+    const Loaded loaded = load("gpt_train_step_ctx128");
+    const SnapshotStackSource source(loaded.snapshot);
+    LocationIndex locations(source, LocationRule::FirstUserFrame);
+    const size_t peak = peak_state(loaded.timeline);
+    const MomentTable table = build_moment_table(live_elements(loaded.timeline, peak), locations, peak);
+    REQUIRE(table.rows.size() == golden.size());
+    for (size_t i = 0; i < golden.size(); ++i) {
+      CAPTURE(i);
+      CHECK(table.rows[i].label.ends_with(golden[i].label));
+      CHECK(table.rows[i].bytes == golden[i].bytes);
+      CHECK(table.rows[i].count == golden[i].count);
+    }
+  }
 }
