@@ -1,15 +1,37 @@
 #include "app/app_state.h"
 
+#include <fstream>
+
 #include <algorithm>
 #include <exception>
 
+#include "core/analysis/frame_kind.h"
 #include "core/analysis/trace_overflow.h"
 #include "core/view/app_dirs.h"
 #include "core/view/stack_format.h"
 
 namespace snapscope {
 
-AppState::AppState() : recent_(config_root() / "recent-files.txt") { recent_.load(); }
+namespace {
+
+std::filesystem::path wrapper_list_file() { return config_root() / "wrapper-libraries.txt"; }
+
+}  // namespace
+
+AppState::AppState() : recent_(config_root() / "recent-files.txt") {
+  recent_.load();
+  std::ifstream in(wrapper_list_file());
+  std::string line;
+  if (in && std::getline(in, line)) snapscope::set_wrapper_libraries(split_packages(line));
+}
+
+void AppState::set_wrapper_libraries(std::vector<std::string> packages) {
+  std::error_code ignored;
+  std::filesystem::create_directories(wrapper_list_file().parent_path(), ignored);
+  std::ofstream(wrapper_list_file()) << join_packages(packages) << '\n';
+  snapscope::set_wrapper_libraries(std::move(packages));
+  site_coloring_.reset();
+}
 
 void AppState::open(const std::string& path) {
   if (!loader_.start(path)) error_ = "still loading " + loader_.path() + "; try again when it is done";

@@ -72,6 +72,9 @@ class AppState {
 
   // Allocation sites of the current timeline, computed on first use (one elements.db pass).
   const SiteColoring& site_coloring();
+  // Sets the wrapper list (core/analysis/frame_kind.h), saves it with the settings, and drops
+  // what was grouped by location under the old list.
+  void set_wrapper_libraries(std::vector<std::string> packages);
 
  private:
   void install(std::unique_ptr<Document> document);

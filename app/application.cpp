@@ -13,6 +13,7 @@
 #include "app/menu_bar.h"
 #include "app/screenshot.h"
 #include "app/site_legend.h"
+#include "app/splitter.h"
 #include "core/util/release_memory.h"
 
 namespace snapscope {
@@ -22,8 +23,10 @@ constexpr float kStatusHeight = 28;
 constexpr float kInspectorWidth = 440;
 constexpr float kMinimapHeight = 64;
 constexpr float kUsageStripHeight = 52;
-constexpr float kAllocatorPaneShare = 0.55f;   // of the analysis pane's width
-constexpr float kAnalysisPaneShare = 0.4f;     // of the workspace height, below the chart
+constexpr float kAllocatorPaneShare = 0.55f;  // of the analysis pane's width, at start
+constexpr float kAnalysisPaneShare = 0.4f;    // of the workspace height, below the chart, at start
+constexpr float kSplitterThickness = 6;
+constexpr float kMinPane = 120;                // no splitter drags a pane smaller than this
 constexpr double kIdleWaitSeconds = 0.25;      // nothing happening: sleep until input or this long
 constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
 constexpr int kSettleFrames = 3;
@@ -94,18 +97,23 @@ bool Application::render_frame() {
                    ImGuiWindowFlags_NoBackground);
   bool restreamed = false;
   const ImVec2 available = ImGui::GetContentRegionAvail();
-  const float chart_width = available.x - kInspectorWidth;
+  if (panes_.inspector_width == 0) {
+    panes_.inspector_width = kInspectorWidth;
+    panes_.analysis_height = available.y * kAnalysisPaneShare;
+  }
+  const float chart_width = available.x - panes_.inspector_width - kSplitterThickness;
   ImGui::BeginGroup();
   const float legend_height = state_.settings.color_by_site ? site_legend_height() : 0;
   cursor_panels_.draw_search_bar(state_);
   const float lanes_height = cursor_panels_.lanes_height(state_);
   cursor_panels_.draw_lanes(state_, ImGui::GetCursorScreenPos().x + TimelinePanel::kAxisLeft,
                             chart_width - TimelinePanel::kAxisLeft);
-  const float pane_height = state_.document() ? available.y * kAnalysisPaneShare : 0;
+  const float pane_height = state_.document() ? panes_.analysis_height : 0;
   const float bar_height = ImGui::GetFrameHeightWithSpacing();
   const float strip_height = state_.document() ? kUsageStripHeight + 4 : 0;
+  const float splitter_height = pane_height > 0 ? kSplitterThickness : 0;
   const float timeline_height = available.y - kMinimapHeight - legend_height - 8 - bar_height - lanes_height -
-                                pane_height - strip_height;
+                                pane_height - strip_height - splitter_height;
   restreamed = timeline_.draw(state_, chart_width, timeline_height);
   allocator_panels_.draw_oom_markers(state_, timeline_.chart_x(), timeline_.chart_y(),
                                      chart_width - TimelinePanel::kAxisLeft,
@@ -118,14 +126,26 @@ bool Application::render_frame() {
   minimap_.draw(state_, TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
   if (state_.settings.color_by_site) draw_site_legend(state_, chart_width);
   if (pane_height > 0) {
-    const float allocator_width = chart_width * kAllocatorPaneShare;
-    cursor_panels_.draw_analysis_pane(state_, chart_width - allocator_width - ImGui::GetStyle().ItemSpacing.x,
-                                      0);
-    ImGui::SameLine();
-    allocator_panels_.draw_pane(state_, allocator_width, 0);
+    const float max_pane = available.y - bar_height - lanes_height - kMinimapHeight - kMinPane;
+    // Dragging the bar up grows the analysis pane (and shrinks the chart above it).
+    splitter("##split-analysis", SplitAxis::Horizontal, kSplitterThickness, chart_width,
+             panes_.analysis_height, kMinPane, max_pane, false);
+    if (panes_.allocator_width == 0) panes_.allocator_width = chart_width * kAllocatorPaneShare;
+    panes_.allocator_width =
+        std::clamp(panes_.allocator_width, kMinPane, std::max(kMinPane, chart_width - kMinPane));
+    const float analysis_width = chart_width - panes_.allocator_width - kSplitterThickness;
+    cursor_panels_.draw_analysis_pane(state_, analysis_width, 0);
+    ImGui::SameLine(0, 0);
+    splitter("##split-allocator", SplitAxis::Vertical, kSplitterThickness, ImGui::GetContentRegionAvail().y,
+             panes_.allocator_width, kMinPane, chart_width - kMinPane, false);
+    ImGui::SameLine(0, 0);
+    allocator_panels_.draw_pane(state_, panes_.allocator_width, 0);
   }
   ImGui::EndGroup();
-  ImGui::SameLine();
+  ImGui::SameLine(0, 0);
+  splitter("##split-inspector", SplitAxis::Vertical, kSplitterThickness, available.y, panes_.inspector_width,
+           kMinPane, available.x - 2 * kMinPane, false);
+  ImGui::SameLine(0, 0);
   ImGui::BeginChild("inspector", ImVec2(0, 0), true);
   draw_inspector(state_);
   ImGui::EndChild();
@@ -188,7 +208,13 @@ void Application::print_selection_json() {
 }
 
 void Application::print_cursor_json() {
-  std::printf("%s\n", cursor_panels_.cursor_json(state_).dump().c_str());
+  nlohmann::json json = cursor_panels_.cursor_json(state_);
+  if (json.is_object()) {
+    json["panes"] = {{"inspector_width", panes_.inspector_width},
+                     {"analysis_height", panes_.analysis_height},
+                     {"allocator_width", panes_.allocator_width}};
+  }
+  std::printf("%s\n", json.dump().c_str());
   std::fflush(stdout);
 }
 
@@ -240,11 +266,14 @@ int Application::run_interactive() {
       present();
       --frames_owed;
     }
-    if (window_.wait_events(state_.loader().busy() ? kBusyWaitSeconds : kIdleWaitSeconds)) {
+    const bool background = state_.loader().busy() || cursor_panels_.background_pending();
+    if (window_.wait_events(background ? kBusyWaitSeconds : kIdleWaitSeconds)) {
       frames_owed = kSettleFrames;
     }
-    // The chart's worker posts an empty event when a frame is ready: draw it once.
+    // The chart's worker posts an empty event when a frame is ready, the analysis worker when a
+    // result lands (no input marks either): draw them without waiting for the mouse.
     if (timeline_.layer().frame_waiting()) frames_owed = std::max(frames_owed, 1);
+    if (cursor_panels_.result_waiting()) frames_owed = std::max(frames_owed, 2);
   }
   return 0;
 }

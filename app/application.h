@@ -33,7 +33,7 @@ class Application {
   void apply_view(const ViewSpec& spec);
   void apply_color_mode();
   void print_selection_json();  // one JSON line on stdout ("null" without a selection)
-  void print_cursor_json();     // cursor, tree root and moment table totals, one JSON line
+  void print_cursor_json();     // cursor, tree root, moment table totals and pane sizes, one JSON line
   void print_allocator_json();  // allocator state at the cursor and the SQL console result
   // The chart with its axes, from the back buffer of the last frame drawn (File > Export png).
   void write_chart_png(const std::string& path);
@@ -63,6 +63,10 @@ class Application {
   std::string pending_png_;
   int pending_png_frames_ = 0;  // frames to draw first (the dialog takes one to close)
   bool quit_ = false;
+  // Pane sizes the splitters change, in pixels; 0 until the first frame sizes them from shares.
+  struct PaneSizes {
+    float inspector_width = 0, analysis_height = 0, allocator_width = 0;
+  } panes_;
 };
 
 }  // namespace snapscope

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "app/location_text.h"
 #include "core/cursor/call_tree_members.h"
 #include "core/cursor/element_marks.h"
 #include "core/view/format.h"
@@ -125,7 +126,9 @@ void CallTreePanel::draw_search_box() {
 void CallTreePanel::draw_toolbar(bool& filter_frames) {
   ImGui::Checkbox("filter frames", &filter_frames);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("hide the frames memory_viz hides (Python internals, torch glue)");
+    ImGui::SetTooltip(
+        "hide the allocator, dispatcher, boxing, autograd engine, CPython and unresolved ?? frames\n"
+        "(and start the bottom-up tree at each allocation's location); off: every frame");
   ImGui::SameLine();
   if (ImGui::SmallButton("collapse all")) collapse_all_ = true;
   ImGui::SameLine();
@@ -200,8 +203,12 @@ void CallTreePanel::draw_node(AppState& state, uint32_t id, bool force_open, siz
   const bool is_match = matches_.count(id) != 0;
   if (is_match) ImGui::PushStyleColor(ImGuiCol_Text, kMatchColor);
   const std::string label = tree_->label(id, *source_);
-  const bool open = ImGui::TreeNodeEx("##node", flags, "%s", label.c_str());
+  const std::string shown_label =
+      elide_front(label, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());
+  const bool open = ImGui::TreeNodeEx("##node", flags, "%s", shown_label.c_str());
   if (is_match) ImGui::PopStyleColor();
+  full_text_tooltip(label, shown_label);
+  if (id == navigator_->current_match()) current_match_visible_ = ImGui::IsItemVisible();
   if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) select(state, id);
   if (id == scroll_to_) {
     ImGui::SetScrollHereY(0.3f);
@@ -244,10 +251,25 @@ void CallTreePanel::draw_rows(AppState& state) {
     collapse_all_ = false;
   }
   size_t forced_budget = kMaxForcedOpen;
+  current_match_visible_ = false;  // set again if the match's row is drawn inside the view
   draw_node(state, navigator_->root(), false, forced_budget);
   expand_subtree_ = kNoIndex;
   reveal_.clear();
   ImGui::EndTable();
+}
+
+void CallTreePanel::set_query(const std::string& text) {
+  std::snprintf(query_, sizeof query_, "%s", text.c_str());
+}
+
+nlohmann::json CallTreePanel::search_json() const {
+  if (navigator_ == nullptr) return nullptr;
+  const uint32_t current = navigator_->current_match();
+  return {
+      {"query", applied_query_},
+      {"matches", navigator_->matches().size()},
+      {"current", current == kNoIndex ? nlohmann::json() : nlohmann::json(tree_->label(current, *source_))},
+      {"current_visible", current != kNoIndex && current_match_visible_}};
 }
 
 void CallTreePanel::draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation,

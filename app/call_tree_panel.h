@@ -12,6 +12,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "app/app_state.h"
 #include "core/analysis/call_tree_navigator.h"
 #include "core/cursor/cursor_analysis.h"
@@ -29,6 +31,11 @@ class CallTreePanel {
   void reset();
   const CallTree* tree() const { return tree_; }
   uint32_t shown_root() const { return navigator_ ? navigator_->root() : CallTree::kRoot; }
+  // The tree search as the last frame drew it (for Ctrl+J): query, matches, the current match's
+  // label and whether its row was inside the scrolled view.
+  nlohmann::json search_json() const;
+  // Types `text` into the search box (applied, revealed and scrolled to at the next draw).
+  void set_query(const std::string& text);
 
  private:
   void bind(AppState& state, const CursorAnalysis& analysis, uint64_t generation, const StackSource& source);
@@ -62,6 +69,7 @@ class CallTreePanel {
   uint32_t expand_subtree_ = kNoIndex;
   std::unordered_set<uint32_t> reveal_;  // nodes to open this frame (path to a search match)
   uint32_t scroll_to_ = kNoIndex;
+  bool current_match_visible_ = false;
 };
 
 }  // namespace snapscope

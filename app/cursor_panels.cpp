@@ -22,6 +22,22 @@ uint64_t untraced_bytes(const CallTree& tree) {
 
 }  // namespace
 
+void CursorPanels::set_ready_callback(std::function<void()> ready) {
+  ready_ = ready;
+  worker_.set_ready_callback(ready);
+  phases_.set_ready_callback(std::move(ready));
+}
+
+bool CursorPanels::background_pending() const {
+  return (catalog_loading_.valid() && !catalog_) || worker_.busy() || worker_.has_result();
+}
+
+bool CursorPanels::result_waiting() const {
+  const bool catalog_landed = catalog_loading_.valid() && !catalog_ &&
+                              catalog_loading_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  return catalog_landed || worker_.has_result();
+}
+
 void CursorPanels::before_frame(AppState& state) {
   // The loader swaps the document in while polling; the worker must not be reading it then.
   if (state.loader().busy()) {
@@ -70,7 +86,8 @@ void CursorPanels::request_analysis(AppState& state) {
   const Timeline* timeline = state.timeline();
   if (timeline == nullptr || !state.cursor.placed() || state.loader().busy() || catalog(false) == nullptr)
     return;
-  AnalysisRequest request{timeline, catalog_, state.cursor.state(), filter_frames_, location_rule_};
+  AnalysisRequest request{timeline,       catalog_,       state.cursor.state(),
+                          filter_frames_, location_rule_, wrapper_libraries_generation()};
   if (requested_ && *requested_ == request) return;
   requested_ = request;
   worker_.request(std::move(request));
@@ -88,7 +105,8 @@ std::shared_ptr<const CursorAnalysis> CursorPanels::current_for(AppState& state)
   if (auto result = worker_.take_result(); matches(result)) {
     analysis_ = std::move(result);
   } else {
-    AnalysisRequest request{timeline, catalog_, state.cursor.state(), filter_frames_, location_rule_};
+    AnalysisRequest request{timeline,       catalog_,       state.cursor.state(),
+                            filter_frames_, location_rule_, wrapper_libraries_generation()};
     analysis_ = AnalysisWorker::compute(request);
     requested_ = request;
   }
@@ -96,7 +114,10 @@ std::shared_ptr<const CursorAnalysis> CursorPanels::current_for(AppState& state)
   return analysis_;
 }
 
-void CursorPanels::draw_search_bar(AppState& state) { search_.draw(state, catalog(false)); }
+void CursorPanels::draw_search_bar(AppState& state) {
+  const StackCatalog* stacks = catalog(false);
+  search_.draw(state, stacks, stacks == nullptr && catalog_loading_.valid());
+}
 
 float CursorPanels::lanes_height(const AppState& state) { return lanes_.height(phases_.table(state)); }
 
@@ -109,8 +130,11 @@ void CursorPanels::draw_analysis_pane(AppState& state, float width, float height
   const CursorAnalysis* shown = analysis_ && state.cursor.placed() && analysis_->timeline == state.timeline()
                                     ? analysis_.get()
                                     : nullptr;
+  drawn_state_ = shown ? std::optional(shown->state) : std::nullopt;
   if (shown != nullptr) {
-    ImGui::Text("at state %zu: %s live in %s allocations  (%.0f ms)", shown->state,
+    const int64_t event = event_of_state(*shown->timeline, shown->state);
+    const std::string at = event < 0 ? "before the first event" : "at event #" + std::to_string(event);
+    ImGui::Text("%s: %s live in %s allocations  (%.0f ms)", at.c_str(),
                 format_bytes(static_cast<double>(shown->moment.live_bytes)).c_str(),
                 format_grouped(shown->live.size()).c_str(), shown->compute_ms);
     if (worker_.busy() || shown->state != state.cursor.state()) {
@@ -121,27 +145,39 @@ void CursorPanels::draw_analysis_pane(AppState& state, float width, float height
   const StackSource* source = catalog_.get();
   const bool filter_before = filter_frames_;
   const LocationRule rule_before = location_rule_;
+  using Tab = script::Tab::Name;
+  const auto tab = [&](const char* label, Tab name) {
+    const ImGuiTabItemFlags flags = pending_tab_ == name ? ImGuiTabItemFlags_SetSelected : 0;
+    if (!ImGui::BeginTabItem(label, nullptr, flags)) return false;
+    shown_tab_ = name;
+    return true;
+  };
   if (ImGui::BeginTabBar("analysis-tabs")) {
-    if (ImGui::BeginTabItem("Call tree")) {
+    if (tab("Call tree", Tab::CallTree)) {
       top_down_.draw(state, shown, generation_, source, filter_frames_);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Bottom-up")) {
+    if (tab("Bottom-up", Tab::BottomUp)) {
       bottom_up_.draw(state, shown, generation_, source, filter_frames_);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Moment table")) {
+    if (tab("Moment table", Tab::Moment)) {
       moment_.draw(state, shown, generation_, location_rule_);
       ImGui::EndTabItem();
     }
-    if (ImGui::BeginTabItem("Phases")) {
+    if (tab("Phases", Tab::Phases)) {
       phases_.draw(state);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();
+    pending_tab_.reset();
   }
   if (filter_frames_ != filter_before || location_rule_ != rule_before) request_analysis(state);
   ImGui::EndChild();
+}
+
+void CursorPanels::tree_search(const std::string& text) {
+  (shown_tab_ == script::Tab::Name::BottomUp ? bottom_up_ : top_down_).set_query(text);
 }
 
 bool CursorPanels::search(AppState& state, const std::string& text) {
@@ -152,12 +188,19 @@ bool CursorPanels::search(AppState& state, const std::string& text) {
 nlohmann::json CursorPanels::cursor_json(AppState& state) {
   const DeviceDocument* device = state.device();
   const Timeline* timeline = state.timeline();
-  if (device == nullptr || timeline == nullptr) return nullptr;
+  if (device == nullptr || timeline == nullptr) {
+    // Nothing loaded (yet, or the load failed): what the window says instead.
+    return {{"loaded", false}, {"error", state.error()}, {"search_status", search_.shown_status()}};
+  }
   nlohmann::json json = {{"placed", state.cursor.placed()},
                          {"action_count", timeline->action_count()},
                          {"peak_state", peak_state(*timeline)},
                          {"peak_bytes", timeline->peak_bytes()},
                          {"search", {{"query", search_.query()}, {"matches", search_.match_count()}}}};
+  // What the panes showed in the last drawn frame, before this call computes anything: a result
+  // that landed while no input came must already be on screen.
+  json["pane_shown_state"] = drawn_state_ ? nlohmann::json(*drawn_state_) : nlohmann::json();
+  json["tree_search"] = {{"top_down", top_down_.search_json()}, {"bottom_up", bottom_up_.search_json()}};
   if (!state.cursor.placed()) return json;
   const CursorReadout readout =
       read_cursor(*timeline, device->blocks, device->segments, state.cursor.state());

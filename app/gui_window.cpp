@@ -1,5 +1,7 @@
 #include "app/gui_window.h"
 
+#include <cfloat>
+
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
@@ -81,6 +83,7 @@ void GuiWindow::begin_frame() {
   key_latch::next_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (pointer_ignored_) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
 }
 

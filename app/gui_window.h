@@ -24,6 +24,8 @@ class GuiWindow {
   void request_close();
   // Sleeps until input arrives or timeout passes; true when any input (mouse, keys, resize,
   // drop) arrived, so idle periods need no frames at all.
+  // Headless modes: ImGui sees no pointer at all (no hover effects, no tooltips).
+  void set_pointer_ignored(bool ignored) { pointer_ignored_ = ignored; }
   bool wait_events(double timeout_seconds);
   void poll_events() const;
 
@@ -60,6 +62,7 @@ class GuiWindow {
   bool redraw_ = true, swap_pending_ = false;
   uint64_t shown_hash_ = 0;  // draw data of the frame on screen
   int shown_width_ = 0, shown_height_ = 0;
+  bool pointer_ignored_ = false;
 };
 
 }  // namespace snapscope

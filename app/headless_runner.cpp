@@ -156,6 +156,8 @@ struct CommandRunner {
     app.cursor_panels().search_panel().step(app.state(), command.forward);
   }
   void operator()(const script::PrintCursor&) { app.print_cursor_json(); }
+  void operator()(const script::Tab& command) { app.cursor_panels().select_tab(command.name); }
+  void operator()(const script::TreeSearch& command) { app.cursor_panels().tree_search(command.text); }
 };
 
 double percentile(std::vector<double> values, double fraction) {

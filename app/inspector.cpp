@@ -4,7 +4,10 @@
 
 #include <string>
 
+#include "core/analysis/frame_kind.h"
 #include "core/view/format.h"
+#include "core/view/stack_format.h"
+#include "core/view/timeline_axis.h"
 
 namespace snapscope {
 namespace {
@@ -17,15 +20,17 @@ void field(const char* name, const std::string& value) {
   ImGui::TextWrapped("%s", value.c_str());
 }
 
+// "event 812  (+1.25 s)": the event number as everywhere else, the time since the first event.
 std::string event_text(const std::optional<int64_t>& event, const std::optional<int64_t>& time_us,
-                       const char* missing) {
+                       std::optional<int64_t> first_time_us, const char* missing) {
   if (!event) return missing;
-  std::string text = "#" + std::to_string(*event);
-  if (time_us) text += "  at " + std::to_string(*time_us) + " us";
+  std::string text = "event #" + std::to_string(*event);
+  if (time_us && first_time_us)
+    text += "  (+" + format_duration_us(static_cast<double>(*time_us - *first_time_us)) + ")";
   return text;
 }
 
-void draw_fields(const AllocationDetails& details) {
+void draw_fields(const AllocationDetails& details, std::optional<int64_t> first_time) {
   if (!ImGui::BeginTable("fields", 2)) return;
   ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, 96);
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
@@ -35,8 +40,8 @@ void draw_fields(const AllocationDetails& details) {
   field("address", format_address(details.address));
   field("device", std::to_string(details.device));
   field("stream", std::to_string(details.stream));
-  field("allocated", event_text(details.alloc_event, details.alloc_time_us, "before the trace"));
-  field("freed", event_text(details.free_event, details.free_time_us, "never"));
+  field("allocated", event_text(details.alloc_event, details.alloc_time_us, first_time, "before the trace"));
+  field("freed", event_text(details.free_event, details.free_time_us, first_time, "never"));
   std::string lifetime = "-";
   if (details.lifetime_events()) lifetime = std::to_string(*details.lifetime_events()) + " events";
   if (details.lifetime_us())
@@ -44,10 +49,14 @@ void draw_fields(const AllocationDetails& details) {
   field("lifetime", lifetime);
   field("total then", format_bytes(static_cast<double>(details.total_after_alloc)));
   field("origin", details.origin);
+  if (!details.frames.empty()) {
+    const FrameText& where = details.frames[first_user_frame(details.frames)];
+    field("location", stack_location(details.frames, details.forward_stack));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", frame_line(where).c_str());
+  }
   if (!details.compile_context.empty()) field("compile ctx", details.compile_context);
   if (!details.user_metadata.empty()) field("user metadata", details.user_metadata);
   if (details.pool_id) field("pool", pool_text(*details.pool_id));
-  if (!details.forward_frames.empty()) field("forward stack", details.forward_frames);
   ImGui::EndTable();
 }
 
@@ -70,13 +79,19 @@ void draw_inspector(AppState& state) {
     state.select(std::nullopt);
     return;
   }
-  draw_fields(*details);
+  draw_fields(*details, state.timeline() ? first_time_us(*state.timeline()) : std::nullopt);
   ImGui::Separator();
   ImGui::Checkbox("show all frames", &state.settings.show_all_frames);
   ImGui::BeginChild("stack", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
   if (details->frames.empty()) ImGui::TextDisabled("<no stack recorded>");
   for (const std::string& line : stack_lines(details->frames, state.settings.show_all_frames)) {
     ImGui::TextUnformatted(line.c_str());
+  }
+  if (!details->forward_stack.empty()) {
+    ImGui::Separator();
+    ImGui::TextDisabled("forward op's stack");
+    for (const std::string& line : stack_lines(details->forward_stack, state.settings.show_all_frames))
+      ImGui::TextUnformatted(line.c_str());
   }
   ImGui::EndChild();
 }

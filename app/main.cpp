@@ -24,6 +24,9 @@ int main(int argc, char** argv) {
   }
   try {
     Application app(options);
+    // Headless output must not depend on where the X pointer happens to be (Xvfb puts it at the
+    // screen's centre, over the window): no hover, no tooltip.
+    if (options.script || options.screenshot || options.bench) app.window().set_pointer_ignored(true);
     if (options.script) return run_script(app, *options.script);
     if (options.screenshot) return run_screenshot(app, *options.screenshot, false);
     if (options.export_png) return run_screenshot(app, *options.export_png, true);

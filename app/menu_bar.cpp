@@ -2,9 +2,11 @@
 
 #include <imgui.h>
 
+#include <cstdio>
 #include <string>
 
 #include "app/cursor_controls.h"
+#include "core/analysis/frame_kind.h"
 #include "core/view/format.h"
 
 namespace snapscope {
@@ -29,6 +31,27 @@ void draw_file_menu(AppState& state, FileBrowser& browser, MenuActions& actions)
   ImGui::EndMenu();
 }
 
+// Thin wrapper libraries are never a location (core/analysis/frame_kind.h): the caller's line is.
+void draw_wrapper_setting(AppState& state, MenuActions& actions) {
+  if (!ImGui::BeginMenu("Wrapper libraries")) return;
+  static char text[512] = {};
+  if (ImGui::IsWindowAppearing()) {
+    std::snprintf(text, sizeof text, "%s", join_packages(wrapper_libraries()).c_str());
+  }
+  ImGui::TextDisabled("Python packages whose frames never name a location (comma-separated)");
+  ImGui::SetNextItemWidth(360);
+  if (ImGui::InputText("##wrappers", text, sizeof text, ImGuiInputTextFlags_EnterReturnsTrue) ||
+      ImGui::IsItemDeactivatedAfterEdit()) {
+    state.set_wrapper_libraries(split_packages(text));
+    actions.color_changed = true;
+  }
+  if (ImGui::MenuItem("Reset to defaults")) {
+    state.set_wrapper_libraries(default_wrapper_libraries());
+    actions.color_changed = true;
+  }
+  ImGui::EndMenu();
+}
+
 void draw_view_menu(AppState& state, MenuActions& actions) {
   if (!ImGui::BeginMenu("View")) return;
   if (ImGui::MenuItem("Active Memory Timeline", nullptr, state.settings.kind == TimelineKind::Blocks)) {
@@ -45,6 +68,7 @@ void draw_view_menu(AppState& state, MenuActions& actions) {
   const bool has_time = state.device() != nullptr && state.device()->has_time;
   ImGui::MenuItem("Wall-clock time axis", nullptr, &state.settings.time_axis, has_time);
   ImGui::MenuItem("Show all stack frames", nullptr, &state.settings.show_all_frames);
+  draw_wrapper_setting(state, actions);
   if (ImGui::MenuItem("Fit", "F")) {
     state.view.fit();
     state.settings.y_fit = YFitSettings{};

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include "app/cursor_controls.h"
+#include "app/location_text.h"
 #include "core/view/format.h"
 
 namespace snapscope {
@@ -24,12 +25,13 @@ void MomentPanel::draw_toolbar(AppState& state, const MomentTable& table, Locati
   if (ImGui::Button("Copy CSV")) ImGui::SetClipboardText(moment_table_csv(table).c_str());
   ImGui::SameLine();
   bool shown_frame = rule == LocationRule::FirstShownFrame;
-  if (ImGui::Checkbox("memory_viz's first shown frame", &shown_frame)) {
+  if (ImGui::Checkbox("first shown frame", &shown_frame)) {
     rule = shown_frame ? LocationRule::FirstShownFrame : LocationRule::FirstUserFrame;
   }
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip(
-        "off: the innermost user Python frame names the location (C++ allocator frames skipped)");
+        "on: memory_viz's literal rule, the innermost frame the filter keeps\n"
+        "off: the innermost user frame, or the autograd node / ATen operator of C++-only stacks");
   }
   ImGui::SameLine();
   uint64_t sum = 0;
@@ -72,7 +74,7 @@ void MomentPanel::draw_rows(AppState& state, const CursorAnalysis& analysis) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(format_grouped(row.count).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(row.label.c_str());
+      location_text(row.label);
     }
   }
   ImGui::EndTable();

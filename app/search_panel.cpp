@@ -56,7 +56,7 @@ void SearchPanel::step(AppState& state, bool forward) {
   keep_cursor_in_view(state);
 }
 
-void SearchPanel::draw(AppState& state, const StackCatalog* catalog) {
+void SearchPanel::draw(AppState& state, const StackCatalog* catalog, bool loading) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) focus_ = true;
   if (focus_) {
@@ -78,12 +78,16 @@ void SearchPanel::draw(AppState& state, const StackCatalog* catalog) {
     refresh(state, *catalog);
   }
   ImGui::SameLine();
+  shown_status_.clear();
   if (catalog == nullptr) {
-    ImGui::TextDisabled("loading stacks...");
+    if (loading) shown_status_ = "loading stacks...";
+    ImGui::TextDisabled("%s", shown_status_.c_str());
   } else if (invalid_) {
-    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "not a hex address");
+    shown_status_ = "not a hex address";
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", shown_status_.c_str());
   } else if (!searched_.empty()) {
-    ImGui::Text("%zu matches", matches_.size());
+    shown_status_ = std::to_string(matches_.size()) + " matches";
+    ImGui::TextUnformatted(shown_status_.c_str());
   }
   ImGui::SameLine();
   ImGui::BeginDisabled(matches_.empty());

@@ -18,7 +18,10 @@ namespace snapscope {
 
 class SearchPanel {
  public:
-  void draw(AppState& state, const StackCatalog* catalog);
+  // `loading`: the catalog is being read (nothing to search yet, and no error to show instead).
+  void draw(AppState& state, const StackCatalog* catalog, bool loading);
+  // The text beside the field in the last frame ("loading stacks...", "12 matches", or nothing).
+  const std::string& shown_status() const { return shown_status_; }
   void reset();
   // Runs a search now (script command); false while stacks are not loaded yet.
   bool search_now(AppState& state, const StackCatalog& catalog, const std::string& text);
@@ -37,6 +40,7 @@ class SearchPanel {
   const Timeline* searched_in_ = nullptr;
   std::vector<uint32_t> matches_;
   bool invalid_ = false;
+  std::string shown_status_;  // what the last frame wrote beside the field
   std::chrono::steady_clock::time_point edited_at_{};
 };
 

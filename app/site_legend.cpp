@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "app/location_text.h"
 #include "core/view/format.h"
 #include "render/chart_palette.h"
 
@@ -29,8 +30,16 @@ void draw_site_legend(AppState& state, float width) {
         ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, 1)));
     ImGui::Dummy(ImVec2(side, side));
     ImGui::SameLine();
-    ImGui::Text("%s  %s in %llu allocations", format_bytes(static_cast<double>(site.bytes)).c_str(),
-                site.label.c_str(), static_cast<unsigned long long>(site.count));
+    ImGui::Text("%s", format_bytes(static_cast<double>(site.bytes)).c_str());
+    ImGui::SameLine();
+    const std::string count = "in " + format_grouped(site.count) + " allocations";
+    const float label_width = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(count.c_str()).x -
+                              2 * ImGui::GetStyle().ItemSpacing.x;
+    const std::string shown_label = elide_front(site.label, label_width);
+    ImGui::TextUnformatted(shown_label.c_str());
+    full_text_tooltip(site.label, shown_label);
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", count.c_str());
   }
   if (coloring.sites.size() > shown) {
     ImGui::TextDisabled("... %zu more sites (colors repeat)", coloring.sites.size() - shown);

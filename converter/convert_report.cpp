@@ -25,8 +25,9 @@ const char* const kReportUsage =
     "            after raw trace event EVENT\n"
     "  --device  device index (default: the first device with a trace or segments)\n"
     "  --top     moment-table rows to show before folding the rest into one row (default 20, 0 = all)\n"
-    "  --location  how rows are grouped: the innermost user Python frame (default), or the innermost\n"
-    "            frame memory_viz shows (often the caching allocator itself)\n";
+    "  --location  how rows are grouped: 'user' (default) the innermost user frame, or for stacks\n"
+    "            without one (backward pass, C++ only) the autograd node or ATen operator; 'shown'\n"
+    "            the innermost frame the frame filter keeps (memory_viz's literal rule)\n";
 
 namespace {
 
@@ -75,10 +76,10 @@ std::string bytes_text(uint64_t bytes) {
   return format_bytes(double(bytes)) + " (" + format_bytes_exact(bytes) + ")";
 }
 
+// Event numbers, as the viewer's status bar, tree header and inspector say it.
 std::string moment_text(const Timeline& timeline, size_t state) {
   const int64_t event = event_of_state(timeline, state);
-  return "state " + std::to_string(state) +
-         (event < 0 ? " (before any event)" : " (after event " + std::to_string(event) + ")");
+  return event < 0 ? std::string("the start (before any event)") : "event #" + std::to_string(event);
 }
 
 std::string summary_text(const AnalysisSource& input) {

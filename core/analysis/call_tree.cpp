@@ -79,15 +79,8 @@ class CallTreeBuilder {
     tree_.nodes_[node].self_bytes += usage.bytes;
   }
 
-  // Root-to-leaf order: outermost first for top-down, innermost first for bottom-up.
   const std::vector<FrameId>& path_frames(StackId stack) {
-    const std::span<const FrameId> frames = source_.stack_frames(stack);
-    if (options_.filter_frames) {
-      noise_.kept_frames(frames, path_);
-    } else {
-      path_.assign(frames.begin(), frames.end());
-    }
-    if (options_.direction == TreeDirection::TopDown) std::reverse(path_.begin(), path_.end());
+    call_tree_path(source_.stack_frames(stack), options_.direction, options_.filter_frames, noise_, path_);
     return path_;
   }
 
@@ -134,6 +127,38 @@ class CallTreeBuilder {
   uint32_t untraced_ = kNoIndex;
   std::vector<FrameId> path_;
 };
+
+namespace {
+
+bool names_location(FrameKind kind) {
+  return kind == FrameKind::User || kind == FrameKind::AutogradNode || kind == FrameKind::Operator;
+}
+
+// A filtered top-down path starts at the outermost user frame, autograd node or operator: what
+// lies outside it (runpy, the interpreter's start-up, the engine's thread) is nobody's code.
+void start_at_user_code(std::vector<FrameId>& innermost_first, const FrameNoiseCache& noise) {
+  for (size_t i = innermost_first.size(); i-- > 0;) {
+    if (names_location(noise.kind(innermost_first[i]))) {
+      innermost_first.resize(i + 1);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void call_tree_path(std::span<const FrameId> frames, TreeDirection direction, bool filtered,
+                    const FrameNoiseCache& noise, std::vector<FrameId>& path) {
+  if (!filtered) {
+    path.assign(frames.begin(), frames.end());
+  } else if (direction == TreeDirection::BottomUp && !frames.empty()) {
+    noise.kept_frames(frames.subspan(noise.location_index(frames)), path);
+  } else {
+    noise.kept_frames(frames, path);
+    start_at_user_code(path, noise);
+  }
+  if (direction == TreeDirection::TopDown) std::reverse(path.begin(), path.end());
+}
 
 CallTree build_call_tree(std::span<const LiveElement> live, const StackSource& source,
                          const CallTreeOptions& options) {

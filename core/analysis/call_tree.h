@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/analysis/frame_noise.h"
 #include "core/analysis/live_elements.h"
 #include "core/analysis/stack_source.h"
 
@@ -17,7 +18,9 @@ enum class TreeDirection : uint8_t { TopDown, BottomUp };
 
 struct CallTreeOptions {
   TreeDirection direction = TreeDirection::TopDown;
-  bool filter_frames = true;  // drop the frames memory_viz hides (see FrameNoiseCache)
+  // Drop the frames the filter hides (FrameNoiseCache); a bottom-up tree then also starts at each
+  // stack's location (the moment table's rows), not at the allocator's internals.
+  bool filter_frames = true;
 };
 
 enum class CallTreeNodeKind : uint8_t {
@@ -57,6 +60,12 @@ class CallTree {
   bool filtered_;
   std::vector<CallTreeNode> nodes_;
 };
+
+// The root-to-leaf frames a stack takes in a tree: outermost first for top-down (filtered: from
+// the outermost user frame, autograd node or operator), innermost first for bottom-up (filtered:
+// from the location). Empty for an empty stack.
+void call_tree_path(std::span<const FrameId> frames, TreeDirection direction, bool filtered,
+                    const FrameNoiseCache& noise, std::vector<FrameId>& path);
 
 CallTree build_call_tree(std::span<const LiveElement> live, const StackSource& source,
                          const CallTreeOptions& options = {});

@@ -1,14 +1,16 @@
 #include "core/analysis/frame_noise.h"
 
-#include "core/view/stack_format.h"
-
 namespace snapscope {
 
-bool FrameNoiseCache::is_noise(FrameId frame) const {
-  auto [it, inserted] = noise_.try_emplace(frame, false);
+FrameKind FrameNoiseCache::kind(FrameId frame) const {
+  if (const uint64_t now = wrapper_libraries_generation(); now != generation_) {
+    kinds_.clear();  // the wrapper list changed: Python frames may have changed kind
+    generation_ = now;
+  }
+  auto [it, inserted] = kinds_.try_emplace(frame, FrameKind::Hidden);
   if (inserted) {
     const FrameRef ref = source_.frame(frame);
-    it->second = is_noise_frame(ref.name, ref.filename);
+    it->second = classify_frame(ref.name, ref.filename);
   }
   return it->second;
 }
@@ -19,6 +21,10 @@ void FrameNoiseCache::kept_frames(std::span<const FrameId> frames, std::vector<F
     if (!is_noise(frame)) out.push_back(frame);
   }
   if (out.empty()) out.assign(frames.begin(), frames.end());
+}
+
+size_t FrameNoiseCache::location_index(std::span<const FrameId> frames) const {
+  return location_frame_index(frames.size(), [&](size_t i) { return kind(frames[i]); });
 }
 
 }  // namespace snapscope

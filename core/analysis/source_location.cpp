@@ -1,17 +1,9 @@
 #include "core/analysis/source_location.h"
 
-#include "core/view/stack_format.h"
-
 namespace snapscope {
 
 std::string format_location(const FrameRef& frame) {
-  std::string text(frame.filename);
-  text += ':';
-  text += std::to_string(frame.line);
-  text += " (";
-  text += frame.name;
-  text += ')';
-  return text;
+  return location_label(frame.name, frame.filename, frame.line);
 }
 
 LocationIndex::LocationIndex(const StackSource& source, LocationRule rule)
@@ -37,16 +29,7 @@ LocationId LocationIndex::location_of(StackId stack) {
 std::optional<FrameId> LocationIndex::location_frame(StackId stack) {
   const std::span<const FrameId> frames = source_.stack_frames(stack);
   if (frames.empty()) return std::nullopt;
-  if (rule_ == LocationRule::FirstUserFrame) {
-    std::vector<FrameText> texts;
-    texts.reserve(frames.size());
-    for (FrameId id : frames) {
-      const FrameRef frame = source_.frame(id);
-      texts.push_back({std::string(frame.name), std::string(frame.filename), frame.line, {}, {}, {}, {}});
-    }
-    const size_t user = first_user_frame(texts);
-    if (user < frames.size()) return frames[user];
-  }
+  if (rule_ == LocationRule::FirstUserFrame) return frames[noise_.location_index(frames)];
   noise_.kept_frames(frames, scratch_);
   return scratch_.front();
 }

@@ -1,4 +1,5 @@
-// "Where was this allocated": one frame of the stack, as "file:line (function)". Locations are
+// "Where was this allocated": one frame of the stack (the location rule, frame_kind.h), as
+// "file:line (function)" or, for a native frame, its short name ("BmmBackward0"). Locations are
 // interned so tables can group by a small id.
 #pragma once
 
@@ -16,13 +17,15 @@ inline constexpr std::string_view kUntracedLabel = "untraced / pre-existing";
 using LocationId = uint32_t;
 inline constexpr LocationId kUntracedLocation = 0;  // stacks without frames
 
-std::string format_location(const FrameRef& frame);  // "file:line (function)"
+// "file:line (function)"; "BmmBackward0" / "at::native::bmm" for native frames (location_label).
+std::string format_location(const FrameRef& frame);
 
 enum class LocationRule : uint8_t {
-  // The innermost frame memory_viz's filter keeps. With C++ frames recorded this is usually the
-  // caching allocator itself, so every allocation lands in one row.
+  // The innermost frame the filter keeps (literal memory_viz, with the wider filter of
+  // frame_kind.h): often a tensor-factory frame on traces with C++ stacks.
   FirstShownFrame,
-  // The innermost user Python frame (core/view first_user_frame), else the innermost shown one.
+  // The location rule (frame_kind.h location_frame_index): the innermost user frame, or the
+  // autograd node of a backward allocation, or the ATen operator of a C++-only stack.
   FirstUserFrame,
 };
 

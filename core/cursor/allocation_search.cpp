@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "core/analysis/live_elements.h"
+#include "core/analysis/source_location.h"
 
 namespace snapscope {
 namespace {
@@ -71,8 +72,28 @@ std::optional<SearchQuery> parse_search_query(std::string_view text, SearchMode 
   return SearchQuery{SearchQuery::Kind::Frame, std::string(text), 0};
 }
 
+std::optional<FrameLocationQuery> parse_frame_location(std::string_view text) {
+  text = trimmed(text);
+  std::string_view function;
+  if (text.ends_with(")")) {
+    const size_t open = text.rfind(" (");
+    if (open == std::string_view::npos) return std::nullopt;
+    function = text.substr(open + 2, text.size() - open - 3);
+    text = trimmed(text.substr(0, open));
+  }
+  const size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return std::nullopt;
+  int64_t line = 0;
+  const std::string_view digits = text.substr(colon + 1);
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), line);
+  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return FrameLocationQuery{std::string(text.substr(0, colon)), line, std::string(function)};
+}
+
 std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::string_view text) {
-  std::string needle(text);
+  const std::optional<FrameLocationQuery> location = parse_frame_location(text);
+  // "file.py:79 (forward)": the file part is the substring; line and function must match.
+  std::string needle(location ? std::string_view(location->file) : text);
   std::transform(needle.begin(), needle.end(), needle.begin(), lower);
   std::vector<bool> string_hit(catalog.string_count());
   for (StringId id = 0; id < catalog.string_count(); ++id) {
@@ -82,7 +103,13 @@ std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::strin
   for (FrameId id = 0; id < catalog.frame_count(); ++id) {
     const CatalogFrame& frame = catalog.frame_ids(id);
     const auto hit = [&](StringId s) { return s < string_hit.size() && string_hit[s]; };
-    frame_hit[id] = hit(frame.name) || hit(frame.filename);
+    if (location) {
+      frame_hit[id] = hit(frame.filename) && frame.line == location->line &&
+                      (location->function.empty() || catalog.string(frame.name) == location->function);
+    } else {
+      frame_hit[id] = hit(frame.name) || hit(frame.filename) ||
+                      contains_ignoring_case(format_location(catalog.frame(id)), needle);
+    }
   }
   std::vector<bool> stack_hit(catalog.stack_count());
   for (StackId id = 0; id < catalog.stack_count(); ++id) {

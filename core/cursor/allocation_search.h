@@ -31,7 +31,17 @@ struct SearchQuery {
 // Nothing for blank text or (in Address mode) text that is not a hex number.
 std::optional<SearchQuery> parse_search_query(std::string_view text, SearchMode mode);
 
-// Per stack id: whether any of its frames' function or file name contains `text`.
+// A frame written the way the UI prints a location: "file.py:79" or "file.py:79 (forward)".
+struct FrameLocationQuery {
+  std::string file;      // substring of the frame's file name
+  int64_t line = 0;      // exact
+  std::string function;  // exact; empty: any
+};
+std::optional<FrameLocationQuery> parse_frame_location(std::string_view text);
+
+// Per stack id: whether any of its frames matches `text`: a location ("file.py:79 (forward)",
+// see parse_frame_location), else a substring of the function, the file name or the printed
+// location ("BmmBackward0").
 std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::string_view text);
 
 // Ever-live elements matching the query, ordered by when they were allocated (stack position).

@@ -32,6 +32,11 @@ bool AnalysisWorker::busy() const {
   return running_ || pending_.has_value();
 }
 
+bool AnalysisWorker::has_result() const {
+  std::lock_guard lock(mutex_);
+  return result_ != nullptr;
+}
+
 void AnalysisWorker::wait_idle() {
   std::unique_lock lock(mutex_);
   pending_.reset();
@@ -60,8 +65,10 @@ void AnalysisWorker::run() {
     }
     lock.lock();
     running_ = false;
+    const bool landed = computed != nullptr;
     if (computed) result_ = std::move(computed);
     idle_.notify_all();
+    if (landed && ready_) ready_();  // under the lock: a waker must not block or call back in
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,6 +21,7 @@ struct AnalysisRequest {
   size_t state = 0;
   bool filter_frames = true;
   LocationRule location_rule = LocationRule::FirstUserFrame;
+  uint64_t wrappers = 0;  // wrapper_libraries_generation(): editing the list recomputes
   bool operator==(const AnalysisRequest&) const = default;
 };
 
@@ -34,9 +36,13 @@ class AnalysisWorker {
   void request(AnalysisRequest request);
   // The newest finished result not taken yet.
   std::shared_ptr<const CursorAnalysis> take_result();
-  bool busy() const;  // a request is pending or running
+  bool busy() const;        // a request is pending or running
+  bool has_result() const;  // a finished result waits for take_result()
   // Drops the pending request and waits for a running one (before its timeline goes away).
   void wait_idle();
+  // Called on the worker thread after each result lands, e.g. to wake an event loop that waits
+  // for input (the viewer posts an empty GLFW event). Set before the first request.
+  void set_ready_callback(std::function<void()> ready) { ready_ = std::move(ready); }
   // Computes on the calling thread (headless scripts want the answer now).
   static std::shared_ptr<const CursorAnalysis> compute(const AnalysisRequest& request);
 
@@ -48,6 +54,7 @@ class AnalysisWorker {
   std::optional<AnalysisRequest> pending_;
   bool running_ = false, stopping_ = false;
   std::shared_ptr<const CursorAnalysis> result_;
+  std::function<void()> ready_;
   std::thread thread_;
 };
 

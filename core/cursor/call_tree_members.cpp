@@ -20,12 +20,7 @@ void stack_path(const CallTree& tree, StackId stack, const StackSource& source, 
     path.assign(1, kUntracedStep);
     return;
   }
-  if (tree.filtered()) {
-    noise.kept_frames(frames, path);
-  } else {
-    path.assign(frames.begin(), frames.end());
-  }
-  if (tree.direction() == TreeDirection::TopDown) std::reverse(path.begin(), path.end());
+  call_tree_path(frames, tree.direction(), tree.filtered(), noise, path);
 }
 
 }  // namespace

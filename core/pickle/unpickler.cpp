@@ -72,6 +72,16 @@ std::string_view trim(std::string_view s) {
 PickleError::PickleError(const std::string& reason, uint64_t offset)
     : std::runtime_error(reason + " at byte " + std::to_string(offset)), offset_(offset) {}
 
+PickleError PickleError::not_a_pickle(uint8_t first_byte) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string message = "not a pickle file (it starts with byte 0x";
+  message += kHex[first_byte >> 4];
+  message += kHex[first_byte & 15];
+  if (first_byte >= 0x20 && first_byte < 0x7f) message += std::string(" '") + char(first_byte) + "'";
+  message += ", which no pickle starts with)";
+  return PickleError(WholeMessage{}, message);
+}
+
 bool is_valid_utf8(std::string_view text) {
   const auto* p = reinterpret_cast<const uint8_t*>(text.data());
   const uint8_t* end = p + text.size();
@@ -167,6 +177,7 @@ void Unpickler::fail(const std::string& reason) const { throw PickleError(reason
 
 void Unpickler::refuse(uint8_t op) const {
   std::string_view name = opcode_name(op);
+  if (name.empty() && op_offset_ == 0) throw PickleError::not_a_pickle(op);
   if (name.empty()) {
     static constexpr char kHex[] = "0123456789abcdef";
     std::string code = "0x";

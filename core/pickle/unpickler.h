@@ -24,9 +24,14 @@ namespace snapscope::pickle {
 class PickleError : public std::runtime_error {
  public:
   PickleError(const std::string& reason, uint64_t offset);
+  // The very first byte is no opcode: the input is something else (a text file renamed .pickle).
+  // The message says so instead of naming a byte offset.
+  static PickleError not_a_pickle(uint8_t first_byte);
   uint64_t offset() const { return offset_; }
 
  private:
+  struct WholeMessage {};
+  PickleError(WholeMessage, const std::string& message) : std::runtime_error(message), offset_(0) {}
   uint64_t offset_;
 };
 

@@ -109,6 +109,7 @@ AllocationDetails ElementsDbReader::allocation(int device, TimelineKind kind, ui
     details.pool_id = std::array<int64_t, 2>{row.column_int(14), row.column_int(15)};
   }
   details.frames = stack(stack_id);
+  details.forward_stack = parse_frame_lines(details.forward_frames);
   return details;
 }
 
@@ -160,7 +161,9 @@ nlohmann::json details_to_json(const AllocationDetails& details, bool show_all_f
       {"user_metadata", details.user_metadata},
       {"forward_frames", details.forward_frames},
       {"pool_id", details.pool_id ? nlohmann::json(*details.pool_id) : nlohmann::json(nullptr)},
+      {"location", stack_location(details.frames, details.forward_stack)},
       {"stack", stack_lines(details.frames, show_all_frames)},
+      {"forward_stack", stack_lines(details.forward_stack, show_all_frames)},
   };
 }
 
@@ -181,6 +184,8 @@ std::string details_to_text(const AllocationDetails& details, bool show_all_fram
   if (!details.user_metadata.empty()) text += "user_metadata: " + details.user_metadata + "\n";
   if (details.pool_id) text += "pool: " + pool_text(*details.pool_id) + "\n";
   if (!details.forward_frames.empty()) text += "forward stack:\n" + details.forward_frames + "\n";
+  if (!details.frames.empty())
+    text += "location: " + stack_location(details.frames, details.forward_stack) + "\n";
   text += "stack:\n";
   for (const std::string& line : stack_lines(details.frames, show_all_frames)) text += "  " + line + "\n";
   return text;

@@ -35,6 +35,7 @@ struct AllocationDetails {
   std::string forward_frames;  // the forward pass's stack of a backward allocation, as text
   std::optional<std::array<int64_t, 2>> pool_id;  // the alloc event's private pool (CUDA graphs)
   std::vector<FrameText> frames;                  // innermost first, unfiltered
+  std::vector<FrameText> forward_stack;           // forward_frames parsed, innermost first
 
   // Lifetime in events / microseconds; empty while it is never freed or unknown.
   std::optional<int64_t> lifetime_events() const;

@@ -33,9 +33,17 @@ void RecentFiles::save() const {
   std::filesystem::rename(temporary, storage_, ignored);
 }
 
+// Absolute, so an entry opened as "assets/demo.pickle" still opens from another directory.
+std::string absolute_path(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  return error ? path : absolute.lexically_normal().string();
+}
+
 void RecentFiles::add(const std::string& path) {
-  remove(path);
-  entries_.insert(entries_.begin(), path);
+  const std::string absolute = absolute_path(path);
+  remove(absolute);
+  entries_.insert(entries_.begin(), absolute);
   if (entries_.size() > capacity_) entries_.resize(capacity_);
 }
 

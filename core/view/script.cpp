@@ -146,6 +146,17 @@ script::Cursor parse_cursor_command(const std::vector<std::string_view>& words) 
 
 }  // namespace
 
+script::Tab parse_tab_command(const std::vector<std::string_view>& words) {
+  expect_arguments(words, 1);
+  using Name = script::Tab::Name;
+  if (words[1] == "call-tree") return {Name::CallTree};
+  if (words[1] == "bottom-up") return {Name::BottomUp};
+  if (words[1] == "moment") return {Name::Moment};
+  if (words[1] == "phases") return {Name::Phases};
+  throw std::invalid_argument("tab needs call-tree, bottom-up, moment or phases, got '" +
+                              std::string(words[1]) + "'");
+}
+
 ScriptCommand parse_script_line(std::string_view line) {
   const auto words = split_words(line);
   if (words.empty()) throw std::invalid_argument("empty command");
@@ -237,6 +248,12 @@ ScriptCommand parse_script_line(std::string_view line) {
   if (verb == "print-cursor") {
     expect_arguments(words, 0);
     return script::PrintCursor{};
+  }
+  if (verb == "tab") return parse_tab_command(words);
+  if (verb == "tree-search") {
+    const std::string_view text = trim(line.substr(verb.size()));
+    if (text.empty()) throw std::invalid_argument("tree-search needs the text to search for");
+    return script::TreeSearch{std::string(text)};
   }
   throw std::invalid_argument("unknown command '" + std::string(verb) + "'");
 }

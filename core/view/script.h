@@ -20,6 +20,9 @@
 //   search TEXT          frame substring or address; search-next / search-previous step the cursor
 //   print-cursor         cursor, call tree root and moment table totals, one JSON line
 //   export FORMAT FILE   File > Export: a snapscope-convert --export FORMAT, or png, at the cursor
+//   tab call-tree|bottom-up|moment|phases   show that tab of the analysis pane
+//   tree-search TEXT     search the shown call tree (the rest of the line), as typing after '/'
+
 #pragma once
 
 #include <cstdint>
@@ -100,6 +103,13 @@ struct PrintCursor {};
 struct Export {
   std::string format, path;
 };
+struct Tab {
+  enum class Name : uint8_t { CallTree, BottomUp, Moment, Phases };
+  Name name = Name::CallTree;
+};
+struct TreeSearch {
+  std::string text;
+};
 }  // namespace script
 
 using ScriptCommand =
@@ -107,7 +117,7 @@ using ScriptCommand =
                  script::TimeAxis, script::Click, script::Select, script::Wait, script::Screenshot,
                  script::PrintSelection, script::PrintView, script::Cursor, script::Search,
                  script::SearchStep, script::PrintCursor, script::Export, script::Hover,
-                 script::ZoomSelection, script::YFit, script::Phase>;
+                 script::ZoomSelection, script::YFit, script::Phase, script::Tab, script::TreeSearch>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

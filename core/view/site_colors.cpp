@@ -4,6 +4,8 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "core/analysis/frame_kind.h"
+#include "core/analysis/source_location.h"
 #include "core/view/allocation_details.h"
 
 namespace snapscope {
@@ -20,7 +22,9 @@ SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind 
     if (inserted) {
       const std::vector<FrameText> frames = db.stack(row.stack_id);
       const size_t user = first_user_frame(frames);
-      const std::string label = user < frames.size() ? frame_line(frames[user]) : "<no stack>";
+      const std::string label =
+          user < frames.size() ? location_label(frames[user].name, frames[user].filename, frames[user].line)
+                               : std::string(kUntracedLabel);
       auto [site, new_site] = site_of_label.try_emplace(label, static_cast<uint32_t>(sites.size()));
       if (new_site) sites.push_back({label, 0, 0});
       it->second = site->second;

@@ -1,5 +1,5 @@
-// "Color by allocation site": every allocation gets the key of its first user frame
-// (stack_format.h), ranked by bytes so the biggest sites get the first palette colors.
+// "Color by allocation site": every allocation gets the key of its location (the location rule,
+// stack_format.h first_user_frame), ranked by bytes so the biggest sites get the first palette colors.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@ namespace snapscope {
 class ElementsDbReader;
 
 struct AllocationSite {
-  std::string label;   // "file:line:function", or "<no stack>"
+  std::string label;   // location_label: "file:line (function)", "BmmBackward0", or kUntracedLabel
   uint64_t bytes = 0;  // sum of the sizes of its allocations
   uint64_t count = 0;
 };

@@ -1,43 +1,10 @@
 #include "core/view/stack_format.h"
 
-#include <algorithm>
-#include <array>
+#include "core/analysis/frame_kind.h"
 
 namespace snapscope {
-namespace {
-
-constexpr std::array<std::string_view, 8> kNoiseFunctions = {"unwind::unwind",    "CapturedTraceback::gather",
-                                                             "gather_with_cpp",   "_start",
-                                                             "__libc_start_main", "PyEval_",
-                                                             "PyObject_",         "PyFunction_"};
-constexpr std::array<std::string_view, 10> kNoiseFiles = {"core/boxing",
-                                                          "/Register",
-                                                          "/Redispatch",
-                                                          "pythonrun.c",
-                                                          "Modules/main.c",
-                                                          "Objects/call.c",
-                                                          "Objects/methodobject.c",
-                                                          "pycore_ceval.h",
-                                                          "ceval.c",
-                                                          "cpython/abstract.h"};
-
-bool contains_any(std::string_view text, std::span<const std::string_view> needles) {
-  return std::any_of(needles.begin(), needles.end(),
-                     [&](std::string_view needle) { return text.find(needle) != std::string_view::npos; });
-}
-
-bool is_user_python_file(std::string_view filename) {
-  const bool python = filename.ends_with(".py");
-  // torch's own Python layers (nn.Module.__call__, autograd) are not the user's allocation site.
-  const bool torch_internal =
-      filename.find("/torch/") != std::string_view::npos || filename.starts_with("torch/");
-  return python && !torch_internal;
-}
-
-}  // namespace
-
 bool is_noise_frame(std::string_view name, std::string_view filename) {
-  return contains_any(name, kNoiseFunctions) || contains_any(filename, kNoiseFiles);
+  return classify_frame(name, filename) == FrameKind::Hidden;
 }
 
 std::vector<std::string> elide_repeats(std::span<const std::string> lines) {
@@ -72,14 +39,50 @@ std::vector<std::string> stack_lines(std::span<const FrameText> frames, bool sho
   return elide_repeats(lines);
 }
 
-size_t first_user_frame(std::span<const FrameText> frames) {
-  size_t first_kept = frames.size();
-  for (size_t i = 0; i < frames.size(); ++i) {
-    if (is_noise_frame(frames[i].name, frames[i].filename)) continue;
-    if (is_user_python_file(frames[i].filename)) return i;
-    first_kept = std::min(first_kept, i);
+std::vector<FrameText> parse_frame_lines(std::string_view text) {
+  std::vector<FrameText> frames;
+  while (!text.empty()) {
+    const size_t newline = text.find('\n');
+    const std::string_view line = text.substr(0, newline);
+    text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
+    if (line.empty()) continue;
+    // The first ":DIGITS:" splits file from name (a Windows drive "C:\\" has no digits after it).
+    FrameText frame;
+    frame.name = std::string(line);
+    for (size_t colon = line.find(':'); colon != std::string_view::npos; colon = line.find(':', colon + 1)) {
+      const size_t end = line.find(':', colon + 1);
+      const std::string_view digits =
+          line.substr(colon + 1, end == std::string_view::npos ? 0 : end - colon - 1);
+      const bool numeric = !digits.empty() &&
+                           digits.find_first_not_of("0123456789") == std::string_view::npos &&
+                           digits.size() <= 18;
+      if (!numeric) continue;
+      frame.filename = std::string(line.substr(0, colon));
+      frame.line = std::stoll(std::string(digits));
+      frame.name = std::string(line.substr(end + 1));
+      break;
+    }
+    frames.push_back(std::move(frame));
   }
-  return first_kept;
+  return frames;
+}
+
+std::string stack_location(std::span<const FrameText> frames, std::span<const FrameText> forward_frames) {
+  if (frames.empty()) return {};
+  const FrameText& at = frames[first_user_frame(frames)];
+  std::string label = location_label(at.name, at.filename, at.line);
+  if (!forward_frames.empty() && classify_frame(at.name, at.filename) == FrameKind::AutogradNode) {
+    const FrameText& forward = forward_frames[first_user_frame(forward_frames)];
+    if (classify_frame(forward.name, forward.filename) == FrameKind::User)
+      label += " <- " + location_label(forward.name, forward.filename, forward.line);
+  }
+  return label;
+}
+
+size_t first_user_frame(std::span<const FrameText> frames) {
+  if (frames.empty()) return 0;
+  return location_frame_index(frames.size(),
+                              [&](size_t i) { return classify_frame(frames[i].name, frames[i].filename); });
 }
 
 }  // namespace snapscope

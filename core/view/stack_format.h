@@ -19,7 +19,8 @@ struct FrameText {
   std::string fx_node_op, fx_node_name, fx_node_target, fx_original_trace;
 };
 
-// memory_viz's frame filter: true for frames it omits (unwinder, CPython eval loop, dispatcher).
+// The frame filter: memory_viz's list plus unresolved "??" frames, the allocator, dispatch and
+// boxing glue, the autograd engine, CPython's interpreter and libc (core/analysis/frame_kind.h).
 bool is_noise_frame(std::string_view name, std::string_view filename);
 
 // Consecutive equal lines: one stays, two stay, three or more become the line plus
@@ -32,8 +33,19 @@ std::string frame_line(const FrameText& frame);
 // The stack, innermost frame first, one frame per line, filtered unless show_all_frames.
 std::vector<std::string> stack_lines(std::span<const FrameText> frames, bool show_all_frames);
 
-// Index of the first frame that is user code (a Python file outside torch's own sources and not
-// noise), else the first non-noise frame, else frames.size(). Used to color by allocation site.
+// The inverse of the reader's joined stack text (event_extras.forward_frames): one
+// "filename:line:name" per line, innermost first. A line without ":LINE:" becomes a frame with
+// only a name.
+std::vector<FrameText> parse_frame_lines(std::string_view text);
+
+// The location rule's label for a stack (first_user_frame); for a backward allocation named by its
+// autograd node, with the forward op's stack recorded (forward_frames), the forward op's user line
+// follows: "BmmBackward0 <- model.py:79 (forward)". Empty for an empty stack.
+std::string stack_location(std::span<const FrameText> frames, std::span<const FrameText> forward_frames);
+
+// Index of the frame that names where this stack allocated (the location rule,
+// core/analysis/frame_kind.h location_frame_index); 0 for an empty stack. Every view that shows or
+// groups on a location goes through this or LocationIndex.
 size_t first_user_frame(std::span<const FrameText> frames);
 
 }  // namespace snapscope

@@ -50,7 +50,8 @@ uint64_t unattributed_bytes(const Snapshot& snapshot, const Timeline& timeline, 
   return bytes;
 }
 
-// The bottom-up filtered tree's first level is the allocating frames, i.e. the moment table.
+// The bottom-up filtered tree's first level is each stack's location, i.e. the moment table by
+// the location rule.
 std::map<std::string, uint64_t> bottom_up_by_label(const CallTree& tree, const StackSource& source) {
   std::map<std::string, uint64_t> bytes;
   for (uint32_t child : tree.node(CallTree::kRoot).children)
@@ -65,7 +66,14 @@ void check_user_locations(const Timeline& timeline, size_t state, LocationIndex&
   CHECK(sum == timeline.total_at_state(state));
 }
 
-void check_state(const Snapshot& snapshot, const Timeline& timeline, size_t state, LocationIndex& locations) {
+std::map<std::string, uint64_t> rows_by_label(const MomentTable& table) {
+  std::map<std::string, uint64_t> rows;
+  for (const MomentRow& row : table.rows) rows[row.label] += row.bytes;
+  return rows;
+}
+
+void check_state(const Snapshot& snapshot, const Timeline& timeline, size_t state, LocationIndex& locations,
+                 LocationIndex& user_locations) {
   const SnapshotStackSource source(snapshot);
   const uint64_t live_bytes = timeline.total_at_state(state);
   const std::vector<LiveElement> live = live_elements(timeline, state);
@@ -91,7 +99,10 @@ void check_state(const Snapshot& snapshot, const Timeline& timeline, size_t stat
       uint64_t children = 0;
       for (uint32_t child : tree.node(CallTree::kRoot).children) children += tree.node(child).bytes;
       CHECK(children == live_bytes);
-      if (direction == TreeDirection::BottomUp && filter) CHECK(bottom_up_by_label(tree, source) == rows);
+      if (direction == TreeDirection::BottomUp && filter) {
+        CHECK(bottom_up_by_label(tree, source) ==
+              rows_by_label(build_moment_table(live, user_locations, state)));
+      }
     }
   }
 }
@@ -114,7 +125,7 @@ TEST_SUITE("conformance") {
         const size_t last = timeline.action_count();
         for (size_t state : {size_t{0}, peak, last / 3, 2 * last / 3, last}) {
           CAPTURE(state);
-          check_state(snapshot, timeline, state, locations);
+          check_state(snapshot, timeline, state, locations, user_locations);
           check_user_locations(timeline, state, user_locations);
         }
       }

@@ -23,18 +23,21 @@ TEST_CASE("analysis: source location is the first frame memory_viz keeps") {
   CHECK(locations.size() == 4);
 }
 
-TEST_CASE("analysis: the user-frame rule skips torch's own Python frames and C++ frames") {
+TEST_CASE("analysis: the location rule skips torch's own Python frames and C++ internals") {
   FakeStackSource source = model_stacks();
   source.frames.push_back({"forward", "/venv/lib/site-packages/torch/nn/modules/linear.py", 125});  // 6
   source.frames.push_back({"c10::Allocator::malloc", "CUDACachingAllocator.cpp", 0});               // 7
   source.stacks.push_back({0, 6, 2, 4, 3});  // 4: torch's linear called from model.py
-  source.stacks.push_back({0, 7, 4});        // 5: C++ only
+  source.frames.push_back({"at::native::bmm(at::Tensor const&, at::Tensor const&)", "??", 0});  // 8
+  source.stacks.push_back({0, 7, 8, 4});  // 5: C++ only: the operator, not the allocator
+  source.stacks.push_back({0, 7, 4});     // 6: allocator and interpreter only: the innermost
   LocationIndex shown(source, LocationRule::FirstShownFrame);
   LocationIndex user(source, LocationRule::FirstUserFrame);
   CHECK(shown.label(shown.location_of(4)) ==
         "/venv/lib/site-packages/torch/nn/modules/linear.py:125 (forward)");
   CHECK(user.label(user.location_of(4)) == "model.py:20 (forward)");
-  CHECK(user.label(user.location_of(5)) == "CUDACachingAllocator.cpp:0 (c10::Allocator::malloc)");
+  CHECK(user.label(user.location_of(5)) == "at::native::bmm");
+  CHECK(user.label(user.location_of(6)) == "unwind.cpp:1 (unwind::unwind)");
   CHECK(user.label(user.location_of(1)) == "model.py:10 (alloc_weights)");
   CHECK(user.location_of(0) == kUntracedLocation);
 }

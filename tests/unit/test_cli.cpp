@@ -114,6 +114,22 @@ TEST_CASE("cli: bad input exits 1 with one line naming the file, and leaves noth
   CHECK(dir.entries() == std::vector<std::string>{"evil.pickle", "notes.txt", "truncated.pickle"});
 }
 
+TEST_CASE("cli: a text file renamed .pickle is 'not a pickle file'; real corruption keeps its offset") {
+  TempDir dir;
+  test::write_file(dir / "notes.pickle", "# training notes\nlr = 3e-4\n");
+  const CliResult text = run_cli(dir, "notes.pickle -o out");
+  CHECK(text.exit_code == 1);
+  CHECK(text.err ==
+        "snapscope-convert: notes.pickle: not a pickle file (it starts with byte 0x23 '#', which no "
+        "pickle starts with)\n");
+  const std::string good = test::pickle_bytes(test::standard_fixture());
+  test::write_file(dir / "corrupt.pickle", good.substr(0, good.size() - 1) + "\xff");  // STOP -> junk
+  const CliResult corrupt = run_cli(dir, "corrupt.pickle -o out");
+  CHECK(corrupt.exit_code == 1);
+  CHECK(corrupt.err.find(" at byte ") != std::string::npos);
+  CHECK(corrupt.err.find("not a pickle file") == std::string::npos);
+}
+
 TEST_CASE("cli: input that breaks off after the first streamed batches: exit 1, one line, nothing left") {
   // More events than one pool chunk, so the database thread has rows when reading fails.
   test::FixtureSnapshot many;

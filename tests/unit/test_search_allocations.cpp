@@ -90,6 +90,18 @@ TEST_CASE("frame search finds allocations by their allocation stack, in allocati
   CHECK(search(timeline, *catalog, "nothing like this").empty());
 }
 
+TEST_CASE("frame search accepts the location forms the UI prints") {
+  const auto catalog = model_catalog();
+  const Timeline timeline = addressed_timeline();
+  CHECK(search(timeline, *catalog, "model.py:10") == std::vector<uint32_t>{0, 2, 5});
+  CHECK(search(timeline, *catalog, "model.py:10 (alloc_weights)") == std::vector<uint32_t>{0, 2, 5});
+  CHECK(search(timeline, *catalog, "model.py:20 (forward)") == std::vector<uint32_t>{0, 1, 2, 5});
+  CHECK(search(timeline, *catalog, "layers.py:30 (alloc_act)") == std::vector<uint32_t>{1});
+  CHECK(search(timeline, *catalog, "model.py:11").empty());            // the line must match
+  CHECK(search(timeline, *catalog, "model.py:10 (forward)").empty());  // and the function
+  CHECK(search(timeline, *catalog, "py:20 (forward)") == std::vector<uint32_t>{0, 1, 2, 5});
+}
+
 TEST_CASE("address search matches the allocation containing the address") {
   const auto catalog = model_catalog();
   const Timeline timeline = addressed_timeline();  // element 1: 0x2000, 300 bytes

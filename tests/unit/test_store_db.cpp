@@ -164,6 +164,31 @@ TEST_CASE("elements.db: the viewer's reader puts the derivable columns back") {
   CHECK(details.requested_size == 100);
 }
 
+TEST_CASE("elements.db: the viewer's reader returns the forward op's stack of an allocation") {
+  const auto built = build_fixture_db();
+  int64_t elem = 0, event = 0;
+  {
+    SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
+    elem = query_int(db, "SELECT elem FROM allocations WHERE device = 0 AND addr = 4096");
+    event = query_int(db, "SELECT alloc_event FROM allocations WHERE device = 0 AND addr = 4096");
+  }
+  sqlite3* raw = nullptr;
+  REQUIRE(sqlite3_open(built->path.c_str(), &raw) == SQLITE_OK);
+  const std::string insert =
+      "INSERT INTO strings (id, text) VALUES (1000000, 'model.py:79:forward\nm.py:2:main');"
+      "INSERT OR REPLACE INTO event_extras (device, idx, raw_action, forward_frames) VALUES (0, " +
+      std::to_string(event) + ", 0, 1000000)";
+  CHECK(sqlite3_exec(raw, insert.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(raw);
+  const AllocationDetails details =
+      ElementsDbReader(built->path).allocation(0, TimelineKind::Blocks, static_cast<uint32_t>(elem));
+  REQUIRE(details.forward_stack.size() == 2);
+  CHECK(details.forward_stack[0].filename == "model.py");
+  CHECK(details.forward_stack[0].line == 79);
+  CHECK(details.forward_stack[1].name == "main");
+  CHECK(details_to_json(details, false)["forward_stack"].size() == 2);
+}
+
 TEST_CASE("elements.db: the viewer's reader rejects another format version clearly") {
   const auto built = build_fixture_db();
   sqlite3* raw = nullptr;

@@ -147,6 +147,11 @@ TEST_CASE("opcodes that could run code are refused with their name and offset") 
                                   " (it could run code; only plain data is accepted) at byte 3");
   }
   CHECK(error_of(bytes({'N', 0xff, '.'})) == "unknown opcode 0xff at byte 1");
+  // A first byte no pickle starts with: some other file, not corruption at an offset.
+  CHECK(error_of("# notes\n") ==
+        "not a pickle file (it starts with byte 0x23 '#', which no pickle starts with)");
+  CHECK(error_of(bytes({0xff, 0x00})) ==
+        "not a pickle file (it starts with byte 0xff, which no pickle starts with)");
   CHECK(error_of(bytes({0x80, 6, 'N', '.'})) == "unsupported pickle protocol 6 at byte 0");
 }
 

@@ -53,6 +53,18 @@ TEST_CASE("recent files: most recent first, no duplicates, bounded, persisted") 
   CHECK(missing.entries().empty());
 }
 
+TEST_CASE("recent files are stored as absolute paths, so they open from any directory") {
+  TempDir dir;
+  RecentFiles recent(dir.path / "recent.txt");
+  recent.add("assets/../assets/demo.pickle");
+  REQUIRE(recent.entries().size() == 1);
+  const fs::path stored = recent.entries().front();
+  CHECK(stored.is_absolute());
+  CHECK(stored == fs::current_path() / "assets" / "demo.pickle");
+  recent.add((fs::current_path() / "assets" / "demo.pickle").string());  // the same file: no duplicate
+  CHECK(recent.entries().size() == 1);
+}
+
 TEST_CASE("content keys depend on contents only") {
   TempDir dir;
   write_file(dir.path / "one.pickle", "hello snapshot");

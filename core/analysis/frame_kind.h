@@ -1,0 +1,52 @@
+// What one stack frame is, for the location rule and the frame filter: user code, a model
+// library, a thin wrapper library, PyTorch's own layers, an autograd node, an ATen operator, or
+// machinery nobody wants to read (unwinder, allocator, dispatcher, CPython, libc). Works on
+// frames from any OS (POSIX and Windows paths alike).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace snapscope {
+
+enum class FrameKind : uint8_t {
+  Hidden,        // the filter hides it: unwinder, allocator, dispatch/boxing, CPython, libc, "??"
+  Internal,      // shown, never the location: torch's Python, ATen/c10 internals, tensor factories
+  Wrapper,       // a thin wrapper library (einops...): shown, never the location
+  Operator,      // an ATen operator entry (at::native::bmm): the location of C++-only stacks
+  AutogradNode,  // torch::autograd::generated::BmmBackward0::apply: names a backward allocation
+  User,          // the user's Python, or a model library (transformers): the location
+};
+
+FrameKind classify_frame(std::string_view name, std::string_view filename);
+
+// Python packages whose frames are never the location (the caller's line is). Process-wide, so
+// every view (tables, trees, legend, tooltips) agrees; the viewer's settings edit it.
+std::vector<std::string> default_wrapper_libraries();
+std::vector<std::string> wrapper_libraries();
+void set_wrapper_libraries(std::vector<std::string> packages);
+// "einops, opt_einsum" <-> {"einops", "opt_einsum"}: the settings' text form (blanks dropped).
+std::string join_packages(const std::vector<std::string>& packages);
+std::vector<std::string> split_packages(std::string_view text);
+// Bumped by set_wrapper_libraries, so caches of classifications know when to start over.
+uint64_t wrapper_libraries_generation();
+
+// The location rule, over a stack given innermost first as `count` frame kinds: the innermost
+// user frame; but an autograd node reached before any user frame wins (a backward allocation's
+// innermost user frame is only the `loss.backward()` call); else the innermost operator; else the
+// innermost frame the filter keeps; else 0. `count` when the stack is empty.
+size_t location_frame_index(size_t count, const std::function<FrameKind(size_t)>& kind_of);
+
+// "file:line (function)" for Python frames; C++ frames without a source file print their
+// function without arguments or return type, and an autograd node prints its node name only
+// ("BmmBackward0").
+std::string location_label(std::string_view name, std::string_view filename, int64_t line);
+
+// The function name shortened as location_label prints it.
+std::string short_function_name(std::string_view name);
+
+}  // namespace snapscope
