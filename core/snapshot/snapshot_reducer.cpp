@@ -184,8 +184,8 @@ enum FrameField : size_t {
 };
 
 std::array<StringId, kEventFieldCount> event_keys(const SnapshotKeys& k) {
-  return {k.action, k.addr,          k.device_free,   k.size,    k.stream,        k.time_us,
-          k.frames, k.compile_context, k.user_metadata, k.pool_id, k.forward_frames};
+  return {k.action,          k.addr,          k.device_free, k.size,          k.stream, k.time_us, k.frames,
+          k.compile_context, k.user_metadata, k.pool_id,     k.forward_frames};
 }
 
 std::array<StringId, kFrameFieldCount> frame_keys(const SnapshotKeys& k) {
@@ -236,7 +236,8 @@ std::optional<Value> SnapshotReducer::make_frame(const Container& dict, const Un
   frame.fx_node_op = optional_string(v[kFxNodeOp], "fx_node_op");
   frame.fx_node_name = optional_string(v[kFxNodeName], "fx_node_name");
   frame.fx_node_target = optional_string(v[kFxNodeTarget], "fx_node_target");
-  if (v[kFxOriginalTrace]) frame.fx_original_trace = snapshot_.strings.intern(to_display_text(*v[kFxOriginalTrace], up));
+  if (v[kFxOriginalTrace])
+    frame.fx_original_trace = snapshot_.strings.intern(to_display_text(*v[kFxOriginalTrace], up));
   return Value::handle(Kind::Frame, snapshot_.frames.intern(frame));
 }
 
@@ -262,8 +263,8 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   if (v[kPoolId]) set_pool_id(extra, *v[kPoolId], up);
   if (v[kForwardFrames]) {
     const Value f = *v[kForwardFrames];
-    extra.forward_frames =
-        snapshot_.strings.intern(f.kind == Kind::Stack ? format_stack(snapshot_, f.id) : to_display_text(f, up));
+    extra.forward_frames = snapshot_.strings.intern(f.kind == Kind::Stack ? format_stack(snapshot_, f.id)
+                                                                          : to_display_text(f, up));
   }
   // oom entries carry the device's free bytes instead of an address (model.h: TraceEvent::addr).
   if (device_free && (event.action == Action::Oom || event.addr == 0)) event.addr = *device_free;
