@@ -5,7 +5,6 @@
 
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
-#include "core/timeline/timeline.h"
 #include "fuzz_fixture.h"
 
 using namespace snapscope;
@@ -19,11 +18,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const InputError&) {
     return 0;
   }
-  for (DeviceLayout& device : layout.devices) {
-    Timeline blocks(std::move(device.blocks));
-    Timeline segments(std::move(device.segments));
-    (void)blocks.input();
-    (void)segments.input();
-  }
+  fuzz::replay_all(layout);
   return 0;
 }

@@ -9,6 +9,7 @@
 
 #include "core/convert/convert.h"
 #include "core/gen/snapshot_generator.h"
+#include "core/timeline/timeline.h"
 
 namespace snapscope::fuzz {
 namespace fs = std::filesystem;
@@ -48,6 +49,15 @@ const fs::path& scratch_dir() {
 const fs::path& fixture_dir() {
   static const fs::path dir = make_fixture_dir();
   return dir;
+}
+
+void replay_all(AllocationsFile& layout) {
+  for (DeviceLayout& device : layout.devices) {
+    const Timeline blocks(std::move(device.blocks));
+    const Timeline segments(std::move(device.segments));
+    (void)blocks.input();
+    (void)segments.input();
+  }
 }
 
 void write_file(const fs::path& path, std::string_view bytes) {

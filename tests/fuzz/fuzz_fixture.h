@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/store/allocations_json.h"
+
 namespace snapscope::fuzz {
 
 // A directory (allocations.json + elements.db) converted from a generated 400-event snapshot;
@@ -16,6 +18,9 @@ const std::filesystem::path& fixture_dir();
 
 // A fresh scratch directory for this process, removed at exit.
 const std::filesystem::path& scratch_dir();
+
+// Replays every device's two timelines, as the converter and the viewer do after reading.
+void replay_all(snapscope::AllocationsFile& layout);
 
 // Replaces `path` with `bytes`.
 void write_file(const std::filesystem::path& path, std::string_view bytes);

@@ -7,7 +7,6 @@
 
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
-#include "core/timeline/timeline.h"
 #include "fuzz_fixture.h"
 
 using namespace snapscope;
@@ -20,11 +19,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   AllocationsFile layout = make_allocations_file(snapshot);
-  for (DeviceLayout& device : layout.devices) {
-    Timeline blocks(std::move(device.blocks));
-    Timeline segments(std::move(device.segments));
-    (void)blocks.input();
-    (void)segments.input();
-  }
+  fuzz::replay_all(layout);
   return 0;
 }
