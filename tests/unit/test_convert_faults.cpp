@@ -159,3 +159,57 @@ TEST_CASE("faults: an input file that shrinks or grows while it is read is an er
     CHECK_THROWS_WITH_AS(source.read(buffer), "the file grew while it was being read", SourceError);
   }
 }
+
+// A 1 MB tmpfs at `dir`, unmounted at scope exit; mounted() is false without the right to mount.
+class SmallTmpfs {
+ public:
+  explicit SmallTmpfs(const fs::path& dir) : dir_(dir) {
+    fs::create_directories(dir);
+    mounted_ =
+        std::system(("mount -t tmpfs -o size=1m tmpfs '" + dir.string() + "' 2>/dev/null").c_str()) == 0;
+  }
+  ~SmallTmpfs() {
+    if (mounted_) mounted_ = std::system(("umount '" + dir_.string() + "'").c_str()) != 0;
+  }
+  SmallTmpfs(const SmallTmpfs&) = delete;
+  SmallTmpfs& operator=(const SmallTmpfs&) = delete;
+  bool mounted() const { return mounted_; }
+  bool make_read_only() const {
+    return std::system(("mount -o remount,ro '" + dir_.string() + "'").c_str()) == 0;
+  }
+
+ private:
+  fs::path dir_;
+  bool mounted_ = false;
+};
+
+// Needs the right to mount (root in CI's container); elsewhere it says so and checks nothing.
+TEST_CASE("faults: a really full disk (1 MB tmpfs) and a read-only output filesystem") {
+  TempDir dir;
+  const fs::path mnt = dir / "mnt";
+  const SmallTmpfs tmpfs(mnt);
+  if (!tmpfs.mounted()) {
+    MESSAGE("skipped: no permission to mount a tmpfs");
+    return;
+  }
+  write_generated(dir / "in.pickle", 20'000);
+  const Finished full = wait_for(dir, spawn_convert(dir, {"in.pickle", "-o", "mnt/out"}, kNoLimit));
+  REQUIRE(WIFEXITED(full.status));
+  CHECK(WEXITSTATUS(full.status) == 1);
+  CHECK(full.err.find("database or disk is full") != std::string::npos);
+  CHECK(line_count(full.err) == 1);
+  CHECK(fs::is_empty(mnt));
+
+  test::write_file(dir / "small.pickle", test::pickle_bytes(test::standard_fixture()));
+  const Finished first = wait_for(dir, spawn_convert(dir, {"small.pickle", "-o", "mnt/out"}, kNoLimit));
+  REQUIRE(WEXITSTATUS(first.status) == 0);
+  const std::string before = test::read_file(mnt / "out" / "allocations.json");
+  REQUIRE(tmpfs.make_read_only());
+  const Finished read_only =
+      wait_for(dir, spawn_convert(dir, {"small.pickle", "-o", "mnt/out", "--force"}, kNoLimit));
+  REQUIRE(WIFEXITED(read_only.status));
+  CHECK(WEXITSTATUS(read_only.status) == 1);
+  CHECK(read_only.err ==
+        "snapscope-convert: mnt/out: cannot create temporary directory: Read-only file system\n");
+  CHECK(test::read_file(mnt / "out" / "allocations.json") == before);
+}
