@@ -19,6 +19,7 @@
 #include "core/convert/convert.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
+#include "core/store/elements_db_check.h"
 #include "core/view/format.h"
 
 namespace snapscope {
@@ -147,13 +148,15 @@ ReportInput load_directory(const ReportOptions& options) {
   const fs::path json = fs::path(options.input) / kAllocationsJsonName;
   if (!fs::exists(json))
     throw InputError(input.file + ": not a converted directory (no " + kAllocationsJsonName + ")");
+  const std::string db = (fs::path(options.input) / kElementsDbName).string();
+  verify_elements_db(db);  // a shared directory is untrusted input (docs/FORMAT.md)
   AllocationsFile layouts = read_allocations_json(json.string());
+  verify_layout_matches_db(layouts, db);
   for (const DeviceLayout& layout : layouts.devices) input.devices.push_back(layout.device);
   input.device = choose_device(input.file, input.devices, options.device);
   for (DeviceLayout& layout : layouts.devices) {
     if (layout.device == input.device) input.timeline = make_timeline(input.file, std::move(layout.blocks));
   }
-  const std::string db = (fs::path(options.input) / kElementsDbName).string();
   input.stacks = std::make_unique<DbStackSource>(db);
   input.annotations = read_db_annotations(db);
   return input;
