@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "core/analysis/trace_overflow.h"
 #include "core/view/app_dirs.h"
 
 namespace snapscope {
@@ -27,9 +28,11 @@ bool AppState::poll_loader(const std::function<void()>& before_replace) {
 
 void AppState::install(std::unique_ptr<Document> document) {
   error_.clear();
+  warning_.clear();
   elements_db_.reset();
   try {
     elements_db_ = std::make_unique<ElementsDbReader>(document->elements_db().string());
+    warning_ = trace_overflow_warning_in_db(document->elements_db().string()).value_or("");
   } catch (const std::exception& failure) {
     error_ = std::string("details unavailable: ") + failure.what();
   }

@@ -38,6 +38,8 @@ class AppState {
   const Document* document() const { return document_.get(); }
   const DocumentLoader& loader() const { return loader_; }
   const std::string& error() const { return error_; }
+  // A caveat about the whole document (the allocator trace overflowed), shown in the status bar.
+  const std::string& warning() const { return warning_; }
   void clear_error() { error_.clear(); }
   RecentFiles& recent() { return recent_; }
 
@@ -73,6 +75,7 @@ class AppState {
   DocumentLoader loader_;
   RecentFiles recent_;
   std::string error_;
+  std::string warning_;
   std::optional<uint32_t> selected_;
   std::optional<AllocationDetails> details_;
   std::optional<SiteColoring> site_coloring_;

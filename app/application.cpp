@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <thread>
 
 #include "app/inspector.h"
 #include "app/menu_bar.h"
+#include "app/screenshot.h"
 #include "app/site_legend.h"
 #include "core/util/release_memory.h"
 
@@ -74,6 +76,11 @@ bool Application::render_frame() {
   const MenuActions actions = draw_menu_bar(state_, browser_);
   if (actions.quit) quit_ = true;
   if (actions.color_changed) apply_color_mode();
+  if (actions.export_requested) export_dialog_.open(state_);
+  export_dialog_.draw(state_, [this](const std::string& path) {
+    pending_png_ = path;
+    pending_png_frames_ = 2;
+  });
   if (auto chosen = browser_.draw()) state_.open(*chosen);
   handle_global_keys();
   const ImGuiIO& io = ImGui::GetIO();
@@ -123,15 +130,38 @@ bool Application::render_frame() {
   ImGui::EndChild();
   ImGui::End();
   draw_status_bar(state_, io.DisplaySize.y - kStatusHeight, io.DisplaySize.x, kStatusHeight);
-  if (restreamed) window_.force_redraw();  // the chart texture changed under the same draw data
+  if (restreamed || !pending_png_.empty()) window_.force_redraw();  // texture changed / PNG wanted
   window_.end_frame();
+  write_pending_png();
   return restreamed;
+}
+
+void Application::write_chart_png(const std::string& path) {
+  const int width = window_.framebuffer_width(), height = window_.framebuffer_height();
+  const float scale = static_cast<float>(width) / std::max(1.0f, ImGui::GetIO().DisplaySize.x);  // HiDPI
+  const auto pixels = [scale](float v) { return static_cast<int>(std::lround(v * scale)); };
+  const PixelRect chart{pixels(timeline_.chart_x() - TimelinePanel::kAxisLeft), pixels(timeline_.chart_y()),
+                        pixels(timeline_.chart_width() + TimelinePanel::kAxisLeft),
+                        pixels(timeline_.chart_height() + TimelinePanel::kAxisBottom)};
+  write_framebuffer_png(path, width, height, chart);
+}
+
+void Application::write_pending_png() {
+  if (pending_png_.empty() || --pending_png_frames_ > 0) return;
+  try {
+    write_chart_png(pending_png_);
+    export_dialog_.set_message("exported png to " + pending_png_);
+  } catch (const std::exception& error) {
+    export_dialog_.set_message(error.what());
+  }
+  pending_png_.clear();
 }
 
 void Application::handle_global_keys() {
   const std::vector<GuiWindow::KeyPress> presses = window_.take_key_presses();
   for (const GuiWindow::KeyPress& press : presses) {
     const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0;
+    const bool shift = (press.mods & GLFW_MOD_SHIFT) != 0;
     // Ctrl+P prints the selection and Ctrl+J the cursor as JSON: the hooks end-to-end tests use to
     // read the inspector and the cursor panels (plain P jumps the cursor to the peak). Ctrl
     // combinations type nothing, so they also work while a text field is active.
@@ -139,8 +169,9 @@ void Application::handle_global_keys() {
     if (ctrl && press.key == GLFW_KEY_J) print_cursor_json();
     // Ctrl+K prints the allocator state and the SQL result; Ctrl+E focuses the SQL console.
     if (ctrl && press.key == GLFW_KEY_K) print_allocator_json();
-    if (ctrl && press.key == GLFW_KEY_E) allocator_panels_.focus_sql_console();
+    if (ctrl && !shift && press.key == GLFW_KEY_E) allocator_panels_.focus_sql_console();
     if (ctrl && press.key == GLFW_KEY_Q) quit_ = true;
+    if (ctrl && shift && press.key == GLFW_KEY_E) export_dialog_.open(state_);
     if (ImGui::GetIO().WantTextInput) continue;
     if (ctrl && press.key == GLFW_KEY_O) browser_.open();
     if (press.key == GLFW_KEY_ESCAPE) state_.select(std::nullopt);

@@ -5,6 +5,7 @@
 #include "app/allocator_panels.h"
 #include "app/app_state.h"
 #include "app/cursor_panels.h"
+#include "app/export_dialog.h"
 #include "app/file_browser.h"
 #include "app/gui_window.h"
 #include "app/minimap.h"
@@ -34,16 +35,21 @@ class Application {
   void print_selection_json();  // one JSON line on stdout ("null" without a selection)
   void print_cursor_json();     // cursor, tree root and moment table totals, one JSON line
   void print_allocator_json();  // allocator state at the cursor and the SQL console result
+  // The chart with its axes, from the back buffer of the last frame drawn (File > Export png).
+  void write_chart_png(const std::string& path);
 
   AppState& state() { return state_; }
   TimelinePanel& timeline() { return timeline_; }
   GuiWindow& window() { return window_; }
   CursorPanels& cursor_panels() { return cursor_panels_; }
+  ExportDialog& export_dialog() { return export_dialog_; }
 
  private:
   void on_document_loaded();
   void draw_workspace();
   void handle_global_keys();
+  // File > Export's PNG: written from a frame drawn after the dialog closed.
+  void write_pending_png();
 
   AppOptions options_;
   GuiWindow window_;
@@ -53,6 +59,9 @@ class Application {
   Minimap minimap_;
   CursorPanels cursor_panels_;
   AllocatorPanels allocator_panels_;
+  ExportDialog export_dialog_;
+  std::string pending_png_;
+  int pending_png_frames_ = 0;  // frames to draw first (the dialog takes one to close)
   bool quit_ = false;
 };
 

@@ -33,13 +33,18 @@ bool load_or_report(Application& app) {
   return false;
 }
 
-void screenshot(Application& app, const std::string& path) {
+// The whole window, or with chart_only the chart and its axes (File > Export png).
+void screenshot(Application& app, const std::string& path, bool chart_only = false) {
   app.render_frame();
   app.present();
   app.render_settled();         // also a second frame: ImGui lays windows out from the previous one
   app.window().force_redraw();  // the back buffer must hold this frame, even if unchanged
   app.render_frame();
-  write_framebuffer_png(path, app.window().framebuffer_width(), app.window().framebuffer_height());
+  if (chart_only) {
+    app.write_chart_png(path);
+  } else {
+    write_framebuffer_png(path, app.window().framebuffer_width(), app.window().framebuffer_height());
+  }
   app.present();
 }
 
@@ -74,6 +79,10 @@ struct CommandRunner {
     } while (elapsed_ms(start) < command.milliseconds);
   }
   void operator()(const script::Screenshot& command) { screenshot(app, command.path); }
+  void operator()(const script::Export& command) {
+    app.export_dialog().run(app.state(), command.format, command.path,
+                            [this](const std::string& path) { screenshot(app, path, true); });
+  }
   void operator()(const script::PrintSelection&) { app.print_selection_json(); }
   void operator()(const script::PrintView&) {
     const TimelinePanel& panel = app.timeline();
@@ -302,10 +311,10 @@ void print_report(const BenchReport& report) {
 }
 }  // namespace
 
-int run_screenshot(Application& app, const std::string& path) {
+int run_screenshot(Application& app, const std::string& path, bool chart_only) {
   if (!load_or_report(app)) return 1;
   try {
-    screenshot(app, path);
+    screenshot(app, path, chart_only);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "snapscope: %s\n", error.what());
     return 1;

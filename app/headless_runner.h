@@ -6,7 +6,8 @@
 
 namespace snapscope {
 
-int run_screenshot(Application& app, const std::string& path);
+// chart_only: the chart and its axes (--export-png), else the whole window (--screenshot).
+int run_screenshot(Application& app, const std::string& path, bool chart_only);
 int run_script(Application& app, const std::string& script_path);
 int run_bench(Application& app);
 

@@ -46,6 +46,8 @@ void draw_fields(const AllocationDetails& details) {
   field("origin", details.origin);
   if (!details.compile_context.empty()) field("compile ctx", details.compile_context);
   if (!details.user_metadata.empty()) field("user metadata", details.user_metadata);
+  if (details.pool_id) field("pool", pool_text(*details.pool_id));
+  if (!details.forward_frames.empty()) field("forward stack", details.forward_frames);
   ImGui::EndTable();
 }
 

@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
   try {
     Application app(options);
     if (options.script) return run_script(app, *options.script);
-    if (options.screenshot) return run_screenshot(app, *options.screenshot);
+    if (options.screenshot) return run_screenshot(app, *options.screenshot, false);
+    if (options.export_png) return run_screenshot(app, *options.export_png, true);
     if (options.bench) return run_bench(app);
     return app.run_interactive();
   } catch (const std::exception& error) {

@@ -22,6 +22,9 @@ void draw_file_menu(AppState& state, FileBrowser& browser, MenuActions& actions)
     if (!chosen.empty()) state.open(chosen);
   }
   ImGui::Separator();
+  if (ImGui::MenuItem("Export...", "Ctrl+Shift+E", false, state.device() != nullptr))
+    actions.export_requested = true;
+  ImGui::Separator();
   if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
   ImGui::EndMenu();
 }
@@ -97,6 +100,10 @@ void draw_status_bar(AppState& state, float y, float width, float height) {
                 format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
     ImGui::SameLine(0, 24);
     draw_cursor_status(state);
+    if (!state.warning().empty()) {
+      ImGui::SameLine(0, 24);
+      ImGui::TextColored(ImVec4(1, 0.7f, 0.2f, 1), "Warning: %s", state.warning().c_str());
+    }
   } else {
     ImGui::TextDisabled("File > Open, drop a snapshot on the window, or pass a path on the command line");
   }

@@ -9,6 +9,7 @@ namespace snapscope {
 struct MenuActions {
   bool quit = false;
   bool color_changed = false;
+  bool export_requested = false;  // File > Export...
 };
 
 MenuActions draw_menu_bar(AppState& state, FileBrowser& browser);

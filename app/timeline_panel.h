@@ -24,6 +24,8 @@ class TimelinePanel {
   // Last chart rectangle in window pixels.
   float chart_x() const { return chart_x_; }
   float chart_y() const { return chart_y_; }
+  float chart_width() const { return chart_w_; }
+  float chart_height() const { return chart_h_; }
 
  private:
   void handle_keys(AppState& state);

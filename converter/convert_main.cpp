@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "converter/convert_export.h"
 #include "converter/convert_report.h"
 #include "core/convert/cli_args.h"
 #include "core/convert/convert.h"
@@ -72,6 +73,9 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   if (!args.empty() && args.front() == "--report") {
     return snapscope::run_report(std::span(args).subspan(1), stdout, stderr);
+  }
+  if (!args.empty() && args.front() == "--export") {
+    return snapscope::run_export(std::span(args).subspan(1), stdout, stderr);
   }
   snapscope::CliOptions cli;
   try {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "core/analysis/trace_overflow.h"
 #include "core/convert/db_writer_thread.h"
 #include "core/convert/staging_dir.h"
 #include "core/snapshot/snapshot_reader.h"
@@ -130,6 +131,8 @@ ConvertSummary make_summary(const Snapshot& snapshot, const ConvertOptions& opti
   summary.file = options.input;
   summary.file_bytes = snapshot.source_bytes;
   summary.output_dir = options.output_dir;
+  if (auto warning = trace_overflow_warning(snapshot.allocator_settings))
+    summary.warnings.push_back(*warning);
   for (const auto& replay : replays) {
     const DeviceStats& stats = replay->stats;
     summary.devices.push_back(stats);

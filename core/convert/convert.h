@@ -49,6 +49,7 @@ struct ConvertSummary {
   std::vector<DeviceStats> devices;
   std::string output_dir;
   uint64_t db_bytes = 0, json_bytes = 0;
+  std::vector<std::string> warnings;  // one line each, e.g. the allocator trace overflowed
   ConvertTimings timings;
 };
 

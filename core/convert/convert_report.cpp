@@ -82,6 +82,7 @@ std::string format_summary_text(const ConvertSummary& summary) {
       << format_bytes(static_cast<double>(summary.db_bytes)) << ", allocations.json "
       << format_bytes(static_cast<double>(summary.json_bytes)) << ")\n";
   out << "converted in:  " << timing << "\n";
+  for (const std::string& warning : summary.warnings) out << "warning:       " << warning << "\n";
   return out.str();
 }
 
@@ -98,6 +99,7 @@ nlohmann::json summary_to_json(const ConvertSummary& summary) {
       {"time_span_us",
        timed ? nlohmann::json(summary.last_time_us - summary.first_time_us) : nlohmann::json(nullptr)},
       {"devices", devices},
+      {"warnings", summary.warnings},
       {"output_dir", summary.output_dir},
       {"elements_db_bytes", summary.db_bytes},
       {"allocations_json_bytes", summary.json_bytes},

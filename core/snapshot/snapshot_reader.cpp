@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/pickle/unpickler.h"
+#include "core/snapshot/json_snapshot.h"
 #include "core/snapshot/snapshot_builder.h"
 #include "core/snapshot/snapshot_reducer.h"
 #include "core/util/byte_source.h"
@@ -74,7 +75,12 @@ Snapshot read_snapshot(const std::string& path, const ReadOptions& options) {
     std::error_code ec;
     total = std::filesystem::file_size(path, ec);  // compressed size for gzip input
     if (ec) total = 0;
-    auto source = open_file_source(path, progress);
+    std::unique_ptr<ByteSource> source = open_file_source(path, progress);
+    std::string transcoded;  // a JSON snapshot, as the pickle it stands for
+    if (looks_like_json_snapshot(path)) {
+      transcoded = json_snapshot_to_pickle(*source);
+      source = std::make_unique<MemorySource>(transcoded);
+    }
     return read_source(*source, path, total, options);
   });
 }

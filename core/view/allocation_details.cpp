@@ -12,15 +12,18 @@ namespace {
 // Shared by both timelines; the segment table has no requested size (NULL in its place).
 constexpr const char* kBlockQuery = R"sql(
 SELECT a.addr, a.size, a.requested_size, a.stream, a.alloc_event, a.free_event, a.alloc_time_us,
-       a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, cc.text, um.text
+       a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, cc.text, um.text, ff.text,
+       x.pool_id_0, x.pool_id_1
 FROM allocation_view a
 LEFT JOIN strings cc ON cc.id = a.compile_context
 LEFT JOIN strings um ON um.id = a.user_metadata
+LEFT JOIN event_extras x ON x.device = a.device AND x.idx = a.alloc_event
+LEFT JOIN strings ff ON ff.id = x.forward_frames
 WHERE a.device = ? AND a.elem = ?)sql";
 
 constexpr const char* kSegmentQuery = R"sql(
 SELECT a.addr, a.size, NULL, a.stream, a.alloc_event, a.free_event, a.alloc_time_us,
-       a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, '', ''
+       a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, '', '', '', NULL, NULL
 FROM segment_allocation_view a
 WHERE a.device = ? AND a.elem = ?)sql";
 
@@ -106,6 +109,10 @@ AllocationDetails ElementsDbReader::allocation(int device, TimelineKind kind, ui
   const int64_t stack_id = row.column_int(10);
   details.compile_context = row.column_text(11);
   details.user_metadata = row.column_text(12);
+  if (!row.column_is_null(13)) details.forward_frames = row.column_text(13);
+  if (!row.column_is_null(14) && !row.column_is_null(15)) {
+    details.pool_id = std::array<int64_t, 2>{row.column_int(14), row.column_int(15)};
+  }
   details.frames = stack(stack_id);
   return details;
 }
@@ -161,8 +168,14 @@ nlohmann::json details_to_json(const AllocationDetails& details, bool show_all_f
       {"origin", details.origin},
       {"compile_context", details.compile_context},
       {"user_metadata", details.user_metadata},
+      {"forward_frames", details.forward_frames},
+      {"pool_id", details.pool_id ? nlohmann::json(*details.pool_id) : nlohmann::json(nullptr)},
       {"stack", stack_lines(details.frames, show_all_frames)},
   };
+}
+
+std::string pool_text(const std::array<int64_t, 2>& pool_id) {
+  return "(" + std::to_string(pool_id[0]) + ", " + std::to_string(pool_id[1]) + ")";
 }
 
 std::string details_to_text(const AllocationDetails& details, bool show_all_frames) {
@@ -176,6 +189,8 @@ std::string details_to_text(const AllocationDetails& details, bool show_all_fram
   text += "origin: " + details.origin + "\n";
   if (!details.compile_context.empty()) text += "compile_context: " + details.compile_context + "\n";
   if (!details.user_metadata.empty()) text += "user_metadata: " + details.user_metadata + "\n";
+  if (details.pool_id) text += "pool: " + pool_text(*details.pool_id) + "\n";
+  if (!details.forward_frames.empty()) text += "forward stack:\n" + details.forward_frames + "\n";
   text += "stack:\n";
   for (const std::string& line : stack_lines(details.frames, show_all_frames)) text += "  " + line + "\n";
   return text;

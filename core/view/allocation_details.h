@@ -2,6 +2,7 @@
 // (one indexed row plus its stack), and its JSON form for "print selection".
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -31,7 +32,9 @@ struct AllocationDetails {
   std::string origin;
   std::string compile_context;
   std::string user_metadata;
-  std::vector<FrameText> frames;  // innermost first, unfiltered
+  std::string forward_frames;  // the forward pass's stack of a backward allocation, as text
+  std::optional<std::array<int64_t, 2>> pool_id;  // the alloc event's private pool (CUDA graphs)
+  std::vector<FrameText> frames;                  // innermost first, unfiltered
 
   // Lifetime in events / microseconds; empty while it is never freed or unknown.
   std::optional<int64_t> lifetime_events() const;
@@ -64,6 +67,8 @@ class ElementsDbReader {
 
 nlohmann::json details_to_json(const AllocationDetails& details, bool show_all_frames);
 // Plain text of the inspector (for the clipboard).
+// A private pool id as "(a, b)", as torch prints MempoolId_t.
+std::string pool_text(const std::array<int64_t, 2>& pool_id);
 std::string details_to_text(const AllocationDetails& details, bool show_all_frames);
 
 }  // namespace snapscope

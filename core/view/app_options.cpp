@@ -9,6 +9,7 @@ const char* app_usage() {
          "  PATH                 a snapshot .pickle / .pickle.gz (converted once, cached) or a converted\n"
          "                       directory\n"
          "  --screenshot FILE    render one frame to FILE (PNG) and exit\n"
+         "  --export-png FILE    the same, only the chart with its axes (with --view, --size)\n"
          "  --view X0:X1[,Y0:Y1] initial view: timesteps, and bytes (K/M/G suffixes allowed)\n"
          "  --size WxH           window / framebuffer size (default 1600x900)\n"
          "  --device N           device to show first\n"
@@ -20,7 +21,8 @@ const char* app_usage() {
          "keys: click empty chart space = place the time cursor; Left/Right = step it one event\n"
          "  (Shift: 1% of the trace) while the chart has focus, else pan; Home/End/P = start/end/peak;\n"
          "  WASD = pan; F = fit; Ctrl+F = search; F3/Shift+F3 = next/previous match; / then n/N =\n"
-         "  search the call tree; Ctrl+P / Ctrl+J = print selection / cursor as JSON\n";
+         "  search the call tree; Ctrl+P / Ctrl+J = print selection / cursor as JSON;\n"
+         "  Ctrl+Shift+E = File > Export\n";
 }
 
 AppOptions parse_app_options(std::span<const std::string_view> arguments) {
@@ -35,6 +37,8 @@ AppOptions parse_app_options(std::span<const std::string_view> arguments) {
       options.help = true;
     } else if (argument == "--screenshot") {
       options.screenshot = std::string(value());
+    } else if (argument == "--export-png") {
+      options.export_png = std::string(value());
     } else if (argument == "--script") {
       options.script = std::string(value());
     } else if (argument == "--view") {

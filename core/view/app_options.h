@@ -13,6 +13,7 @@ namespace snapscope {
 struct AppOptions {
   std::string path;  // .pickle, .pickle.gz or converted directory; empty: start with no file
   std::optional<std::string> screenshot;  // render once, write this PNG, exit
+  std::optional<std::string> export_png;  // the same, the chart and its axes only
   std::optional<std::string> script;      // run these commands, exit
   std::optional<ViewSpec> view;
   WindowSize size{1600, 900};
@@ -22,7 +23,9 @@ struct AppOptions {
   bool help = false;
 
   // Headless modes never wait for user input and exit when done.
-  bool headless() const { return screenshot.has_value() || script.has_value() || bench; }
+  bool headless() const {
+    return screenshot.has_value() || export_png.has_value() || script.has_value() || bench;
+  }
 };
 
 // argv without the program name. Throws std::invalid_argument for unknown or malformed options.

@@ -41,7 +41,7 @@ fs::path Document::elements_db() const { return directory / kElementsDbName; }
 bool is_snapshot_pickle(const fs::path& path) {
   const std::string name = path.filename().string();
   return name.ends_with(".pickle") || name.ends_with(".pickle.gz") || name.ends_with(".pkl") ||
-         name.ends_with(".pkl.gz");
+         name.ends_with(".pkl.gz") || name.ends_with(".json") || name.ends_with(".json.gz");
 }
 
 namespace {

@@ -71,7 +71,8 @@ struct LoadProgress {
 };
 const char* load_stage_name(int stage);
 
-bool is_snapshot_pickle(const std::filesystem::path& path);  // .pickle / .pickle.gz / .pkl
+// .pickle / .pkl / .json snapshots, each also .gz (JSON: the same dict as the pickle).
+bool is_snapshot_pickle(const std::filesystem::path& path);
 
 // Opens a converted directory, or converts a pickle into its content-hash cache directory first
 // (reusing an earlier conversion). Throws InputError / std::runtime_error with a one-line message.

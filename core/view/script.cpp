@@ -195,6 +195,10 @@ ScriptCommand parse_script_line(std::string_view line) {
     expect_arguments(words, 1);
     return script::Screenshot{std::string(words[1])};
   }
+  if (verb == "export") {
+    expect_arguments(words, 2);
+    return script::Export{std::string(words[1]), std::string(words[2])};
+  }
   if (verb == "print-selection") {
     expect_arguments(words, 0);
     return script::PrintSelection{};

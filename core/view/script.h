@@ -15,6 +15,7 @@
 //   cursor peak|home|end      place the time cursor; also: cursor state N, cursor step N (+/-)
 //   search TEXT          frame substring or address; search-next / search-previous step the cursor
 //   print-cursor         cursor, call tree root and moment table totals, one JSON line
+//   export FORMAT FILE   File > Export: a snapscope-convert --export FORMAT, or png, at the cursor
 #pragma once
 
 #include <cstdint>
@@ -81,13 +82,16 @@ struct SearchStep {
   bool forward = true;
 };
 struct PrintCursor {};
+struct Export {
+  std::string format, path;
+};
 }  // namespace script
 
 using ScriptCommand =
     std::variant<script::View, script::Fit, script::Device, script::ShowSegments, script::ColorBySite,
                  script::TimeAxis, script::Click, script::Select, script::Wait, script::Screenshot,
                  script::PrintSelection, script::PrintView, script::Cursor, script::Search,
-                 script::SearchStep, script::PrintCursor>;
+                 script::SearchStep, script::PrintCursor, script::Export>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

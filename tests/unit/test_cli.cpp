@@ -1,5 +1,5 @@
 // snapscope-convert as a process: exit codes, one-line errors, no partial output, the JSON
-// summary, --force, --device and --bench-queries.
+// summary, --force, --device, --bench-queries and --export.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/trace_overflow.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/timeline.h"
 #include "unit/test_store_fixture.h"
@@ -191,4 +192,75 @@ TEST_CASE("cli: --bench-queries reports latencies for a directory and for a pick
     CHECK(result.out.find("device 0: 5 elements") != std::string::npos);
   }
   CHECK(run_cli(dir, "--bench-queries nothing-here").exit_code == 1);
+}
+
+TEST_CASE("cli: --export writes the file from a pickle and from a converted directory") {
+  TempDir dir;
+  write_fixture(dir);
+  REQUIRE(run_cli(dir, "s.pickle -o out").exit_code == 0);
+  const CliResult from_pickle = run_cli(dir, "--export moment-csv s.pickle -o pickle.csv --at 5");
+  CHECK(from_pickle.exit_code == 0);
+  CHECK(from_pickle.out.empty());
+  CHECK(from_pickle.err.empty());
+  const CliResult from_dir = run_cli(dir, "--export moment-csv out -o dir.csv --at 5");
+  CHECK(from_dir.exit_code == 0);
+  const std::string csv = test::read_file(dir / "pickle.csv");
+  CHECK(csv == test::read_file(dir / "dir.csv"));
+  // After event 5 on device 0: B and C, both allocated at b.py:21 (median of 200 and 300), and the
+  // fixture's 500 B ghost allocation (g.py:7).
+  CHECK(csv ==
+        "bytes,cumulative_bytes,median_size,count,location\n500,500,250,2,b.py:21 (alloc_b)\n"
+        "500,1000,500,1,g.py:7 (ghost_alloc)\n");
+  const CliResult speedscope = run_cli(dir, "--export speedscope s.pickle -o live.json --device 1 --at 0");
+  CHECK(speedscope.exit_code == 0);
+  const auto profile = nlohmann::json::parse(test::read_file(dir / "live.json"))["profiles"][0];
+  CHECK(profile["weights"] == nlohmann::json::array({64}));
+}
+
+TEST_CASE("cli: --export errors: usage exits 2, bad input exits 1 with one line, nothing is written") {
+  TempDir dir;
+  write_fixture(dir);
+  for (const char* args : {"--export", "--export flamegraph s.pickle -o x", "--export speedscope s.pickle",
+                           "--export speedscope -o x", "--export speedscope s.pickle -o x --at soon",
+                           "--export speedscope-allocated s.pickle -o x --range 9:3"}) {
+    CAPTURE(args);
+    const CliResult result = run_cli(dir, args);
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.starts_with("snapscope-convert: "));
+    CHECK(result.err.find("usage: snapscope-convert --export") != std::string::npos);
+  }
+  const CliResult no_event = run_cli(dir, "--export tree-csv s.pickle -o x.csv --at 99");
+  CHECK(no_event.exit_code == 1);
+  CHECK(no_event.err == "snapscope-convert: s.pickle: no event 99 on device 0 (it has 7)\n");
+  const CliResult no_device = run_cli(dir, "--export tree-csv s.pickle -o x.csv --device 4");
+  CHECK(no_device.exit_code == 1);
+  CHECK(no_device.err == "snapscope-convert: s.pickle: no device 4\n");
+  const CliResult missing = run_cli(dir, "--export tree-csv gone.pickle -o x.csv");
+  CHECK(missing.exit_code == 1);
+  CHECK(missing.err.starts_with("snapscope-convert: gone.pickle: "));
+  CHECK(line_count(missing.err) == 1);
+  const CliResult unwritable = run_cli(dir, "--export tree-csv s.pickle -o no/such/dir/x.csv");
+  CHECK(unwritable.exit_code == 1);
+  CHECK(unwritable.err.starts_with("snapscope-convert: no/such/dir/x.csv"));
+  CHECK(dir.entries() == std::vector<std::string>{"s.pickle"});
+  CHECK(run_cli(dir, "--export --help").exit_code == 0);
+}
+
+TEST_CASE("cli: an overflowed allocator trace is a warning in both summaries") {
+  TempDir dir;
+  test::FixtureSnapshot snapshot = test::standard_fixture();
+  snapshot.trace_overflowed = true;
+  test::write_file(dir / "wrapped.pickle", test::pickle_bytes(snapshot));
+  const CliResult text = run_cli(dir, "wrapped.pickle -o out");
+  REQUIRE(text.exit_code == 0);
+  const std::string warning =
+      "the allocator trace overflowed (trace_alloc_overflowed): only the last 7 events were kept, so memory "
+      "allocated before them shows as pre-existing";
+  CHECK(text.out.find("warning:       " + warning + "\n") != std::string::npos);
+  const CliResult json = run_cli(dir, "wrapped.pickle -o out2 --summary json");
+  CHECK(nlohmann::json::parse(json.out)["warnings"] == nlohmann::json::array({warning}));
+  // The viewer reads it back from the converted elements.db.
+  CHECK(trace_overflow_warning_in_db((dir / "out" / "elements.db").string()) == warning);
+  write_fixture(dir);
+  CHECK(nlohmann::json::parse(run_cli(dir, "s.pickle -o out3 --summary json").out)["warnings"].empty());
 }

@@ -140,6 +140,12 @@ std::string pickle_bytes(const FixtureSnapshot& snapshot) {
     w.begin_dict();
     w.str("max_split_size");
     w.integer(-1);
+    if (snapshot.trace_overflowed) {
+      w.str("trace_alloc_max_entries");
+      w.integer(7);
+      w.str("trace_alloc_overflowed");
+      w.boolean(true);
+    }
     w.end_dict();
   }
   w.end_dict();

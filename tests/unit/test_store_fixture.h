@@ -38,6 +38,7 @@ struct FixtureSnapshot {
   std::vector<std::vector<FixtureEvent>> traces;  // index = device
   std::vector<FixtureSegment> segments;
   bool with_allocator_settings = false;
+  bool trace_overflowed = false;  // allocator_settings also say the trace ring buffer wrapped
 };
 
 // Two devices. Device 0: allocs A (0x1000, 100 B, frames alloc_a <- main), B (0x2000, 200 B),

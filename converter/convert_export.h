@@ -1,0 +1,17 @@
+// `snapscope-convert --export FORMAT IN -o FILE`: one export (core/export) of a snapshot pickle
+// or a converted directory, written atomically. No display needed.
+#pragma once
+
+#include <cstdio>
+#include <span>
+#include <string_view>
+
+namespace snapscope {
+
+extern const char* const kExportUsage;
+
+// `args` are the arguments after "--export". Errors are one line on `err`. Returns the exit code
+// (0 success, 1 bad input or unwritable output, 2 usage error).
+int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE* err);
+
+}  // namespace snapscope

@@ -1,0 +1,126 @@
+// chrome-trace: the Trace Event Format (chrome://tracing, ui.perfetto.dev) — counter tracks
+// "allocated" and "reserved" for the device and the annotated phases as complete ("X") slices,
+// timestamps in µs straight from time_us, so the curve lines up beside a torch.profiler trace
+// recorded in the same process.
+#include <algorithm>
+
+#include "core/analysis/phase_table.h"
+#include "core/export/export_common.h"
+#include "core/export/usage_walk.h"
+#include "core/snapshot/snapshot_reader.h"
+#include "core/store/json_text_writer.h"
+
+namespace snapscope {
+
+namespace {
+
+constexpr int64_t kCounterThread = 0;
+constexpr int64_t kPhaseThread = 1;
+
+class TraceWriter {
+ public:
+  TraceWriter(const std::string& path, int64_t pid) : out_(path), pid_(pid) {
+    out_.raw("{\"traceEvents\":[");
+  }
+
+  void metadata(std::string_view what, int64_t tid, std::string_view name) {
+    begin_event(what, "M", tid);
+    out_.raw(",\"args\":{\"name\":");
+    out_.string(name);
+    out_.raw("}}");
+  }
+
+  void counter(std::string_view name, int64_t ts, uint64_t bytes) {
+    begin_event(name, "C", kCounterThread);
+    out_.raw(",\"ts\":");
+    out_.integer(ts);
+    out_.raw(",\"args\":{\"bytes\":");
+    out_.unsigned_integer(bytes);
+    out_.raw("}}");
+  }
+
+  void slice(const PhaseRow& row) {
+    begin_event(row.name, "X", kPhaseThread);
+    out_.raw(",\"ts\":");
+    out_.integer(row.start_time_us);
+    out_.raw(",\"dur\":");
+    out_.integer(std::max<int64_t>(0, row.end_time_us - row.start_time_us));
+    out_.raw(",\"args\":{\"start_bytes\":");
+    out_.unsigned_integer(row.start_bytes);
+    out_.raw(",\"end_bytes\":");
+    out_.unsigned_integer(row.end_bytes);
+    out_.raw(",\"peak_bytes\":");
+    out_.unsigned_integer(row.peak_bytes);
+    out_.raw("}}");
+  }
+
+  void close() {
+    out_.raw("\n],\"displayTimeUnit\":\"ms\"}\n");
+    out_.close();
+  }
+
+ private:
+  void begin_event(std::string_view name, std::string_view phase, int64_t tid) {
+    out_.raw(first_ ? "\n{" : ",\n{");
+    first_ = false;
+    out_.key("name");
+    out_.string(name);
+    out_.raw(",\"ph\":");
+    out_.string(phase);
+    out_.raw(",\"pid\":");
+    out_.integer(pid_);
+    out_.raw(",\"tid\":");
+    out_.integer(tid);
+  }
+
+  JsonTextWriter out_;
+  int64_t pid_;
+  bool first_ = true;
+};
+
+// Counters change only where a timestamped action changes them; the first timestamped action
+// also carries the totals before it (pre-existing memory).
+void write_counters(TraceWriter& trace, const Timeline& blocks, const Timeline& segments) {
+  bool started = false;
+  uint64_t allocated = 0, reserved = 0;
+  walk_usage(blocks, segments, [&](const UsageStep& step) {
+    if (step.time_us == kNoTime) return;
+    if (!started) {
+      allocated = step.segment ? step.allocated : blocks.total_at_state(step.action);
+      reserved = step.segment ? segments.total_at_state(step.action) : step.reserved;
+      trace.counter("allocated", step.time_us, allocated);
+      trace.counter("reserved", step.time_us, reserved);
+      started = true;
+    }
+    if (step.allocated != allocated) trace.counter("allocated", step.time_us, allocated = step.allocated);
+    if (step.reserved != reserved) trace.counter("reserved", step.time_us, reserved = step.reserved);
+  });
+}
+
+bool has_times(const Timeline& timeline) {
+  for (int64_t time : timeline.input().action_time_us) {
+    if (time != kNoTime) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void write_chrome_trace(const ExportInput& input, const std::string& path) {
+  if (input.segments == nullptr) throw InputError(input.file + ": chrome-trace needs the segment timeline");
+  if (!has_times(*input.blocks) && !has_times(*input.segments)) {
+    throw InputError(input.file + ": the trace has no time_us, so a Chrome trace cannot place it");
+  }
+  TraceWriter trace(path, input.device);
+  trace.metadata("process_name", kCounterThread, "CUDA memory, device " + std::to_string(input.device));
+  trace.metadata("thread_name", kPhaseThread, "annotations");
+  write_counters(trace, *input.blocks, *input.segments);
+  const PhaseTable phases =
+      build_phase_table(*input.blocks, pair_annotations(input.annotations, input.device));
+  for (const PhaseRow& row : phases.rows) {
+    if (row.start_time_us != kNoTime && row.end_time_us != kNoTime) trace.slice(row);
+  }
+  trace.close();
+}
+
+}  // namespace snapscope

@@ -1,0 +1,126 @@
+// The export format table and the atomic file wrapper every export goes through.
+#include "core/export/export.h"
+
+#include <unistd.h>
+
+#include <array>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include "core/export/export_source.h"
+
+namespace snapscope {
+
+namespace {
+
+struct FormatInfo {
+  ExportFormat format;
+  std::string_view name;
+  std::string_view extension;
+};
+
+constexpr std::array kFormats = {
+    FormatInfo{ExportFormat::Speedscope, "speedscope", ".speedscope.json"},
+    FormatInfo{ExportFormat::SpeedscopeAllocated, "speedscope-allocated", ".speedscope.json"},
+    FormatInfo{ExportFormat::MomentCsv, "moment-csv", ".csv"},
+    FormatInfo{ExportFormat::TreeCsv, "tree-csv", ".csv"},
+    FormatInfo{ExportFormat::AllocationsCsv, "allocations-csv", ".csv"},
+    FormatInfo{ExportFormat::PhasesCsv, "phases-csv", ".csv"},
+    FormatInfo{ExportFormat::TimelineJson, "timeline-json", ".json"},
+    FormatInfo{ExportFormat::ChromeTrace, "chrome-trace", ".trace.json"},
+    FormatInfo{ExportFormat::Svg, "svg", ".svg"},
+};
+
+const FormatInfo& info(ExportFormat format) {
+  for (const FormatInfo& entry : kFormats) {
+    if (entry.format == format) return entry;
+  }
+  return kFormats.front();  // unreachable: every enumerator has an entry
+}
+
+constexpr std::array kFormatOrder = [] {
+  std::array<ExportFormat, kFormats.size()> order{};
+  for (size_t i = 0; i < kFormats.size(); ++i) order[i] = kFormats[i].format;
+  return order;
+}();
+
+void write_export(const ExportInput& input, const ExportRequest& request, const std::string& path) {
+  const EventRange whole_trace;
+  switch (request.format) {
+    case ExportFormat::Speedscope:
+      return write_speedscope_live(input, request.state, path);
+    case ExportFormat::SpeedscopeAllocated:
+      return write_speedscope_allocated(input, request.range.value_or(whole_trace), path);
+    case ExportFormat::MomentCsv:
+      return write_moment_csv(input, request.state, request.location, path);
+    case ExportFormat::TreeCsv:
+      return write_tree_csv(input, request.state, path);
+    case ExportFormat::AllocationsCsv:
+      return write_allocations_csv(input, request, path);
+    case ExportFormat::PhasesCsv:
+      return write_phases_csv(input, path);
+    case ExportFormat::TimelineJson:
+      return write_timeline_json(input, path);
+    case ExportFormat::ChromeTrace:
+      return write_chrome_trace(input, path);
+    case ExportFormat::Svg:
+      return write_svg(input, request.svg, request.svg_style, path);
+  }
+}
+
+}  // namespace
+
+std::span<const ExportFormat> export_formats() { return kFormatOrder; }
+
+std::string_view export_format_name(ExportFormat format) { return info(format).name; }
+
+std::string_view export_format_extension(ExportFormat format) { return info(format).extension; }
+
+std::optional<ExportFormat> parse_export_format(std::string_view name) {
+  for (const FormatInfo& entry : kFormats) {
+    if (entry.name == name) return entry.format;
+  }
+  return std::nullopt;
+}
+
+ExportInput export_input(const AnalysisSource& source) {
+  ExportInput input;
+  input.file = source.file;
+  input.device = source.device;
+  input.blocks = source.blocks.get();
+  input.segments = source.segments.get();
+  input.stacks = source.stacks.get();
+  input.annotations = source.annotations;
+  return input;
+}
+
+namespace {
+
+// A missing or read-only directory is reported against the file asked for, not the temporary one.
+void check_writable_directory(const std::string& path) {
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  const std::string directory = parent.empty() ? "." : parent.string();
+  if (!std::filesystem::is_directory(directory)) throw std::runtime_error(path + ": no such directory");
+  if (::access(directory.c_str(), W_OK) != 0) throw std::runtime_error(path + ": directory is not writable");
+}
+
+}  // namespace
+
+void export_to_file(const ExportInput& input, const ExportRequest& request, const std::string& path) {
+  check_writable_directory(path);
+  const std::string partial = path + ".partial";
+  std::error_code ignored;
+  std::filesystem::remove(partial, ignored);  // left by a killed earlier export
+  try {
+    write_export(input, request, partial);
+    std::error_code error;
+    std::filesystem::rename(partial, path, error);
+    if (error) throw std::runtime_error(path + ": cannot write (" + error.message() + ")");
+  } catch (...) {
+    std::filesystem::remove(partial, ignored);
+    throw;
+  }
+}
+
+}  // namespace snapscope

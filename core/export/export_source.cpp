@@ -1,0 +1,98 @@
+// Loading a pickle or a converted directory into an AnalysisSource (see export_source.h).
+#include "core/export/export_source.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/analysis/db_annotations.h"
+#include "core/analysis/db_stack_source.h"
+#include "core/analysis/snapshot_stack_source.h"
+#include "core/analysis/state_mapping.h"
+#include "core/convert/convert.h"
+#include "core/snapshot/snapshot_reader.h"
+#include "core/store/allocations_json.h"
+#include "core/store/elements_db_check.h"
+
+namespace snapscope {
+
+namespace {
+
+// Timeline reports an inconsistent replay input without knowing the file; name it here.
+std::unique_ptr<Timeline> make_timeline(const std::string& file, ReplayInput replay) {
+  try {
+    return std::make_unique<Timeline>(std::move(replay));
+  } catch (const std::invalid_argument& error) {
+    throw InputError(file + ": " + error.what());
+  }
+}
+
+// The requested device, or the first one the input offers.
+int choose_device(const std::string& file, const std::vector<int>& devices, int requested) {
+  if (devices.empty()) throw InputError(file + ": no device has a trace or segments");
+  if (requested < 0) return devices.front();
+  for (int device : devices) {
+    if (device == requested) return device;
+  }
+  throw InputError(file + ": no device " + std::to_string(requested));
+}
+
+AnalysisSource load_pickle(const std::string& path, const SourceOptions& options) {
+  AnalysisSource source;
+  source.file = path;
+  ReadOptions read;
+  read.only_device = options.device;
+  source.snapshot = std::make_unique<Snapshot>(read_snapshot(path, read));
+  const Snapshot& snapshot = *source.snapshot;
+  source.devices = snapshot.devices();
+  source.device = choose_device(path, source.devices, options.device);
+  const auto& traces = snapshot.device_traces;
+  source.raw_events = size_t(source.device) < traces.size() ? traces[size_t(source.device)].events.size() : 0;
+  source.stacks = std::make_unique<SnapshotStackSource>(snapshot);
+  source.blocks = make_timeline(path, derive_replay_input(snapshot, source.device, TimelineKind::Blocks));
+  if (options.with_segments) {
+    source.segments =
+        make_timeline(path, derive_replay_input(snapshot, source.device, TimelineKind::Segments));
+  }
+  source.annotations = snapshot_annotations(snapshot);
+  return source;
+}
+
+AnalysisSource load_directory(const std::string& path, const SourceOptions& options) {
+  namespace fs = std::filesystem;
+  AnalysisSource source;
+  source.file = path;
+  const fs::path json = fs::path(path) / kAllocationsJsonName;
+  if (!fs::exists(json))
+    throw InputError(path + ": not a converted directory (no " + kAllocationsJsonName + ")");
+  const std::string db = (fs::path(path) / kElementsDbName).string();
+  verify_elements_db(db);  // a shared directory is untrusted input (docs/FORMAT.md)
+  AllocationsFile layouts = read_allocations_json(json.string());
+  verify_layout_matches_db(layouts, db);
+  for (const DeviceLayout& layout : layouts.devices) source.devices.push_back(layout.device);
+  source.device = choose_device(path, source.devices, options.device);
+  for (DeviceLayout& layout : layouts.devices) {
+    if (layout.device != source.device) continue;
+    source.blocks = make_timeline(path, std::move(layout.blocks));
+    if (options.with_segments) source.segments = make_timeline(path, std::move(layout.segments));
+  }
+  source.stacks = std::make_unique<DbStackSource>(db);
+  source.annotations = read_db_annotations(db);
+  return source;
+}
+
+}  // namespace
+
+AnalysisSource load_analysis_source(const std::string& path, const SourceOptions& options) {
+  return std::filesystem::is_directory(path) ? load_directory(path, options) : load_pickle(path, options);
+}
+
+size_t resolve_moment(const AnalysisSource& source, std::optional<int64_t> event) {
+  if (!event) return peak_state(*source.blocks);
+  if (source.raw_events && uint64_t(*event) >= *source.raw_events) {
+    throw InputError(source.file + ": no event " + std::to_string(*event) + " on device " +
+                     std::to_string(source.device) + " (it has " + std::to_string(*source.raw_events) + ")");
+  }
+  return state_after_event(*source.blocks, *event);
+}
+
+}  // namespace snapscope

@@ -1,0 +1,44 @@
+// One device of a snapshot, loaded for analysis without a display: from a pickle (read into
+// memory) or a converted directory (allocations.json + elements.db). The converter's --report
+// and every export (core/export) read their input through this, so they agree on devices,
+// events and stacks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/analysis/annotation_pairing.h"
+#include "core/analysis/stack_source.h"
+#include "core/timeline/timeline.h"
+
+namespace snapscope {
+
+struct SourceOptions {
+  int device = -1;            // -1: the first device with a trace or segments
+  bool with_segments = true;  // also build the segment timeline (reserved memory)
+};
+
+struct AnalysisSource {
+  std::string file;
+  int device = 0;
+  std::vector<int> devices;
+  std::optional<uint64_t> raw_events;  // known when reading a pickle
+  std::unique_ptr<Snapshot> snapshot;  // pickle input only; the stack source points into it
+  std::unique_ptr<StackSource> stacks;
+  std::unique_ptr<Timeline> blocks;    // memory_viz's Active Memory Timeline
+  std::unique_ptr<Timeline> segments;  // Active Cached Segment Timeline; null unless with_segments
+  std::vector<AnnotationRecord> annotations;
+};
+
+// A directory is read as a converted snapshot, anything else as a pickle (.gz allowed).
+// Throws InputError ("<file>: <reason>") for bad input or a device the input does not have.
+AnalysisSource load_analysis_source(const std::string& path, const SourceOptions& options = {});
+
+// The state right after raw trace event `event`, or the peak state when `event` is empty.
+// Throws InputError for an event past the device's trace (when its length is known).
+size_t resolve_moment(const AnalysisSource& source, std::optional<int64_t> event);
+
+}  // namespace snapscope

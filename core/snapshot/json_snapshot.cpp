@@ -1,0 +1,84 @@
+#include "core/snapshot/json_snapshot.h"
+
+#include <array>
+#include <cctype>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "core/pickle/pickle_writer.h"
+
+namespace snapscope {
+
+namespace {
+
+// nlohmann's SAX events written straight out as pickle opcodes: no JSON tree is built.
+class PickleSax final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit PickleSax(std::string& out) : writer_(out, 4, PickleWriter::Memo::Auto) {}
+  void finish() { writer_.finish(); }
+
+  bool null() override { return writer_.none(), true; }
+  bool boolean(bool value) override { return writer_.boolean(value), true; }
+  bool number_integer(number_integer_t value) override { return writer_.integer(value), true; }
+  bool number_unsigned(number_unsigned_t value) override {
+    if (value <= uint64_t(std::numeric_limits<int64_t>::max())) {
+      writer_.integer(int64_t(value));
+    } else {
+      writer_.uint(value);  // CUDA addresses above 2^63
+    }
+    return true;
+  }
+  bool number_float(number_float_t value, const string_t&) override { return writer_.floating(value), true; }
+  bool string(string_t& value) override { return writer_.str(value), true; }
+  bool binary(binary_t&) override { return false; }  // JSON text has no binary values
+  bool start_object(std::size_t) override { return writer_.begin_dict(), true; }
+  bool key(string_t& value) override { return writer_.str(value), true; }
+  bool end_object() override { return writer_.end_dict(), true; }
+  bool start_array(std::size_t) override { return writer_.begin_list(), true; }
+  bool end_array() override { return writer_.end_list(), true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& error) override {
+    const std::string message = error.what();  // "[json.exception.parse_error.101] parse error at line ..."
+    const size_t bracket = message.find("] ");
+    throw SourceError("not valid JSON: " +
+                      (bracket == std::string::npos ? message : message.substr(bracket + 2)));
+  }
+
+ private:
+  PickleWriter writer_;
+};
+
+std::string read_all(ByteSource& source) {
+  std::string text;
+  std::array<uint8_t, 1 << 16> chunk;
+  for (size_t n; (n = source.read(chunk)) > 0;) text.append(reinterpret_cast<const char*>(chunk.data()), n);
+  return text;
+}
+
+}  // namespace
+
+bool looks_like_json_snapshot(const std::string& path) {
+  try {
+    auto source = open_file_source(path);
+    // Sources may return short reads (the gzip probe hands back its first two bytes alone).
+    std::array<uint8_t, 256> head;
+    for (size_t n; (n = source->read(head)) > 0;) {
+      for (size_t i = 0; i < n; ++i) {
+        if (!std::isspace(head[i])) return head[i] == '{';
+      }
+    }
+  } catch (const SourceError&) {
+  }
+  return false;  // unreadable: the pickle reader reports why
+}
+
+std::string json_snapshot_to_pickle(ByteSource& source) {
+  const std::string text = read_all(source);
+  std::string pickle;
+  PickleSax sax(pickle);
+  if (!nlohmann::json::sax_parse(text, &sax)) throw SourceError("not valid JSON");
+  sax.finish();
+  return pickle;
+}
+
+}  // namespace snapscope
