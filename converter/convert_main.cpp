@@ -6,6 +6,7 @@
 #include <exception>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -88,11 +89,14 @@ int main(int argc, char** argv) {
     std::fputs(snapscope::kConvertUsage, stdout);
     return kExitOk;
   }
-  snapscope::signal_cleanup::install();
+  snapscope::signal_cleanup::install("snapscope-convert");
   try {
     return cli.mode == snapscope::CliOptions::Mode::BenchQueries ? run_bench(cli) : run_conversion(cli);
   } catch (const std::bad_alloc&) {
     return print_error(cli.input + ": out of memory");
+  } catch (const std::logic_error& error) {
+    // A bug of ours (out_of_range, length_error...), never the file's fault: name the file anyway.
+    return print_error(cli.input + ": internal error (please report it with the file): " + error.what());
   } catch (const std::exception& error) {
     return print_error(error.what());  // already "<file>: <reason>"
   }

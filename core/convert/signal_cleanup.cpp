@@ -14,6 +14,7 @@ constexpr size_t kMaxPath = 4096;
 constexpr const char* kStagedFiles[] = {"elements.db", "elements.db-journal", "allocations.json"};
 
 char g_dir[kMaxPath];
+char g_program[256] = "snapscope-convert";
 std::atomic<bool> g_watching{false};
 
 void unlink_in_dir(const char* name) {
@@ -27,11 +28,31 @@ void unlink_in_dir(const char* name) {
   ::unlink(path);
 }
 
+void append(char* line, size_t& used, size_t capacity, const char* text) {
+  const size_t length = std::strlen(text);
+  if (used + length >= capacity) return;
+  std::memcpy(line + used, text, length);
+  used += length;
+}
+
+// One line on stderr with write(2) only (async-signal-safe).
+void say_interrupted(int signal_number) {
+  const char* name = signal_number == SIGINT ? "SIGINT" : signal_number == SIGTERM ? "SIGTERM" : "SIGHUP";
+  char line[512];
+  size_t used = 0;
+  for (const char* part :
+       {static_cast<const char*>(g_program), ": interrupted by ", name, "; nothing written\n"}) {
+    append(line, used, sizeof line, part);
+  }
+  [[maybe_unused]] const ssize_t ignored = ::write(STDERR_FILENO, line, used);
+}
+
 void on_signal(int signal_number) {
   if (g_watching.exchange(false)) {
     for (const char* name : kStagedFiles) unlink_in_dir(name);
     ::rmdir(g_dir);
   }
+  say_interrupted(signal_number);
   // Die of the same signal so the parent sees the usual status.
   ::signal(signal_number, SIG_DFL);
   ::raise(signal_number);
@@ -39,7 +60,9 @@ void on_signal(int signal_number) {
 
 }  // namespace
 
-void install() {
+void install(const char* program) {
+  std::strncpy(g_program, program, sizeof g_program - 1);
+  ::signal(SIGXFSZ, SIG_IGN);
   struct sigaction action {};
   action.sa_handler = on_signal;
   sigemptyset(&action.sa_mask);

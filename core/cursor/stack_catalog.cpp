@@ -97,6 +97,11 @@ void read_stacks(SqliteDatabase& db, std::vector<uint64_t>& begin, std::vector<F
     if (stack < 0 || static_cast<uint64_t>(stack) + 2 < begin.size()) {
       throw InputError(db.path() + ": stacks table out of order");
     }
+    // Every stack but the empty one (id 0) has rows, so ids never run ahead of the rows read: a
+    // crafted id of 2^40 is an error, not an attempt to allocate a range for every id below it.
+    if (static_cast<uint64_t>(stack) > frames.size() + 1) {
+      throw InputError(db.path() + ": stacks table has a gap before stack " + std::to_string(stack));
+    }
     // Stacks without rows (the empty stack) get empty ranges.
     while (begin.size() < static_cast<size_t>(stack) + 2) begin.push_back(frames.size());
     frames.push_back(static_cast<FrameId>(rows.column_int(1)));

@@ -11,6 +11,7 @@
 #include "core/convert/convert.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
+#include "core/store/elements_db_check.h"
 
 namespace snapscope {
 
@@ -63,7 +64,10 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
   const fs::path json = fs::path(path) / kAllocationsJsonName;
   if (!fs::exists(json))
     throw InputError(path + ": not a converted directory (no " + kAllocationsJsonName + ")");
+  const std::string db = (fs::path(path) / kElementsDbName).string();
+  verify_elements_db(db);  // a shared directory is untrusted input (docs/FORMAT.md)
   AllocationsFile layouts = read_allocations_json(json.string());
+  verify_layout_matches_db(layouts, db);
   for (const DeviceLayout& layout : layouts.devices) source.devices.push_back(layout.device);
   source.device = choose_device(path, source.devices, options.device);
   for (DeviceLayout& layout : layouts.devices) {
@@ -71,7 +75,6 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
     source.blocks = make_timeline(path, std::move(layout.blocks));
     if (options.with_segments) source.segments = make_timeline(path, std::move(layout.segments));
   }
-  const std::string db = (fs::path(path) / kElementsDbName).string();
   source.stacks = std::make_unique<DbStackSource>(db);
   source.annotations = read_db_annotations(db);
   return source;

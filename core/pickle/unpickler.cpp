@@ -122,10 +122,25 @@ bool is_valid_utf8(std::string_view text) {
   return true;
 }
 
+namespace {
+
+// A small input needs no 1 MB buffer and 64K-entry stack (the fuzzer opens thousands of tiny
+// inputs a second): each opcode takes at least a byte, so the input's size bounds both.
+size_t initial_size(const ByteSource& source, size_t cap) {
+  const auto remaining = source.remaining();
+  return remaining ? static_cast<size_t>(std::clamp<uint64_t>(*remaining + 1, 4096, cap)) : cap;
+}
+
+}  // namespace
+
 Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer* reducer,
                      UnpicklerLimits limits)
-    : source_(source), strings_(strings), reducer_(reducer), limits_(limits), buf_(kInitialBuffer) {
-  stack_.reserve(kInitialStack);
+    : source_(source),
+      strings_(strings),
+      reducer_(reducer),
+      limits_(limits),
+      buf_(initial_size(source, kInitialBuffer)) {
+  stack_.reserve(initial_size(source, kInitialStack));
 }
 
 // ---------------------------------------------------------------- input

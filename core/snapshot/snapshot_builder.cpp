@@ -24,10 +24,11 @@ class DictView {
     }
     items_ = &up.container(v).items;
   }
+  // The last occurrence: Python keeps the last value of a repeated key.
   const Value* find(std::string_view key) const {
-    for (size_t i = 0; i + 1 < items_->size(); i += 2) {
-      Value k = (*items_)[i];
-      if (k.kind == Kind::String && up_.string(k) == key) return &(*items_)[i + 1];
+    for (size_t i = items_->size() / 2; i-- > 0;) {
+      Value k = (*items_)[2 * i];
+      if (k.kind == Kind::String && up_.string(k) == key) return &(*items_)[2 * i + 1];
     }
     return nullptr;
   }

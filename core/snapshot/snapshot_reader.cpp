@@ -28,10 +28,45 @@ class StreamCancelGuard {
 
 }  // namespace
 
-Snapshot read_snapshot(const std::string& path, const ReadOptions& options) {
+namespace {
+
+// Reads the snapshot `source` holds; `name` is what errors name.
+Snapshot read_source(ByteSource& source, const std::string& name, uint64_t total,
+                     const ReadOptions& options) {
   Snapshot snapshot;
-  snapshot.source_path = path;
+  snapshot.source_path = name;
+  snapshot.source_bytes = total;
+  SnapshotReducer reducer(snapshot, options.event_sink, options.only_device);
+  // The sink reads the reducer's pool: it must be done with it before the pool goes away.
+  StreamCancelGuard guard(options.event_sink);
+  pickle::Unpickler unpickler(source, snapshot.strings, &reducer);
+  pickle::Value top = unpickler.run();
+  reducer.finish_stream();
+  guard.release();
+  build_snapshot(top, unpickler, reducer, options, snapshot);
+  return snapshot;
+}
+
+// Runs `read`, turning every failure into one InputError line that starts with `name`.
+template <typename Read>
+Snapshot naming_errors(const std::string& name, Read read) {
   try {
+    return read();
+  } catch (const pickle::PickleError& e) {
+    throw InputError(name + ": " + e.what());
+  } catch (const pickle::ReduceError& e) {
+    throw InputError(name + ": " + e.what());
+  } catch (const SourceError& e) {
+    throw InputError(name + ": " + e.what());
+  } catch (const std::bad_alloc&) {
+    throw InputError(name + ": out of memory while reading");
+  }
+}
+
+}  // namespace
+
+Snapshot read_snapshot(const std::string& path, const ReadOptions& options) {
+  return naming_errors(path, [&] {
     uint64_t total = 0;
     ProgressFn progress;
     if (options.on_progress) {
@@ -46,25 +81,15 @@ Snapshot read_snapshot(const std::string& path, const ReadOptions& options) {
       transcoded = json_snapshot_to_pickle(*source);
       source = std::make_unique<MemorySource>(transcoded);
     }
-    snapshot.source_bytes = total;
-    SnapshotReducer reducer(snapshot, options.event_sink, options.only_device);
-    // The sink reads the reducer's pool: it must be done with it before the pool goes away.
-    StreamCancelGuard guard(options.event_sink);
-    pickle::Unpickler unpickler(*source, snapshot.strings, &reducer);
-    pickle::Value top = unpickler.run();
-    reducer.finish_stream();
-    guard.release();
-    build_snapshot(top, unpickler, reducer, options, snapshot);
-  } catch (const pickle::PickleError& e) {
-    throw InputError(path + ": " + e.what());
-  } catch (const pickle::ReduceError& e) {
-    throw InputError(path + ": " + e.what());
-  } catch (const SourceError& e) {
-    throw InputError(path + ": " + e.what());
-  } catch (const std::bad_alloc&) {
-    throw InputError(path + ": out of memory while reading");
-  }
-  return snapshot;
+    return read_source(*source, path, total, options);
+  });
+}
+
+Snapshot read_snapshot_bytes(std::string_view bytes, const std::string& name, const ReadOptions& options) {
+  return naming_errors(name, [&] {
+    auto source = inflate_if_gzip(std::make_unique<MemorySource>(bytes));
+    return read_source(*source, name, bytes.size(), options);
+  });
 }
 
 }  // namespace snapscope

@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "core/snapshot/event_sink.h"
 #include "core/snapshot/model.h"
@@ -34,5 +35,8 @@ struct ReadOptions {
 
 // Throws InputError for unreadable, malformed, unsafe or non-snapshot input.
 Snapshot read_snapshot(const std::string& path, const ReadOptions& options = {});
+// The same for a snapshot already in memory (gzip or not); errors are named `name`.
+Snapshot read_snapshot_bytes(std::string_view bytes, const std::string& name,
+                             const ReadOptions& options = {});
 
 }  // namespace snapscope

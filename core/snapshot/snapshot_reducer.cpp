@@ -1,5 +1,6 @@
 #include "core/snapshot/snapshot_reducer.h"
 
+#include <array>
 #include <cmath>
 
 namespace snapscope {
@@ -136,15 +137,81 @@ std::optional<Value> SnapshotReducer::reduce(const Container& container, const U
   return std::nullopt;
 }
 
-std::optional<Value> SnapshotReducer::reduce_dict(const Container& dict, const Unpickler& up) {
-  bool has_name = false;
-  for (size_t i = 0; i < dict.items.size(); i += 2) {
+namespace {
+
+// Python keeps the last value of a repeated key. Returns, for each of `keys`, the value of its
+// last occurrence in `dict` (nullptr when absent); one pass, so a huge dict costs O(items).
+template <size_t N>
+std::array<const Value*, N> last_values(const Container& dict, const std::array<StringId, N>& keys) {
+  std::array<const Value*, N> out{};
+  for (size_t i = 0; i + 1 < dict.items.size(); i += 2) {
     Value key = dict.items[i];
     if (key.kind != Kind::String) continue;
-    if (key.id == keys_.action && dict.items[i + 1].kind == Kind::String) return make_event(dict, up);
-    has_name |= key.id == keys_.name;
+    for (size_t f = 0; f < N; ++f) {
+      if (key.id == keys[f]) {
+        out[f] = &dict.items[i + 1];
+        break;
+      }
+    }
   }
-  if (has_name) return make_frame(dict, up);
+  return out;
+}
+
+enum EventField : size_t {
+  kAction,
+  kAddr,
+  kDeviceFree,
+  kSize,
+  kStream,
+  kTimeUs,
+  kFrames,
+  kCompileContext,
+  kUserMetadata,
+  kPoolId,
+  kForwardFrames,
+  kEventFieldCount
+};
+
+enum FrameField : size_t {
+  kName,
+  kFilename,
+  kLine,
+  kFxNodeOp,
+  kFxNodeName,
+  kFxNodeTarget,
+  kFxOriginalTrace,
+  kFrameFieldCount
+};
+
+std::array<StringId, kEventFieldCount> event_keys(const SnapshotKeys& k) {
+  return {k.action,          k.addr,          k.device_free, k.size,          k.stream, k.time_us, k.frames,
+          k.compile_context, k.user_metadata, k.pool_id,     k.forward_frames};
+}
+
+std::array<StringId, kFrameFieldCount> frame_keys(const SnapshotKeys& k) {
+  return {k.name, k.filename, k.line, k.fx_node_op, k.fx_node_name, k.fx_node_target, k.fx_original_trace};
+}
+
+bool has_non_string_key(const Container& dict) {
+  for (size_t i = 0; i + 1 < dict.items.size(); i += 2) {
+    if (dict.items[i].kind != Kind::String) return true;
+  }
+  return false;
+}
+
+StringId optional_string(const Value* v, const char* what) { return v ? to_string_id(*v, what) : 0; }
+
+int64_t to_time_us(Value v) {
+  if (v.kind == Kind::Float) return static_cast<int64_t>(std::llround(v.d));
+  return to_i64(v, "trace entry time_us");
+}
+
+}  // namespace
+
+std::optional<Value> SnapshotReducer::reduce_dict(const Container& dict, const Unpickler& up) {
+  const auto action = last_values(dict, std::array<StringId, 2>{keys_.action, keys_.name});
+  if (action[0] && action[0]->kind == Kind::String) return make_event(dict, up);
+  if (action[1]) return make_frame(dict, up);
   return std::nullopt;
 }
 
@@ -159,31 +226,18 @@ std::optional<Value> SnapshotReducer::reduce_list(const Container& list) {
 }
 
 std::optional<Value> SnapshotReducer::make_frame(const Container& dict, const Unpickler& up) {
+  if (has_non_string_key(dict)) return std::nullopt;
+  const auto v = last_values(dict, frame_keys(keys_));
+  if (!v[kFilename] || !v[kLine]) return std::nullopt;
   Frame frame;
-  bool has_filename = false, has_line = false;
-  for (size_t i = 0; i < dict.items.size(); i += 2) {
-    Value key = dict.items[i], value = dict.items[i + 1];
-    if (key.kind != Kind::String) return std::nullopt;
-    StringId k = key.id;
-    if (k == keys_.name) {
-      frame.name = to_string_id(value, "frame name");
-    } else if (k == keys_.filename) {
-      frame.filename = to_string_id(value, "frame filename");
-      has_filename = true;
-    } else if (k == keys_.line) {
-      frame.line = to_i64(value, "frame line");
-      has_line = true;
-    } else if (k == keys_.fx_node_op) {
-      frame.fx_node_op = to_string_id(value, "fx_node_op");
-    } else if (k == keys_.fx_node_name) {
-      frame.fx_node_name = to_string_id(value, "fx_node_name");
-    } else if (k == keys_.fx_node_target) {
-      frame.fx_node_target = to_string_id(value, "fx_node_target");
-    } else if (k == keys_.fx_original_trace) {
-      frame.fx_original_trace = snapshot_.strings.intern(to_display_text(value, up));
-    }
-  }
-  if (!has_filename || !has_line) return std::nullopt;
+  frame.name = optional_string(v[kName], "frame name");
+  frame.filename = to_string_id(*v[kFilename], "frame filename");
+  frame.line = to_i64(*v[kLine], "frame line");
+  frame.fx_node_op = optional_string(v[kFxNodeOp], "fx_node_op");
+  frame.fx_node_name = optional_string(v[kFxNodeName], "fx_node_name");
+  frame.fx_node_target = optional_string(v[kFxNodeTarget], "fx_node_target");
+  if (v[kFxOriginalTrace])
+    frame.fx_original_trace = snapshot_.strings.intern(to_display_text(*v[kFxOriginalTrace], up));
   return Value::handle(Kind::Frame, snapshot_.frames.intern(frame));
 }
 
@@ -191,13 +245,29 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   if (of_skipped_device(up)) return Value::none();
   TraceEvent event;
   EventExtra extra;
-  device_free_.reset();
-  for (size_t i = 0; i < dict.items.size(); i += 2) {
-    Value key = dict.items[i];
-    if (key.kind == Kind::String) set_event_field(event, extra, key.id, dict.items[i + 1], up);
+  std::optional<uint64_t> device_free;
+  const auto v = last_values(dict, event_keys(keys_));
+  event.action = parse_action(up.string(*v[kAction]));  // reduce_dict checked: a string
+  if (event.action == Action::Unknown) event.unknown_action = v[kAction]->id;
+  if (v[kAddr]) event.addr = to_u64(*v[kAddr], "trace entry addr");
+  if (v[kDeviceFree]) device_free = to_u64(*v[kDeviceFree], "trace entry device_free");
+  if (v[kSize]) event.size = to_u64(*v[kSize], "trace entry size");
+  if (v[kStream]) event.stream = static_cast<uint64_t>(to_i64(*v[kStream], "trace entry stream"));
+  if (v[kTimeUs] && v[kTimeUs]->kind != Kind::None) event.time_us = to_time_us(*v[kTimeUs]);  // else kNoTime
+  if (v[kFrames]) {
+    event.stack = to_stack(*v[kFrames], "trace entry frames");
+    event.has_frames = true;
+  }
+  event.compile_context = optional_text(v[kCompileContext], up);
+  event.user_metadata = optional_text(v[kUserMetadata], up);
+  if (v[kPoolId]) set_pool_id(extra, *v[kPoolId], up);
+  if (v[kForwardFrames]) {
+    const Value f = *v[kForwardFrames];
+    extra.forward_frames = snapshot_.strings.intern(f.kind == Kind::Stack ? format_stack(snapshot_, f.id)
+                                                                          : to_display_text(f, up));
   }
   // oom entries carry the device's free bytes instead of an address (model.h: TraceEvent::addr).
-  if (device_free_ && (event.action == Action::Oom || event.addr == 0)) event.addr = *device_free_;
+  if (device_free && (event.action == Action::Oom || event.addr == 0)) event.addr = *device_free;
   if (extra.has_pool_id || extra.forward_frames != 0) {
     event.extra = static_cast<uint32_t>(snapshot_.event_extras.size());
     snapshot_.event_extras.push_back(extra);
@@ -211,44 +281,19 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   return Value::handle(Kind::Event, static_cast<uint32_t>(events_.size() - 1));
 }
 
-void SnapshotReducer::set_event_field(TraceEvent& e, EventExtra& extra, StringId k, Value v,
-                                      const Unpickler& up) {
-  if (k == keys_.action) {
-    e.action = parse_action(up.string(v));
-    if (e.action == Action::Unknown) e.unknown_action = v.id;
-  } else if (k == keys_.addr) {
-    e.addr = to_u64(v, "trace entry addr");
-  } else if (k == keys_.device_free) {
-    device_free_ = to_u64(v, "trace entry device_free");
-  } else if (k == keys_.size) {
-    e.size = to_u64(v, "trace entry size");
-  } else if (k == keys_.stream) {
-    e.stream = static_cast<uint64_t>(to_i64(v, "trace entry stream"));
-  } else if (k == keys_.time_us) {
-    if (v.kind == Kind::Float) {
-      e.time_us = static_cast<int64_t>(std::llround(v.d));
-    } else if (v.kind != Kind::None) {
-      e.time_us = to_i64(v, "trace entry time_us");
-    }
-  } else if (k == keys_.frames) {
-    e.stack = to_stack(v, "trace entry frames");
-    e.has_frames = true;
-  } else if (k == keys_.compile_context) {
-    e.compile_context = v.kind == Kind::None ? 0 : snapshot_.strings.intern(to_display_text(v, up));
-  } else if (k == keys_.user_metadata) {
-    e.user_metadata = v.kind == Kind::None ? 0 : snapshot_.strings.intern(to_display_text(v, up));
-  } else if (k == keys_.pool_id) {
-    if (v.kind == Kind::Container && up.container(v).items.size() == 2) {
-      extra.pool_id[0] = to_i64(up.container(v).items[0], "trace entry pool_id");
-      extra.pool_id[1] = to_i64(up.container(v).items[1], "trace entry pool_id");
-      extra.has_pool_id = true;
-    } else if (v.kind == Kind::Int) {
-      extra.pool_id[0] = v.i;
-      extra.has_pool_id = true;
-    }
-  } else if (k == keys_.forward_frames) {
-    extra.forward_frames = snapshot_.strings.intern(v.kind == Kind::Stack ? format_stack(snapshot_, v.id)
-                                                                          : to_display_text(v, up));
+StringId SnapshotReducer::optional_text(const Value* v, const Unpickler& up) {
+  if (!v || v->kind == Kind::None) return 0;
+  return snapshot_.strings.intern(to_display_text(*v, up));
+}
+
+void SnapshotReducer::set_pool_id(EventExtra& extra, Value v, const Unpickler& up) {
+  if (v.kind == Kind::Container && up.container(v).items.size() == 2) {
+    extra.pool_id[0] = to_i64(up.container(v).items[0], "trace entry pool_id");
+    extra.pool_id[1] = to_i64(up.container(v).items[1], "trace entry pool_id");
+    extra.has_pool_id = true;
+  } else if (v.kind == Kind::Int) {
+    extra.pool_id[0] = v.i;
+    extra.has_pool_id = true;
   }
 }
 

@@ -1,6 +1,7 @@
 // Shrinks a snapshot's containers while it is being unpickled: frame dicts become FrameIds,
 // lists of frames become StackIds, and trace-entry dicts (those with an 'action' key) become
-// TraceEvents in a pool. This is what keeps memory far below the file size.
+// TraceEvents in a pool. This is what keeps memory far below the file size. A repeated key
+// counts as Python counts it: the last value wins, and only that value's type is checked.
 #pragma once
 
 #include <cstdint>
@@ -42,8 +43,8 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   std::optional<pickle::Value> make_frame(const pickle::Container& dict, const pickle::Unpickler& up);
   pickle::Value make_event(const pickle::Container& dict, const pickle::Unpickler& up);
   bool of_skipped_device(const pickle::Unpickler& up) const;
-  void set_event_field(TraceEvent& event, EventExtra& extra, StringId key, pickle::Value value,
-                       const pickle::Unpickler& up);
+  StringId optional_text(const pickle::Value* value, const pickle::Unpickler& up);
+  void set_pool_id(EventExtra& extra, pickle::Value value, const pickle::Unpickler& up);
 
   Snapshot& snapshot_;
   SnapshotKeys keys_;
@@ -53,7 +54,6 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   StringId device_traces_key_ = 0;
   size_t streamed_ = 0;  // events handed to sink_
   std::vector<FrameId> scratch_;
-  std::optional<uint64_t> device_free_;  // of the trace entry being reduced
 };
 
 // Value helpers shared by the reducer and the snapshot builder. They throw

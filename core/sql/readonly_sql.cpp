@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "core/store/sqlite_handle.h"
+
 namespace snapscope {
 namespace {
 
@@ -67,8 +69,7 @@ ReadOnlySql::ReadOnlySql(const std::string& db_path) {
     throw std::runtime_error(db_path + ": " + message);
   }
   sqlite3_exec(db_, "PRAGMA query_only=1", nullptr, nullptr, nullptr);
-  sqlite3_limit(db_, SQLITE_LIMIT_ATTACHED, 0);
-  sqlite3_db_config(db_, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  harden_untrusted_connection(db_);  // also limits attaching to zero databases
   sqlite3_set_authorizer(db_, authorize, nullptr);
   sqlite3_progress_handler(db_, kProgressOpcodes, &ReadOnlySql::progress, this);
 }

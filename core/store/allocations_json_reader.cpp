@@ -289,7 +289,10 @@ class ActionsReader {
           time_us[i] = kNoTime;
           return;
         }
-        time_sum += value;
+        // A sum past int64 (or onto the kNoTime marker) is no time the writer could have written.
+        if (__builtin_add_overflow(time_sum, value, &time_sum) || time_sum == kNoTime) {
+          failer_.fail("time_us_delta sums past the 64-bit time range");
+        }
         time_us[i] = time_sum;
       });
     }

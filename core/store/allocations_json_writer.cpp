@@ -104,7 +104,7 @@ void write_time_deltas(JsonTextWriter& out, const std::vector<int64_t>& times) {
       out.raw("null");
       return;
     }
-    out.integer(time_us - previous);
+    out.integer(allocations_json::delta(time_us, previous));  // wraps, never overflows; the reader checks
     previous = time_us;
   });
 }

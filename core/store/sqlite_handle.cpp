@@ -17,6 +17,16 @@ SqliteDatabase::SqliteDatabase(const std::string& path, Mode mode) : path_(path)
     db_ = nullptr;
     throw std::runtime_error(path_ + ": " + message);
   }
+  if (mode == Mode::ReadOnly) harden_untrusted_connection(db_);
+}
+
+void harden_untrusted_connection(sqlite3* db) {
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nullptr);
+  sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  sqlite3_exec(db, "PRAGMA cell_size_check = ON", nullptr, nullptr, nullptr);  // damaged pages fail early
 }
 
 SqliteDatabase::~SqliteDatabase() { sqlite3_close(db_); }

@@ -14,6 +14,11 @@ namespace snapscope {
 
 class SqliteStatement;
 
+// Settings for a connection to a file someone else may have crafted (SQLite's "defense against
+// the dark arts"): defensive mode, untrusted schema (no functions with side effects from views),
+// no extension loading, no triggers, no ATTACH. ReadOnly connections always get them.
+void harden_untrusted_connection(sqlite3* db);
+
 class SqliteDatabase {
  public:
   enum class Mode { ReadOnly, Create };

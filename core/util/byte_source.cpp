@@ -49,6 +49,9 @@ size_t FileSource::read(std::span<uint8_t> dst) {
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) throw SourceError(std::string("read failed: ") + std::strerror(errno));
     consumed_ += static_cast<uint64_t>(got);
+    // Another process truncating or rewriting the file under us: stop with a clear error.
+    if (got == 0 && consumed_ < size_) throw SourceError("the file shrank while it was being read");
+    if (consumed_ > size_) throw SourceError("the file grew while it was being read");
     if (on_progress_ && (consumed_ >= next_report_ || got == 0)) {
       next_report_ = consumed_ + kProgressStep;
       on_progress_(consumed_);
@@ -133,20 +136,23 @@ class PrefixedSource final : public ByteSource {
 
 }  // namespace
 
-std::unique_ptr<ByteSource> open_file_source(const std::string& path, ProgressFn on_progress) {
-  auto file = std::make_unique<FileSource>(path, std::move(on_progress));
+std::unique_ptr<ByteSource> inflate_if_gzip(std::unique_ptr<ByteSource> source) {
   std::vector<uint8_t> head(2);
   size_t have = 0;
   while (have < head.size()) {
-    size_t got = file->read(std::span(head).subspan(have));
+    size_t got = source->read(std::span(head).subspan(have));
     if (got == 0) break;
     have += got;
   }
   head.resize(have);
   bool gzip = has_gzip_magic(head);
-  auto source = std::make_unique<PrefixedSource>(std::move(head), std::move(file));
-  if (gzip) return std::make_unique<GzipSource>(std::move(source));
-  return source;
+  auto prefixed = std::make_unique<PrefixedSource>(std::move(head), std::move(source));
+  if (gzip) return std::make_unique<GzipSource>(std::move(prefixed));
+  return prefixed;
+}
+
+std::unique_ptr<ByteSource> open_file_source(const std::string& path, ProgressFn on_progress) {
+  return inflate_if_gzip(std::make_unique<FileSource>(path, std::move(on_progress)));
 }
 
 }  // namespace snapscope

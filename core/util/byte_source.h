@@ -83,6 +83,9 @@ inline bool has_gzip_magic(std::span<const uint8_t> head) {
   return head.size() >= 2 && head[0] == 0x1f && head[1] == 0x8b;
 }
 
+// `source`, inflated transparently when it starts with the gzip magic bytes.
+std::unique_ptr<ByteSource> inflate_if_gzip(std::unique_ptr<ByteSource> source);
+
 // Opens `path`, inflating it transparently when it starts with the gzip magic bytes.
 std::unique_ptr<ByteSource> open_file_source(const std::string& path, ProgressFn on_progress = {});
 

@@ -28,9 +28,9 @@ FROM segment_allocation_view a
 WHERE a.device = ? AND a.elem = ?)sql";
 
 constexpr const char* kStackQuery = R"sql(
-SELECT n.text, fl.text, f.line, op.text, nm.text, tg.text, tr.text
+SELECT n.text, fl.text, f.line, op.text, nm.text, tg.text, tr.text, s.frame_id, f.id IS NULL
 FROM stacks s
-JOIN frames f ON f.id = s.frame_id
+LEFT JOIN frames f ON f.id = s.frame_id
 LEFT JOIN strings n ON n.id = f.name
 LEFT JOIN strings fl ON fl.id = f.filename
 LEFT JOIN strings op ON op.id = f.fx_node_op
@@ -63,13 +63,18 @@ void check_version(SqliteDatabase& db) {
 }  // namespace
 
 std::optional<int64_t> AllocationDetails::lifetime_events() const {
-  if (!alloc_event || !free_event) return std::nullopt;
-  return *free_event - *alloc_event;
+  int64_t lifetime = 0;
+  if (!alloc_event || !free_event || __builtin_sub_overflow(*free_event, *alloc_event, &lifetime))
+    return std::nullopt;
+  return lifetime;
 }
 
 std::optional<int64_t> AllocationDetails::lifetime_us() const {
-  if (!alloc_time_us || !free_time_us) return std::nullopt;
-  return *free_time_us - *alloc_time_us;
+  int64_t lifetime = 0;
+  if (!alloc_time_us || !free_time_us || __builtin_sub_overflow(*free_time_us, *alloc_time_us, &lifetime)) {
+    return std::nullopt;  // only a crafted file has times that far apart
+  }
+  return lifetime;
 }
 
 ElementsDbReader::ElementsDbReader(const std::string& path)
@@ -118,6 +123,11 @@ std::vector<FrameText> ElementsDbReader::stack(int64_t stack_id) const {
   rows.bind(1, stack_id);
   std::vector<FrameText> frames;
   while (rows.next_row()) {
+    if (rows.column_int(8) != 0) {  // a crafted or damaged file: say so in the frame's place
+      frames.push_back({"<frame " + std::to_string(rows.column_int(7)) + " missing from elements.db>", "", 0,
+                        "", "", "", ""});
+      continue;
+    }
     frames.push_back({rows.column_text(0), rows.column_text(1), rows.column_int(2), rows.column_text(3),
                       rows.column_text(4), rows.column_text(5), rows.column_text(6)});
   }

@@ -4,10 +4,13 @@
 #include <optional>
 
 #include "core/convert/convert.h"
+#include "core/convert/staging_dir.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json.h"
+#include "core/store/elements_db_check.h"
 #include "core/util/run_beside.h"
 #include "core/view/app_dirs.h"
+#include "core/view/conversion_cache.h"
 
 namespace snapscope {
 namespace fs = std::filesystem;
@@ -64,9 +67,47 @@ fs::path converted_directory_for(const std::string& path, LoadProgress& progress
       }
     };
     // The converter builds in a staging directory and renames: a half-done cache never exists.
-    convert_snapshot(options);
+    try {
+      convert_snapshot(options);
+    } catch (const OutputError&) {
+      // Another viewer converting the same file renamed its entry into place first: use it.
+      if (!fs::exists(cache / kAllocationsJsonName)) throw;
+    }
   }
+  mark_cache_entry_used(cache);
+  evict_cache(cache.parent_path(), cache_cap_bytes(), cache);
   return cache;
+}
+
+// A converted directory's layout, once both files have been checked (InputError otherwise).
+AllocationsFile read_checked_layout(const fs::path& dir, const std::string& opened_path,
+                                    LoadProgress& progress) {
+  const fs::path layout_path = dir / kAllocationsJsonName;
+  if (!fs::exists(layout_path)) {
+    throw InputError(opened_path + ": not a snapshot pickle or converted directory (no allocations.json)");
+  }
+  const std::string db_path = (dir / kElementsDbName).string();
+  if (!fs::exists(db_path)) throw InputError(db_path + ": missing (a converted directory holds two files)");
+  verify_elements_db(db_path);
+  progress.fraction = 0;
+  progress.stage = LoadProgress::Reading;
+  AllocationsFile layout = read_allocations_json(layout_path.string(), &progress.fraction);
+  verify_layout_matches_db(layout, db_path);
+  return layout;
+}
+
+// The layout of `path`'s converted directory. A cache entry that fails the checks (truncated,
+// tampered with) is removed and converted again, once.
+AllocationsFile open_layout(const std::string& path, Document& document, LoadProgress& progress) {
+  document.directory = converted_directory_for(path, progress);
+  if (fs::is_directory(path)) return read_checked_layout(document.directory, path, progress);
+  try {
+    return read_checked_layout(document.directory, path, progress);
+  } catch (const InputError&) {
+    fs::remove_all(document.directory);
+    document.directory = converted_directory_for(path, progress);
+    return read_checked_layout(document.directory, path, progress);
+  }
 }
 
 bool has_time(const ReplayInput& input) {
@@ -85,14 +126,7 @@ std::shared_ptr<const MemoryPyramid> SharedPyramid::get(const Timeline& timeline
 std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& progress) {
   auto document = std::make_unique<Document>();
   document->opened_path = path;
-  document->directory = converted_directory_for(path, progress);
-  const fs::path layout_path = document->directory / kAllocationsJsonName;
-  if (!fs::exists(layout_path)) {
-    throw InputError(path + ": not a snapshot pickle or converted directory (no allocations.json)");
-  }
-  progress.fraction = 0;
-  progress.stage = LoadProgress::Reading;
-  AllocationsFile layout = read_allocations_json(layout_path.string(), &progress.fraction);
+  AllocationsFile layout = open_layout(path, *document, progress);
   progress.fraction = 0;
   progress.stage = LoadProgress::Indexing;
   const size_t count = layout.devices.size();

@@ -83,8 +83,11 @@ double parse_byte_count(std::string_view text) {
       {"TiB", 0x1p40}, {"GiB", 0x1p30}, {"MiB", 0x1p20}, {"KiB", 0x1p10}, {"T", 0x1p40},
       {"G", 0x1p30},   {"M", 0x1p20},   {"K", 0x1p10},   {"B", 1}};
   for (const auto& [suffix, scale] : kSuffixes) {
-    if (text.ends_with(suffix))
-      return parse_number(text.substr(0, text.size() - suffix.size()), "size") * scale;
+    if (!text.ends_with(suffix)) continue;
+    const double bytes = parse_number(text.substr(0, text.size() - suffix.size()), "size") * scale;
+    // The multiplier can carry a finite number past the double range ("1e308T").
+    if (!std::isfinite(bytes)) throw std::invalid_argument("bad size '" + std::string(text) + "'");
+    return bytes;
   }
   return parse_number(text, "size");
 }

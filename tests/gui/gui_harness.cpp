@@ -98,21 +98,24 @@ std::unique_ptr<Document> convert_with_app(const fs::path& sandbox, const std::s
 }
 
 std::string drive_window(const fs::path& sandbox, const std::string& input,
-                         const std::vector<std::string>& steps) {
+                         const std::vector<std::string>& steps, bool warm) {
   const fs::path out = sandbox / "window.out";
   std::ostringstream script;
   script << "set -e\n"
          << "export XDG_CACHE_HOME=" << shell_quote((sandbox / "cache").string())
-         << " XDG_CONFIG_HOME=" << shell_quote((sandbox / "config").string())
-         << "\n"
-         // Convert into the cache first: otherwise the window can appear (and take our keys)
-         // while the first conversion is still running, and the keys find no document.
-         << shell_quote(SNAPSCOPE_APP) << " " << shell_quote(input) << " --screenshot "
-         << shell_quote((sandbox / "warm.png").string()) << " > /dev/null\n"
-         << shell_quote(SNAPSCOPE_APP) << " " << shell_quote(input) << " --size 1400x900 > "
+         << " XDG_CONFIG_HOME=" << shell_quote((sandbox / "config").string()) << "\n";
+  // Convert into the cache first: otherwise the window can appear (and take our keys)
+  // while the first conversion is still running, and the keys find no document.
+  if (warm) {
+    script << shell_quote(SNAPSCOPE_APP) << " " << shell_quote(input) << " --screenshot "
+           << shell_quote((sandbox / "warm.png").string()) << " > /dev/null\n";
+  }
+  script << shell_quote(SNAPSCOPE_APP) << " " << shell_quote(input) << " --size 1400x900 > "
          << shell_quote(out.string()) << " &\n"
          << "pid=$!\n"
-         << "W=$(timeout 60 xdotool search --sync --name 'snapscope - ' | head -1)\n"
+         // A document's window is titled "snapscope - PATH"; one that failed to open, "snapscope".
+         << "W=$(timeout 60 xdotool search --sync --name '" << (warm ? "snapscope - " : "^snapscope")
+         << "' | head -1)\n"
          // XTEST input into the focused window (there is no window manager); a short press is
          // enough, the app latches taps so a loaded machine does not drop them.
          << "xdotool windowfocus --sync \"$W\"\n"

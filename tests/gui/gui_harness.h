@@ -47,7 +47,8 @@ std::unique_ptr<Document> convert_with_app(const std::filesystem::path& sandbox,
 // Starts the app on `input` in a real window, runs the xdotool `steps` (shell lines; "$W" is the
 // window, `press KEY` taps a key, `hold KEY` holds it for widgets that poll keys once a frame),
 // quits with Ctrl+Q and returns the app's stdout.
+// With `warm` false the input is opened straight in the window (for inputs that fail to open).
 std::string drive_window(const std::filesystem::path& sandbox, const std::string& input,
-                         const std::vector<std::string>& steps);
+                         const std::vector<std::string>& steps, bool warm = true);
 
 }  // namespace snapscope::gui_test

@@ -434,6 +434,27 @@ TEST_CASE("non-snapshot and unsafe input: one-line InputError naming the file") 
   }
 }
 
+// A dict repeating a key keeps the last value, as Python's pickle does, and only that value's
+// type matters (fuzzer find: a 27-byte protocol-0 pickle used to leak vector::_M_range_check).
+TEST_CASE("repeated dict keys: the last value wins and its type is checked") {
+  const std::string prefix = "(dVdevice_traces\n(l(l(dVaction\nVfree\nsVaction\n";
+  const auto trace_with = [&](const std::string& last_action) { return prefix + last_action + "saa(las."; };
+  CHECK(error_of("(l(dVaction\np5\nV\nsg5\nL75\nsa.") ==
+        "not a PyTorch memory snapshot (the top level is not a dict)");
+  // The last 'action' is an int: the entry is not a trace event, and says so by name.
+  CHECK(error_of(trace_with("L75\n")).find("not") != std::string::npos);
+  Snapshot s = read_bytes(trace_with("Valloc\n"));
+  REQUIRE(s.device_traces.size() == 2);
+  REQUIRE(s.device_traces[0].events.size() == 1);
+  CHECK(s.device_traces[0].events[0].action == Action::Alloc);
+  // An earlier value of the wrong type is discarded, as Python discards it.
+  Snapshot t = read_bytes("(dVdevice_traces\n(l(l(dVaction\nValloc\nsVsize\nVbig\nsVsize\nI7\nsaa(las.");
+  REQUIRE(t.device_traces[0].events.size() == 1);
+  CHECK(t.device_traces[0].events[0].size == 7);
+  CHECK(error_of("(dVdevice_traces\n(l(l(dVaction\nValloc\nsVsize\nI7\nsVsize\nVbig\nsaa(las.")
+            .find("trace entry size is not an integer at byte ") == 0);
+}
+
 TEST_CASE("model tables: empty stack is id 0, interning is stable, StringTable views survive a move") {
   StackTable stacks;
   CHECK(stacks.size() == 1);

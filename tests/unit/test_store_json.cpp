@@ -243,6 +243,10 @@ TEST_CASE("allocations.json: bad files give one-line errors naming the file") {
   CHECK(error_for(huge_alloc) == prefix + "invalid value in column elements.alloc_event");
   const std::string huge_action = edited(good, "\"event_delta\":[0", "\"event_delta\":[2147483648");
   CHECK(error_for(huge_action) == prefix + "invalid action event");
+  // Times are delta-coded: a sum past int64 is an error, not undefined behaviour.
+  const std::string time_overflow =
+      edited(good, "\"time_us_delta\":[", "\"time_us_delta\":[9223372036854775807,2,");
+  CHECK(error_for(time_overflow) == prefix + "time_us_delta sums past the 64-bit time range");
   const std::string long_actions = edited(good, "\"elem_delta\":[0", "\"elem_delta\":[0,0");
   CHECK(error_for(long_actions) == prefix + "column actions.elem_delta has 4 values, expected 3");
 

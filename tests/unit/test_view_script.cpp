@@ -19,6 +19,9 @@ TEST_CASE("view specs with and without a byte range") {
   CHECK_THROWS_AS(parse_view_spec("100:10"), std::invalid_argument);
   CHECK_THROWS_AS(parse_view_spec("abc"), std::invalid_argument);
   CHECK_THROWS_AS(parse_view_spec("0:1,5"), std::invalid_argument);
+  // The unit multiplier can carry a finite number past the double range.
+  CHECK_THROWS_AS(parse_view_spec("0:1,0:1e308T"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_view_spec("0:1,1e308KiB:2e308KiB"), std::invalid_argument);
 }
 
 TEST_CASE("sizes and addresses") {

@@ -1,0 +1,78 @@
+// libFuzzer harness: a converted directory with one file replaced by the input (first byte even:
+// elements.db, odd: allocations.json; the other file is the generated fixture's), opened as the
+// viewer opens it and then read by every elements.db reader the panels use. A std::runtime_error
+// (InputError included) with a message is the only acceptable failure.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/allocator/db_event_source.h"
+#include "core/analysis/db_annotations.h"
+#include "core/analysis/db_stack_source.h"
+#include "core/cursor/stack_catalog.h"
+#include "core/view/allocation_details.h"
+#include "core/view/document.h"
+#include "fuzz_fixture.h"
+
+using namespace snapscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+template <typename Read>
+void tolerate_errors(Read read) {
+  try {
+    read();
+  } catch (const std::runtime_error&) {
+  }
+}
+
+void read_stacks(const std::string& db, int device) {
+  const ElementsDbReader reader(db);
+  const DbStackSource stacks(db);
+  for (TimelineKind kind : {TimelineKind::Blocks, TimelineKind::Segments}) {
+    const auto elements = reader.element_stacks(device, kind);
+    for (size_t i = 0; i < elements.size() && i < 8; ++i) {
+      tolerate_errors([&] { (void)reader.allocation(device, kind, elements[i].elem); });
+      for (FrameId frame : stacks.stack_frames(static_cast<StackId>(elements[i].stack_id))) {
+        (void)stacks.frame(frame);
+      }
+    }
+  }
+}
+
+void read_everything(const Document& document) {
+  const std::string db = document.elements_db().string();
+  tolerate_errors([&] { (void)read_db_annotations(db); });
+  tolerate_errors([&] { (void)catalog_from_elements_db(db); });
+  for (const DeviceDocument& device : document.devices) {
+    tolerate_errors([&] { read_stacks(db, device.device); });
+    tolerate_errors([&] { (void)final_state_from_db(db, device.device); });
+    tolerate_errors([&] { (void)allocator_history_from_db(db, device.device); });
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  const fs::path dir = fuzz::scratch_dir() / "dir.snapscope";
+  fs::create_directories(dir);
+  const bool replace_db = (data[0] & 1) == 0;
+  const fs::path& fixture = fuzz::fixture_dir();
+  fs::copy_file(fixture / (replace_db ? "allocations.json" : "elements.db"),
+                dir / (replace_db ? "allocations.json" : "elements.db"),
+                fs::copy_options::overwrite_existing);
+  fuzz::write_file(dir / (replace_db ? "elements.db" : "allocations.json"),
+                   fuzz::as_text(data + 1, size - 1));
+  LoadProgress progress;
+  std::unique_ptr<Document> document;
+  try {
+    document = open_document(dir.string(), progress);
+  } catch (const std::runtime_error&) {
+    return 0;
+  }
+  read_everything(*document);
+  return 0;
+}
