@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 #include "core/allocator/db_event_source.h"
 #include "core/analysis/db_annotations.h"
@@ -53,6 +54,16 @@ void read_everything(const Document& document) {
   }
 }
 
+// libFuzzer's -timeout watchdog is a SIGALRM that can interrupt the copy's sendfile; retry then.
+void copy_retrying_on_eintr(const fs::path& from, const fs::path& to) {
+  for (;;) {
+    std::error_code error;
+    fs::copy_file(from, to, fs::copy_options::overwrite_existing, error);
+    if (!error) return;
+    if (error != std::errc::interrupted) throw fs::filesystem_error("copy fixture", from, to, error);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -61,9 +72,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fs::create_directories(dir);
   const bool replace_db = (data[0] & 1) == 0;
   const fs::path& fixture = fuzz::fixture_dir();
-  fs::copy_file(fixture / (replace_db ? "allocations.json" : "elements.db"),
-                dir / (replace_db ? "allocations.json" : "elements.db"),
-                fs::copy_options::overwrite_existing);
+  copy_retrying_on_eintr(fixture / (replace_db ? "allocations.json" : "elements.db"),
+                         dir / (replace_db ? "allocations.json" : "elements.db"));
   fuzz::write_file(dir / (replace_db ? "elements.db" : "allocations.json"),
                    fuzz::as_text(data + 1, size - 1));
   LoadProgress progress;
