@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/location_text.h"
+#include "app/table_columns.h"
 #include "core/cursor/call_tree_members.h"
 #include "core/cursor/element_marks.h"
 #include "core/view/format.h"
@@ -242,9 +243,9 @@ void CallTreePanel::draw_rows(AppState& state) {
   ImGui::TableSetupColumn(direction_ == TreeDirection::TopDown ? "Call path (caller -> callee)"
                                                                : "Allocating location (callee -> callers)",
                           ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_WidthFixed, 90);
-  ImGui::TableSetupColumn("% live", ImGuiTableColumnFlags_WidthFixed, 70);
-  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, 80);
+  ImGui::TableSetupColumn("Bytes", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Bytes", "999.99 MiB"));
+  ImGui::TableSetupColumn("% live", ImGuiTableColumnFlags_WidthFixed, fit_column_width("% live", "100.00%"));
+  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Count", "999,999"));
   ImGui::TableHeadersRow();
   if (collapse_all_) {
     ImGui::GetStateStorage()->Clear();  // tree-node open states live in this window's storage

@@ -4,6 +4,7 @@
 
 #include "app/cursor_controls.h"
 #include "app/location_text.h"
+#include "app/table_columns.h"
 #include "core/view/format.h"
 
 namespace snapscope {
@@ -46,10 +47,12 @@ void MomentPanel::draw_rows(AppState& state, const CursorAnalysis& analysis) {
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
   if (!ImGui::BeginTable("moment", 5, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Mem", ImGuiTableColumnFlags_WidthFixed, 90);
-  ImGui::TableSetupColumn("Cumulative", ImGuiTableColumnFlags_WidthFixed, 90);
-  ImGui::TableSetupColumn("Median size", ImGuiTableColumnFlags_WidthFixed, 90);
-  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, 80);
+  ImGui::TableSetupColumn("Mem", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Mem", "999.99 MiB"));
+  ImGui::TableSetupColumn("Cumulative", ImGuiTableColumnFlags_WidthFixed,
+                          fit_column_width("Cumulative", "999.99 MiB"));
+  ImGui::TableSetupColumn("Median", ImGuiTableColumnFlags_WidthFixed,
+                          fit_column_width("Median", "999.99 MiB"));
+  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Count", "999,999"));
   ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;

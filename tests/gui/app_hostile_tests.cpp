@@ -47,8 +47,14 @@ TEST_CASE("xdotool: after a crafted directory fails to open, the window still an
   const fs::path crafted =
       crafted_copy(sandbox, "version.snapscope", "UPDATE meta SET value = '99' WHERE key = 'format_version'");
   const std::string out = drive_window(sandbox, crafted.string(), {"press ctrl+j", "press ctrl+k"}, false);
-  // Both keys answered after the failed open: no document (a null cursor), an idle SQL console.
-  CHECK(out == "null\n{\"sql\":{\"running\":false}}\n");
+  // Both keys answered after the failed open: no document (the load error instead of a cursor), an
+  // idle SQL console.
+  const std::vector<nlohmann::json> lines = json_lines(out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0]["loaded"] == false);
+  CHECK(lines[0]["error"] ==
+        (crafted / "elements.db").string() + ": unsupported elements.db format version '99' (expected 2)");
+  CHECK(lines[1] == nlohmann::json::parse(R"({"sql":{"running":false}})"));
 }
 
 TEST_CASE("script: a stack naming a missing frame opens and the inspector marks the frame") {

@@ -3,6 +3,7 @@
 // and recent files survive a change of directory.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -38,8 +39,20 @@ std::string deepest_label(const Document& document) {
   return tree.label(deepest, *catalog);
 }
 
-bool same_pixels(const Image& a, const Image& b) {
-  return a.width == b.width && a.height == b.height && a.rgba == b.rgba;
+// The two images are the same apart from, at most, two characters of text: the panels print how
+// long their last computation took ("(1 ms)"), which differs from run to run. A hover highlight
+// or a tooltip would differ over a whole row or box.
+bool same_pixels_but_timings(const Image& a, const Image& b) {
+  if (a.width != b.width || a.height != b.height) return false;
+  int x0 = a.width, y0 = a.height, x1 = -1, y1 = -1;
+  for (int y = 0; y < a.height; ++y) {
+    for (int x = 0; x < a.width; ++x) {
+      if (a.pixel(x, y) == b.pixel(x, y)) continue;
+      x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+    }
+  }
+  const int two_glyphs_wide = 16, one_line_tall = 14;
+  return x1 < 0 || (x1 - x0 < two_glyphs_wide && y1 - y0 < one_line_tall);
 }
 
 }  // namespace
@@ -120,8 +133,8 @@ TEST_CASE("script: headless screenshots do not depend on where the X pointer is"
   const Image over_tree = shot(200, 700, "tree.png");
   const Image over_chart = shot(500, 200, "chart.png");
   const Image away = shot(1919, 1079, "away.png");
-  CHECK(same_pixels(over_tree, away));
-  CHECK(same_pixels(over_chart, away));
+  CHECK(same_pixels_but_timings(over_tree, away));
+  CHECK(same_pixels_but_timings(over_chart, away));
 }
 
 TEST_CASE("xdotool: launched on a text file renamed .pickle: the error, and no stray 'loading stacks...'") {
