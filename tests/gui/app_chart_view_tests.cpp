@@ -147,7 +147,8 @@ TEST_CASE("script: selecting a phase frames it in both axes, y fitted even when 
 TEST_CASE("script: hovering an allocation outlines it and shows its tooltip; no pointer, no tooltip") {
   const fs::path sandbox = make_sandbox("hover");
   const std::string input = fixture_pickle(sandbox).string();
-  const RunResult probe = run_script(sandbox, input, "print-view\n");
+  // A few frames first (here and below): the layout of the first frames can still move.
+  const RunResult probe = run_script(sandbox, input, "wait 300\nprint-view\n");
   REQUIRE(probe.exit_code == 0);
   const auto chart = json_lines(probe.out).at(0)["chart"];
   // Low in the chart, a third of the way in: under the curve at the fit view.
@@ -157,7 +158,7 @@ TEST_CASE("script: hovering an allocation outlines it and shows its tooltip; no 
   const std::string at = std::to_string(x) + " " + std::to_string(y);
   const RunResult run =
       run_script(sandbox, input,
-                 "screenshot " + plain.string() + "\nprint-view\nhover " + at + "\nscreenshot " +
+                 "wait 300\nscreenshot " + plain.string() + "\nprint-view\nhover " + at + "\nscreenshot " +
                      hovered.string() + "\nprint-view\nclick " + at + "\nprint-selection\n");
   REQUIRE(run.exit_code == 0);
   const auto lines = json_lines(run.out);
