@@ -10,7 +10,7 @@
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/time_cursor.h"
 #include "core/util/background_priority.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 

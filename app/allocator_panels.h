@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/allocator_panel.h"
+#include "app/allocator_state_panel.h"
 #include "app/app_state.h"
 #include "app/event_list_panel.h"
 #include "app/reserved_curve.h"

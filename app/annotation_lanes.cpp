@@ -6,7 +6,7 @@
 
 #include "app/phase_panel.h"
 #include "core/cursor/time_cursor.h"
-#include "render/chart_palette.h"
+#include "core/util/chart_palette.h"
 
 namespace snapscope {
 namespace {

@@ -9,7 +9,7 @@
 #include "app/table_columns.h"
 #include "core/cursor/call_tree_members.h"
 #include "core/cursor/element_marks.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 namespace {

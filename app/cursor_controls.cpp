@@ -9,7 +9,7 @@
 
 #include "app/instance_placement.h"
 #include "core/cursor/cursor_readout.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 namespace {

@@ -8,7 +8,7 @@
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/cursor_readout.h"
 #include "core/util/background_priority.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 namespace {

@@ -10,8 +10,8 @@
 #include "core/analysis/db_annotations.h"
 #include "core/analysis/db_stack_source.h"
 #include "core/analysis/state_mapping.h"
+#include "core/export/chart_svg_style.h"
 #include "core/export/export.h"
-#include "render/svg_style.h"
 
 namespace snapscope {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/analysis/frame_kind.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 #include "core/view/stack_format.h"
 #include "core/view/timeline_axis.h"
 

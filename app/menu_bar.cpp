@@ -7,7 +7,7 @@
 
 #include "app/cursor_controls.h"
 #include "core/analysis/frame_kind.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "app/app_state.h"
-#include "core/lod/memory_pyramid.h"
+#include "core/timeline/memory_pyramid.h"
 
 namespace snapscope {
 

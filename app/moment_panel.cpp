@@ -5,7 +5,7 @@
 #include "app/cursor_controls.h"
 #include "app/location_text.h"
 #include "app/table_columns.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 

@@ -11,7 +11,7 @@
 #include "core/analysis/db_annotations.h"
 #include "core/cursor/time_cursor.h"
 #include "core/util/background_priority.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 #include "core/view/y_fit.h"
 
 namespace snapscope {

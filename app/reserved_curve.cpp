@@ -8,7 +8,7 @@
 #include "core/allocator/event_text.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/time_cursor.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "app/location_text.h"
-#include "core/view/format.h"
-#include "render/chart_palette.h"
+#include "core/util/chart_palette.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 namespace {

@@ -8,7 +8,7 @@
 #include <exception>
 
 #include "core/sql/example_queries.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 namespace {

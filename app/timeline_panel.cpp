@@ -8,11 +8,11 @@
 
 #include "app/cursor_controls.h"
 #include "app/instance_placement.h"
+#include "core/util/chart_palette.h"
+#include "core/util/format.h"
 #include "core/view/axis_ticks.h"
-#include "core/view/format.h"
 #include "core/view/timeline_axis.h"
 #include "core/view/y_fit.h"
-#include "render/chart_palette.h"
 
 namespace snapscope {
 namespace {

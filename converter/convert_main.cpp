@@ -10,13 +10,13 @@
 #include <string_view>
 #include <vector>
 
-#include "converter/convert_export.h"
-#include "converter/convert_report.h"
-#include "core/convert/cli_args.h"
+#include "converter/cli_args.h"
+#include "converter/conversion_summary.h"
+#include "converter/export_command.h"
+#include "converter/progress_meter.h"
+#include "converter/query_bench.h"
+#include "converter/report_command.h"
 #include "core/convert/convert.h"
-#include "core/convert/convert_report.h"
-#include "core/convert/progress_meter.h"
-#include "core/convert/query_bench.h"
 #include "core/convert/signal_cleanup.h"
 
 namespace {

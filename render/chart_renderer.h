@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/lod/lod_frame.h"
-#include "render/chart_palette.h"
+#include "core/util/chart_palette.h"
 #include "render/gl_program.h"
 
 namespace snapscope {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/allocator/allocator_history.h"
-#include "core/store/sqlite_handle.h"
+#include "core/store/elements_db/sqlite_handle.h"
 
 namespace snapscope {
 

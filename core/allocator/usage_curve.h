@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/lod/memory_pyramid.h"
+#include "core/timeline/memory_pyramid.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {

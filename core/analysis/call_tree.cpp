@@ -7,7 +7,7 @@
 
 #include "core/analysis/frame_noise.h"
 #include "core/analysis/source_location.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/analysis/stack_source.h"
-#include "core/store/sqlite_handle.h"
+#include "core/store/elements_db/sqlite_handle.h"
 
 namespace snapscope {
 

@@ -4,7 +4,7 @@
 #include <unordered_map>
 
 #include "core/analysis/text_table.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 namespace {

@@ -5,7 +5,7 @@
 #include "core/analysis/state_mapping.h"
 #include "core/analysis/state_peaks.h"
 #include "core/analysis/text_table.h"
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 

@@ -1,6 +1,6 @@
 #include "core/analysis/trace_overflow.h"
 
-#include "core/store/sqlite_handle.h"
+#include "core/store/elements_db/sqlite_handle.h"
 
 namespace snapscope {
 

@@ -12,8 +12,8 @@
 #include "core/convert/db_writer_thread.h"
 #include "core/convert/staging_dir.h"
 #include "core/snapshot/snapshot_reader.h"
-#include "core/store/allocations_json.h"
-#include "core/store/elements_db.h"
+#include "core/store/allocations_json/allocations_json.h"
+#include "core/store/elements_db/elements_db.h"
 #include "core/util/release_memory.h"
 
 namespace snapscope {

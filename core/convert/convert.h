@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/store/device_stats.h"
+#include "core/store/elements_db/device_stats.h"
 #include "core/util/stage_log.h"
 
 namespace snapscope {

@@ -12,7 +12,7 @@
 
 #include "core/convert/event_handoff.h"
 #include "core/snapshot/model.h"
-#include "core/store/elements_db.h"
+#include "core/store/elements_db/elements_db.h"
 #include "core/util/stage_log.h"
 
 namespace snapscope {

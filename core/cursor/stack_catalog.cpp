@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "core/snapshot/snapshot_reader.h"
-#include "core/store/sqlite_handle.h"
+#include "core/store/elements_db/sqlite_handle.h"
 
 namespace snapscope {
 

@@ -8,7 +8,7 @@
 #include "core/export/export_common.h"
 #include "core/export/usage_walk.h"
 #include "core/snapshot/snapshot_reader.h"
-#include "core/store/json_text_writer.h"
+#include "core/store/allocations_json/json_text_writer.h"
 
 namespace snapscope {
 

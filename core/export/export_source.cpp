@@ -10,8 +10,8 @@
 #include "core/analysis/state_mapping.h"
 #include "core/convert/convert.h"
 #include "core/snapshot/snapshot_reader.h"
-#include "core/store/allocations_json.h"
-#include "core/store/elements_db_check.h"
+#include "core/store/allocations_json/allocations_json.h"
+#include "core/store/elements_db/elements_db_check.h"
 
 namespace snapscope {
 

@@ -6,8 +6,8 @@
 #include <streambuf>
 #include <vector>
 
+#include "core/gen/call_site_pool.h"
 #include "core/gen/snapshot_pickler.h"
-#include "core/gen/stack_catalog.h"
 #include "core/gen/training_loop.h"
 #include "core/pickle/pickle_writer.h"
 
@@ -33,11 +33,13 @@ bool trace_continues(const TrainingLoop& loop, uint64_t taken, uint64_t quota) {
 
 // Runs each device's workload up to its last event, for the state the segment snapshot and
 // the annotations describe. The trace itself is replayed again (deterministically) when written.
-std::vector<std::unique_ptr<TrainingLoop>> run_to_end(const GenOptions& options, const StackCatalog& catalog,
+std::vector<std::unique_ptr<TrainingLoop>> run_to_end(const GenOptions& options,
+                                                      const CallSitePool& call_sites,
                                                       std::vector<int64_t>& last_time_us) {
   std::vector<std::unique_ptr<TrainingLoop>> loops;
   for (int device = 0; device < options.devices; ++device) {
-    loops.push_back(std::make_unique<TrainingLoop>(catalog, device, options.seed, options.ghost_parameters));
+    loops.push_back(
+        std::make_unique<TrainingLoop>(call_sites, device, options.seed, options.ghost_parameters));
     const uint64_t quota = events_of_device(options, device);
     int64_t last = 0;
     for (uint64_t taken = 0; trace_continues(*loops.back(), taken, quota); ++taken)
@@ -61,11 +63,11 @@ void write_segments(SnapshotPickler& pickler, PickleWriter& w,
 }
 
 void write_traces(SnapshotPickler& pickler, PickleWriter& w, const GenOptions& options,
-                  const StackCatalog& catalog, GenResult& result) {
+                  const CallSitePool& call_sites, GenResult& result) {
   const EventFields fields{options.timestamps, options.compile_context, options.user_metadata};
   w.begin_list();
   for (int device = 0; device < options.devices; ++device) {
-    TrainingLoop loop(catalog, device, options.seed, options.ghost_parameters);
+    TrainingLoop loop(call_sites, device, options.seed, options.ghost_parameters);
     const uint64_t quota = events_of_device(options, device);
     uint64_t taken = 0;
     w.begin_list();
@@ -98,18 +100,18 @@ GenResult write_snapshot(const GenOptions& requested, std::ostream& out) {
     throw std::invalid_argument("gen: --protocol must be 0..5");
   if (options.target_bytes > 0) options.events = events_for_target_bytes(options);
 
-  const StackCatalog catalog(options.seed);
+  const CallSitePool call_sites(options.seed);
   std::vector<int64_t> last_time_us;
-  const auto final_states = run_to_end(options, catalog, last_time_us);
+  const auto final_states = run_to_end(options, call_sites, last_time_us);
 
   GenResult result;
   PickleWriter w(out, options.protocol, PickleWriter::Memo::Auto);
-  SnapshotPickler pickler(w, catalog);
+  SnapshotPickler pickler(w, call_sites);
   w.begin_dict();
   pickler.text("segments");
   write_segments(pickler, w, final_states, result);
   pickler.text("device_traces");
-  write_traces(pickler, w, options, catalog, result);
+  write_traces(pickler, w, options, call_sites, result);
   pickler.text("allocator_settings");
   pickler.allocator_settings(options.devices > 1);  // odd devices use expandable segments
   if (options.timestamps && options.annotations) {

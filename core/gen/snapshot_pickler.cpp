@@ -31,8 +31,8 @@ std::string_view block_state(const SimBlock& block) {
 
 }  // namespace
 
-SnapshotPickler::SnapshotPickler(PickleWriter& writer, const StackCatalog& catalog)
-    : w_(writer), catalog_(catalog), frame_memo_(catalog.frames().size(), kUnwritten) {}
+SnapshotPickler::SnapshotPickler(PickleWriter& writer, const CallSitePool& call_sites)
+    : w_(writer), call_sites_(call_sites), frame_memo_(call_sites.frames().size(), kUnwritten) {}
 
 void SnapshotPickler::hot_text(uint32_t& slot, std::string_view value) {
   if (slot != kUnwritten) {
@@ -62,7 +62,7 @@ void SnapshotPickler::frame(uint32_t frame_id) {
     w_.get(frame_memo_[frame_id]);
     return;
   }
-  const FrameSpec& spec = catalog_.frames()[frame_id];
+  const FrameSpec& spec = call_sites_.frames()[frame_id];
   w_.begin_dict();
   frame_memo_[frame_id] = w_.last_memo();
   text("name");
@@ -77,7 +77,7 @@ void SnapshotPickler::frame(uint32_t frame_id) {
 uint32_t SnapshotPickler::frames_list(uint32_t site) {
   w_.begin_list();
   const uint32_t memo = w_.last_memo();
-  for (uint32_t frame_id : catalog_.stack(site)) frame(frame_id);
+  for (uint32_t frame_id : call_sites_.stack(site)) frame(frame_id);
   w_.end_list();
   return memo;
 }

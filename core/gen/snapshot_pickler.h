@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/gen/caching_allocator.h"
-#include "core/gen/stack_catalog.h"
+#include "core/gen/call_site_pool.h"
 #include "core/gen/training_loop.h"
 #include "core/pickle/pickle_writer.h"
 
@@ -26,7 +26,7 @@ struct EventFields {
 
 class SnapshotPickler {
  public:
-  SnapshotPickler(PickleWriter& writer, const StackCatalog& catalog);
+  SnapshotPickler(PickleWriter& writer, const CallSitePool& call_sites);
 
   void text(std::string_view value);  // a str, memoized on first use
   void segment(const SimSegment& segment, int device);
@@ -57,7 +57,7 @@ class SnapshotPickler {
   void key_uint(std::string_view key, uint64_t value);
 
   PickleWriter& w_;
-  const StackCatalog& catalog_;
+  const CallSitePool& call_sites_;
   std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> strings_;
   HotStrings hot_;
   std::vector<uint32_t> frame_memo_;                   // kUnwritten until first use

@@ -14,8 +14,8 @@ constexpr uint64_t kHiddenSizes[] = {512, 768, 1024, 1536, 2048};
 
 }  // namespace
 
-TrainingLoop::TrainingLoop(const StackCatalog& catalog, int device, uint64_t seed, bool ghost_parameters)
-    : catalog_(catalog),
+TrainingLoop::TrainingLoop(const CallSitePool& call_sites, int device, uint64_t seed, bool ghost_parameters)
+    : call_sites_(call_sites),
       rng_(derive_seed(seed, 0x100 + static_cast<uint64_t>(device))),
       // Odd devices use expandable segments, so traces also carry segment_map events.
       allocator_(kAddressBase + static_cast<uint64_t>(device) * kDeviceAddressStride, device % 2 == 1),
@@ -145,7 +145,7 @@ void TrainingLoop::zero_grad() {
 }
 
 TrainingLoop::Tensor TrainingLoop::allocate(uint64_t bytes, SiteKind kind, uint32_t layer, uint64_t stream) {
-  const uint32_t site = catalog_.pick(kind, layer, rng_);
+  const uint32_t site = call_sites_.pick(kind, layer, rng_);
   std::vector<SegmentEvent> segment_events;
   const uint64_t address = allocator_.allocate(bytes, stream, site, segment_events);
   for (const SegmentEvent& s : segment_events)

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "core/gen/caching_allocator.h"
+#include "core/gen/call_site_pool.h"
 #include "core/gen/rng.h"
-#include "core/gen/stack_catalog.h"
 
 namespace snapscope::gen {
 
@@ -36,7 +36,7 @@ struct GenAnnotation {
 
 class TrainingLoop {
  public:
-  TrainingLoop(const StackCatalog& catalog, int device, uint64_t seed, bool ghost_parameters);
+  TrainingLoop(const CallSitePool& call_sites, int device, uint64_t seed, bool ghost_parameters);
 
   GenEvent next();
   // True between workload steps: the allocator state then matches the events taken so far,
@@ -69,7 +69,7 @@ class TrainingLoop {
   void annotate(bool start, std::string_view name);
   std::vector<uint64_t> layer_parameter_sizes() const;
 
-  const StackCatalog& catalog_;
+  const CallSitePool& call_sites_;
   Rng rng_;
   CachingAllocator allocator_;
   std::deque<GenEvent> queue_;

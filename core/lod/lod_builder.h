@@ -20,11 +20,11 @@
 
 #include "core/lod/instance_collector.h"
 #include "core/lod/lod_frame.h"
-#include "core/lod/memory_pyramid.h"
 #include "core/lod/row_sampler.h"
 #include "core/lod/run_tracker.h"
 #include "core/lod/stack_cursor.h"
 #include "core/lod/state_delta_index.h"
+#include "core/timeline/memory_pyramid.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {

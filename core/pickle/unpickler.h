@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "core/pickle/value.h"
-#include "core/snapshot/model.h"
 #include "core/util/byte_source.h"
 #include "core/util/chunked_vector.h"
+#include "core/util/string_table.h"
 
 namespace snapscope::pickle {
 

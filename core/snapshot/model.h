@@ -15,32 +15,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/util/string_table.h"
+
 namespace snapscope {
 
-using StringId = uint32_t;  // 0 is always the empty string
 using FrameId = uint32_t;
 using StackId = uint32_t;  // 0 is always the empty stack
 inline constexpr uint32_t kNoIndex = std::numeric_limits<uint32_t>::max();
 inline constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
-
-// Interns strings: equal strings get equal ids. Storage is one arena, so ids stay valid.
-// Move-only: the views point into its own storage (a deque keeps them valid across moves).
-class StringTable {
- public:
-  StringTable();
-  StringTable(const StringTable&) = delete;
-  StringTable& operator=(const StringTable&) = delete;
-  StringTable(StringTable&&) = default;
-  StringTable& operator=(StringTable&&) = default;
-  StringId intern(std::string_view text);
-  std::string_view view(StringId id) const;
-  size_t size() const { return views_.size(); }
-
- private:
-  std::deque<std::string> storage_;  // deque: element addresses stay stable for the views below
-  std::vector<std::string_view> views_;
-  std::unordered_map<std::string_view, StringId> index_;
-};
 
 struct Frame {
   StringId name = 0;

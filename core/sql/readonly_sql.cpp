@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "core/store/sqlite_handle.h"
+#include "core/store/elements_db/sqlite_handle.h"
 
 namespace snapscope {
 namespace {

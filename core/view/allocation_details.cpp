@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
-#include "core/store/elements_db.h"
-#include "core/store/sqlite_handle.h"
-#include "core/view/format.h"
+#include "core/store/elements_db/elements_db.h"
+#include "core/store/elements_db/sqlite_handle.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 namespace {

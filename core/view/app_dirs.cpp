@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/snapshot/snapshot_reader.h"
-#include "core/store/allocations_json.h"
-#include "core/store/elements_db.h"
+#include "core/store/allocations_json/allocations_json.h"
+#include "core/store/elements_db/elements_db.h"
 
 namespace snapscope {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/view/format.h"
+#include "core/util/format.h"
 
 namespace snapscope {
 namespace {

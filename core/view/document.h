@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/lod/memory_pyramid.h"
+#include "core/timeline/memory_pyramid.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {

@@ -3,7 +3,7 @@
 // total in view, so the part of the stack that changes fills the chart at every zoom.
 #pragma once
 
-#include "core/lod/memory_pyramid.h"
+#include "core/timeline/memory_pyramid.h"
 #include "core/timeline/timeline.h"
 #include "core/view/view_transform.h"
 

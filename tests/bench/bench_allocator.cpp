@@ -11,7 +11,7 @@
 #include "core/allocator/db_event_source.h"
 #include "core/allocator/segment_layout.h"
 #include "core/allocator/usage_curve.h"
-#include "core/store/allocations_json.h"
+#include "core/store/allocations_json/allocations_json.h"
 
 using namespace snapscope;
 

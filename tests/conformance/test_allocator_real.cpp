@@ -19,7 +19,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/timeline.h"
 #include "real_snapshots.h"
-#include "unit/test_store_fixture.h"
+#include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
 namespace fs = std::filesystem;

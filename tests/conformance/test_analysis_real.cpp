@@ -26,7 +26,7 @@
 #include "core/analysis/state_mapping.h"
 #include "core/convert/convert.h"
 #include "core/snapshot/snapshot_reader.h"
-#include "core/store/allocations_json.h"
+#include "core/store/allocations_json/allocations_json.h"
 #include "real_snapshots.h"
 
 using namespace snapscope;

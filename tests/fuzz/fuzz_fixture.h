@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/store/allocations_json.h"
+#include "core/store/allocations_json/allocations_json.h"
 
 namespace snapscope::fuzz {
 

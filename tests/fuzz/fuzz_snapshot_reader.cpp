@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "core/snapshot/snapshot_reader.h"
-#include "core/store/allocations_json.h"
+#include "core/store/allocations_json/allocations_json.h"
 #include "fuzz_fixture.h"
 
 using namespace snapscope;

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/cursor/time_cursor.h"
-#include "core/lod/memory_pyramid.h"
+#include "core/timeline/memory_pyramid.h"
 #include "core/view/document.h"
 #include "core/view/y_fit.h"
 #include "gui_harness.h"

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/store/sqlite_handle.h"
+#include "core/store/elements_db/sqlite_handle.h"
 #include "core/view/document.h"
 #include "gui_harness.h"
 

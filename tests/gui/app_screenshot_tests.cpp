@@ -12,11 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/lod/memory_pyramid.h"
+#include "core/timeline/memory_pyramid.h"
+#include "core/util/chart_palette.h"
 #include "core/view/document.h"
 #include "core/view/view_transform.h"
 #include "gui_harness.h"
-#include "render/chart_palette.h"
 
 using namespace snapscope;
 using namespace snapscope::gui_test;

@@ -11,7 +11,7 @@
 #include "render/chart_renderer.h"
 #include "render/headless_gl.h"
 #include "render/png_writer.h"
-#include "test_lod_traces.h"
+#include "unit/support/test_lod_traces.h"
 
 using namespace snapscope;
 

@@ -1,0 +1,119 @@
+#include "converter/conversion_summary.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "core/util/format.h"
+
+namespace snapscope {
+namespace {
+
+std::string bytes_both(uint64_t bytes) {
+  return format_bytes(static_cast<double>(bytes)) + " (" + format_bytes_exact(bytes) + ")";
+}
+
+std::string time_span(const ConvertSummary& summary) {
+  if (summary.first_time_us == kNoTime) return "no timestamps";
+  return format_duration_us(static_cast<double>(summary.last_time_us - summary.first_time_us));
+}
+
+std::string device_list(const ConvertSummary& summary) {
+  std::string list;
+  for (const DeviceStats& device : summary.devices)
+    list += (list.empty() ? "" : ", ") + std::to_string(device.device);
+  return std::to_string(summary.devices.size()) + (list.empty() ? "" : " (" + list + ")");
+}
+
+void write_device(std::ostream& out, const DeviceStats& d) {
+  out << "device " << d.device << ":\n";
+  out << "  events:        " << d.events << "\n";
+  out << "  allocations:   " << d.allocations << "\n";
+  out << "  pre-existing:  " << d.pre_existing() << " (" << d.free_without_alloc << " freed without alloc, "
+      << d.snapshot_blocks << " from the segment snapshot)\n";
+  out << "  peak:          " << bytes_both(d.peak_bytes);
+  if (d.peak_event >= 0) out << " at event " << d.peak_event;
+  out << "\n";
+  out << "  initial:       " << bytes_both(d.initial_bytes) << "\n";
+  out << "  final:         " << bytes_both(d.final_bytes) << "\n";
+  out << "  reserved:      " << bytes_both(d.reserved_bytes) << " at the snapshot, peak "
+      << bytes_both(d.peak_reserved_bytes) << "\n";
+}
+
+nlohmann::json time_or_null(int64_t time_us) {
+  return time_us == kNoTime ? nlohmann::json(nullptr) : nlohmann::json(time_us);
+}
+
+nlohmann::json device_json(const DeviceStats& d) {
+  return {
+      {"device", d.device},
+      {"events", d.events},
+      {"allocations", d.allocations},
+      {"pre_existing", d.pre_existing()},
+      {"free_without_alloc", d.free_without_alloc},
+      {"snapshot_blocks", d.snapshot_blocks},
+      {"peak_bytes", d.peak_bytes},
+      {"peak_event", d.peak_event >= 0 ? nlohmann::json(d.peak_event) : nlohmann::json(nullptr)},
+      {"initial_bytes", d.initial_bytes},
+      {"final_bytes", d.final_bytes},
+      {"reserved_bytes", d.reserved_bytes},
+      {"peak_reserved_bytes", d.peak_reserved_bytes},
+      {"segment_allocations", d.segment_elements},
+      {"first_time_us", time_or_null(d.first_time_us)},
+      {"last_time_us", time_or_null(d.last_time_us)},
+  };
+}
+
+}  // namespace
+
+std::string format_summary_text(const ConvertSummary& summary) {
+  std::ostringstream out;
+  out << "file:          " << summary.file << "\n";
+  out << "size:          " << bytes_both(summary.file_bytes) << "\n";
+  out << "events:        " << summary.events << "\n";
+  out << "devices:       " << device_list(summary) << "\n";
+  out << "time span:     " << time_span(summary) << "\n";
+  for (const DeviceStats& device : summary.devices) write_device(out, device);
+  const ConvertTimings& t = summary.timings;
+  char timing[200];
+  std::snprintf(timing, sizeof timing,
+                "%.2f s (read %.2f, layout %.2f, write %.2f); CPU %.2f s (%.2f, %.2f, %.2f)", t.total_s,
+                t.read_s, t.derive_s, t.write_s, t.total_cpu_s, t.read_cpu_s, t.derive_cpu_s, t.write_cpu_s);
+  out << "output:        " << summary.output_dir << " (elements.db "
+      << format_bytes(static_cast<double>(summary.db_bytes)) << ", allocations.json "
+      << format_bytes(static_cast<double>(summary.json_bytes)) << ")\n";
+  out << "converted in:  " << timing << "\n";
+  for (const std::string& warning : summary.warnings) out << "warning:       " << warning << "\n";
+  return out.str();
+}
+
+nlohmann::json summary_to_json(const ConvertSummary& summary) {
+  nlohmann::json devices = nlohmann::json::array();
+  for (const DeviceStats& device : summary.devices) devices.push_back(device_json(device));
+  const bool timed = summary.first_time_us != kNoTime;
+  return {
+      {"file", summary.file},
+      {"file_bytes", summary.file_bytes},
+      {"events", summary.events},
+      {"first_time_us", time_or_null(summary.first_time_us)},
+      {"last_time_us", time_or_null(summary.last_time_us)},
+      {"time_span_us",
+       timed ? nlohmann::json(summary.last_time_us - summary.first_time_us) : nlohmann::json(nullptr)},
+      {"devices", devices},
+      {"warnings", summary.warnings},
+      {"output_dir", summary.output_dir},
+      {"elements_db_bytes", summary.db_bytes},
+      {"allocations_json_bytes", summary.json_bytes},
+      {"seconds",
+       {{"total", summary.timings.total_s},
+        {"read", summary.timings.read_s},
+        {"layout", summary.timings.derive_s},
+        {"write", summary.timings.write_s}}},
+      {"cpu_seconds",
+       {{"total", summary.timings.total_cpu_s},
+        {"read", summary.timings.read_cpu_s},
+        {"layout", summary.timings.derive_cpu_s},
+        {"write", summary.timings.write_cpu_s}}},
+  };
+}
+
+}  // namespace snapscope

@@ -1,0 +1,145 @@
+#include "converter/export_command.h"
+
+#include "converter/subcommand.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "core/export/chart_svg_style.h"
+#include "core/export/export.h"
+#include "core/export/export_source.h"
+#include "core/view/script.h"
+
+namespace snapscope {
+
+const char* const kExportUsage =
+    "usage: snapscope-convert --export FORMAT IN.pickle[.gz]|DIR -o FILE [--at peak|EVENT] [--device N]\n"
+    "                         [--range FIRST:LAST] [--location user|shown] [--view X0:X1[,Y0:Y1]]\n"
+    "                         [--size WxH] [--segments]\n"
+    "  FORMAT      speedscope, speedscope-allocated, moment-csv, tree-csv, allocations-csv, phases-csv,\n"
+    "              timeline-json, chrome-trace, svg (schemas: docs/FORMAT.md)\n"
+    "  -o FILE     the file to write (replaced if it exists; nothing is written on failure)\n"
+    "  --at        the moment of speedscope, moment-csv, tree-csv and allocations-csv: the block\n"
+    "              timeline's peak (default) or the state right after raw trace event EVENT\n"
+    "  --device    device index (default: the first device with a trace or segments)\n"
+    "  --range     speedscope-allocated and allocations-csv: allocations made in raw events\n"
+    "              FIRST..LAST (inclusive) instead of the whole trace / the live set at --at\n"
+    "  --location  moment-csv and allocations-csv rows: innermost user Python frame (user, default)\n"
+    "              or the innermost frame memory_viz shows (shown)\n"
+    "  --view X0:X1[,Y0:Y1]  svg: timesteps (and bytes, K/M/G suffixes) drawn; default: the whole\n"
+    "              trace up to its peak + 5%, as the viewer's fit\n"
+    "  --size WxH  svg: the chart's size in pixels, which sets the level of detail (default 1600x600)\n"
+    "  --segments  svg: the Active Cached Segment Timeline instead of the Active Memory Timeline\n";
+
+namespace {
+
+struct ExportOptions {
+  ExportRequest request;
+  std::optional<int64_t> at_event;  // empty: at the peak
+  int device = -1;
+  std::string input;
+  std::string output;
+};
+
+EventRange parse_range(std::string_view text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos)
+    throw subcommand::UsageError("--range needs FIRST:LAST, got '" + std::string(text) + "'");
+  EventRange range{subcommand::parse_non_negative(text.substr(0, colon), "--range"),
+                   subcommand::parse_non_negative(text.substr(colon + 1), "--range")};
+  if (range.last < range.first)
+    throw subcommand::UsageError("--range: LAST is before FIRST in '" + std::string(text) + "'");
+  return range;
+}
+
+ExportFormat parse_format(std::string_view name) {
+  if (const auto format = parse_export_format(name)) return *format;
+  throw subcommand::UsageError("unknown export format '" + std::string(name) + "'");
+}
+
+// --view and --size take the viewer's syntax (core/view/script.h).
+void set_view(SvgRequest& svg, std::string_view text) {
+  try {
+    const ViewSpec spec = parse_view_spec(text);
+    svg.x0 = spec.x0;
+    svg.x1 = spec.x1;
+    svg.y0 = spec.y0;
+    svg.y1 = spec.y1;
+  } catch (const std::invalid_argument& error) {
+    throw subcommand::UsageError(std::string("--view: ") + error.what());
+  }
+}
+
+void set_size(SvgRequest& svg, std::string_view text) {
+  try {
+    const WindowSize size = parse_window_size(text);
+    svg.width = size.width;
+    svg.height = size.height;
+  } catch (const std::invalid_argument& error) {
+    throw subcommand::UsageError(std::string("--size: ") + error.what());
+  }
+}
+
+ExportOptions parse_export_args(std::span<const std::string_view> args) {
+  if (args.empty()) throw subcommand::UsageError("--export needs a FORMAT");
+  ExportOptions options;
+  options.request.format = parse_format(args[0]);
+  options.request.svg_style = chart_svg_style();
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    const bool takes_value = arg == "-o" || arg == "--output" || arg == "--at" || arg == "--device" ||
+                             arg == "--range" || arg == "--location" || arg == "--view" || arg == "--size";
+    if (takes_value && i + 1 == args.size())
+      throw subcommand::UsageError(std::string(arg) + " needs a value");
+    if (arg == "-o" || arg == "--output") {
+      options.output = args[++i];
+    } else if (arg == "--at") {
+      const std::string_view value = args[++i];
+      options.at_event =
+          value == "peak" ? std::nullopt : std::optional(subcommand::parse_non_negative(value, arg));
+    } else if (arg == "--device") {
+      options.device = static_cast<int>(subcommand::parse_non_negative(args[++i], arg));
+    } else if (arg == "--range") {
+      options.request.range = parse_range(args[++i]);
+    } else if (arg == "--location") {
+      options.request.location = subcommand::parse_location_rule(args[++i]);
+    } else if (arg == "--view") {
+      set_view(options.request.svg, args[++i]);
+    } else if (arg == "--size") {
+      set_size(options.request.svg, args[++i]);
+    } else if (arg == "--segments") {
+      options.request.svg.kind = TimelineKind::Segments;
+    } else if ((arg.starts_with("-") && arg != "-") || !options.input.empty()) {
+      throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
+    } else {
+      options.input = arg;
+    }
+  }
+  if (options.input.empty()) throw subcommand::UsageError("no input given");
+  if (options.output.empty()) throw subcommand::UsageError("missing -o FILE");
+  return options;
+}
+
+bool needs_segments(ExportFormat format) {
+  return format == ExportFormat::TimelineJson || format == ExportFormat::ChromeTrace ||
+         format == ExportFormat::Svg;
+}
+
+}  // namespace
+
+int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
+  const auto run_parsed = [](ExportOptions& options) {
+    SourceOptions source_options;
+    source_options.device = options.device;
+    source_options.with_segments = needs_segments(options.request.format);
+    const AnalysisSource source = load_analysis_source(options.input, source_options);
+    options.request.state = resolve_moment(source, options.at_event);
+    export_to_file(export_input(source), options.request, options.output);
+    return 0;
+  };
+  return subcommand::run(args, out, err, kExportUsage, parse_export_args, run_parsed,
+                         [](const ExportOptions& options) { return options.input; });
+}
+
+}  // namespace snapscope

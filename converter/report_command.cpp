@@ -1,0 +1,134 @@
+#include "converter/report_command.h"
+
+#include "converter/subcommand.h"
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/analysis/annotation_pairing.h"
+#include "core/analysis/live_elements.h"
+#include "core/analysis/moment_table.h"
+#include "core/analysis/phase_table.h"
+#include "core/analysis/state_mapping.h"
+#include "core/export/export_source.h"
+#include "core/util/format.h"
+
+namespace snapscope {
+
+const char* const kReportUsage =
+    "usage: snapscope-convert --report [--at peak|EVENT] [--device N] [--top N] [--location user|shown]\n"
+    "                         IN.pickle|DIR\n"
+    "  --at      the moment to analyse: the block timeline's peak (default) or the state right\n"
+    "            after raw trace event EVENT\n"
+    "  --device  device index (default: the first device with a trace or segments)\n"
+    "  --top     moment-table rows to show before folding the rest into one row (default 20, 0 = all)\n"
+    "  --location  how rows are grouped: 'user' (default) the innermost user frame, or for stacks\n"
+    "            without one (backward pass, C++ only) the autograd node or ATen operator; 'shown'\n"
+    "            the innermost frame the frame filter keeps (memory_viz's literal rule)\n";
+
+namespace {
+
+struct ReportOptions {
+  std::optional<int64_t> at_event;  // empty: at the peak
+  int device = -1;
+  size_t top = 20;
+  LocationRule location = LocationRule::FirstUserFrame;
+  std::string input;
+};
+
+ReportOptions parse_report_args(std::span<const std::string_view> args) {
+  ReportOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    const bool takes_value = arg == "--at" || arg == "--device" || arg == "--top" || arg == "--location";
+    if (takes_value && i + 1 == args.size())
+      throw subcommand::UsageError(std::string(arg) + " needs a value");
+    if (arg == "--at") {
+      const std::string_view value = args[++i];
+      options.at_event =
+          value == "peak" ? std::nullopt : std::optional(subcommand::parse_non_negative(value, arg));
+    } else if (arg == "--device") {
+      options.device = static_cast<int>(subcommand::parse_non_negative(args[++i], arg));
+    } else if (arg == "--top") {
+      options.top = static_cast<size_t>(subcommand::parse_non_negative(args[++i], arg));
+    } else if (arg == "--location") {
+      options.location = subcommand::parse_location_rule(args[++i]);
+    } else if (arg.starts_with("-") || !options.input.empty()) {
+      throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
+    } else {
+      options.input = arg;
+    }
+  }
+  if (options.input.empty()) throw subcommand::UsageError("no input given");
+  return options;
+}
+
+std::string device_list(const std::vector<int>& devices) {
+  std::string text;
+  for (int device : devices) text += (text.empty() ? "" : ", ") + std::to_string(device);
+  return text;
+}
+
+std::string bytes_text(uint64_t bytes) {
+  return format_bytes(double(bytes)) + " (" + format_bytes_exact(bytes) + ")";
+}
+
+// Event numbers, as the viewer's status bar, tree header and inspector say it.
+std::string moment_text(const Timeline& timeline, size_t state) {
+  const int64_t event = event_of_state(timeline, state);
+  return event < 0 ? std::string("the start (before any event)") : "event #" + std::to_string(event);
+}
+
+std::string summary_text(const AnalysisSource& input) {
+  const Timeline& timeline = *input.blocks;
+  size_t pre_existing = 0;
+  for (const ReplayElement& element : timeline.input().elements)
+    pre_existing += element.origin != Origin::Traced;
+  std::string text = "file:          " + input.file + "\n";
+  text +=
+      "device:        " + std::to_string(input.device) + " (devices: " + device_list(input.devices) + ")\n";
+  if (input.raw_events) text += "events:        " + format_grouped(*input.raw_events) + "\n";
+  text += "allocations:   " + format_grouped(timeline.element_count()) + " (" + format_grouped(pre_existing) +
+          " pre-existing), " + format_grouped(timeline.action_count()) + " alloc/free actions\n";
+  text += "peak:          " + bytes_text(timeline.peak_bytes()) + " at " +
+          moment_text(timeline, peak_state(timeline)) + "\n";
+  text += "initial/final: " + format_bytes(double(timeline.total_at_state(0))) + " / " +
+          format_bytes(double(timeline.total_at_state(timeline.action_count()))) + "\n";
+  return text;
+}
+
+std::string report_text(const ReportOptions& options, const AnalysisSource& input) {
+  const Timeline& timeline = *input.blocks;
+  const size_t state = resolve_moment(input, options.at_event);
+  LocationIndex locations(*input.stacks, options.location);
+  const std::vector<LiveElement> live = live_elements(timeline, state);
+  const MomentTable moment = build_moment_table(live, locations, state);
+
+  std::string text = summary_text(input) + "\n";
+  text += "live memory at " + moment_text(timeline, state) + ": " + bytes_text(moment.live_bytes) + " in " +
+          format_grouped(live.size()) + " allocations\n\n";
+  text += moment_table_text(moment, options.top) + "\n";
+  const PhaseTable phases = build_phase_table(timeline, pair_annotations(input.annotations, input.device));
+  text += "phases (annotations on device " + std::to_string(input.device) + "):\n" + phase_table_text(phases);
+  return text;
+}
+
+}  // namespace
+
+int run_report(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
+  const auto run_parsed = [out](const ReportOptions& options) {
+    SourceOptions source_options;
+    source_options.device = options.device;
+    source_options.with_segments = false;  // the report shows block totals only
+    const AnalysisSource input = load_analysis_source(options.input, source_options);
+    std::fputs(report_text(options, input).c_str(), out);
+    return 0;
+  };
+  return subcommand::run(args, out, err, kReportUsage, parse_report_args, run_parsed,
+                         [](const ReportOptions& options) { return options.input; });
+}
+
+}  // namespace snapscope

@@ -1,0 +1,76 @@
+// elements.db: the SQLite side of a converted snapshot (every event, allocation, frame and
+// stack, for ad-hoc queries and the viewer's detail panes). Schema: docs/FORMAT.md.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/snapshot/model.h"
+#include "core/store/elements_db/device_stats.h"
+#include "core/timeline/timeline.h"
+#include "core/util/stage_log.h"
+
+namespace snapscope {
+
+class SqliteDatabase;
+namespace elements_db {
+class StreamedEvents;
+}
+
+inline constexpr int kElementsDbVersion = 2;
+
+// One device's replayed timelines and headline numbers, as the db writer needs them.
+struct DeviceTimelines {
+  const Timeline* blocks = nullptr;
+  const Timeline* segments = nullptr;
+  DeviceStats stats;
+  // Optional element_streams() of both timelines, for a caller that frees the trace events
+  // before the layout tables are written; null: looked up in the snapshot's events.
+  const std::vector<uint64_t>* block_streams = nullptr;
+  const std::vector<uint64_t>* segment_streams = nullptr;
+};
+
+// allocations.stream per element: the stream of its source event, else of its snapshot segment.
+std::vector<uint64_t> element_streams(const Snapshot& snapshot, const ReplayInput& input);
+
+// Builds the database in one transaction, in two steps so that the snapshot's tables can be
+// written while the timelines are still being derived. Every method throws
+// std::runtime_error("<path>: ...") on failure; a half-built file is useless and must be deleted.
+class ElementsDbBuilder {
+ public:
+  // `path` must not exist; `log` (optional) receives each table's write time.
+  explicit ElementsDbBuilder(const std::string& path, StageLog* log = nullptr);
+  ~ElementsDbBuilder();
+  ElementsDbBuilder(const ElementsDbBuilder&) = delete;
+  ElementsDbBuilder& operator=(const ElementsDbBuilder&) = delete;
+
+  // Optional, before add_snapshot(): trace events in file order while the pickle is still
+  // being read (ReadOptions::event_sink), so the biggest table is written in parallel with
+  // parsing, keyed as `device`'s trace. add_snapshot() keeps them when they are that device's
+  // whole trace (the usual case) and otherwise writes the events table again.
+  void stream_events(int device, std::span<const TraceEvent> events);
+  void end_event_stream();
+
+  // Strings, frames, stacks, events, segments, blocks, annotations, settings: only the given
+  // devices' events, segments, blocks and annotations.
+  void add_snapshot(const Snapshot& snapshot, std::span<const int> devices);
+  // The devices table and both timelines' elements.
+  void add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices);
+  // Ends the inserts: after this the builder no longer reads the snapshot or the timelines.
+  void commit();
+  void finish();  // commit() if not done yet, then build the secondary indexes and statistics
+
+ private:
+  std::unique_ptr<SqliteDatabase> db_;
+  StageLog* log_ = nullptr;
+  bool committed_ = false;
+  std::unique_ptr<elements_db::StreamedEvents> streamed_;
+};
+
+// All three steps at once.
+void write_elements_db(const Snapshot& snapshot, std::span<const DeviceTimelines> devices,
+                       const std::string& path);
+
+}  // namespace snapscope

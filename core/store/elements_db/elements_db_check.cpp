@@ -1,0 +1,137 @@
+// elements.db checks against the writer's own constants (kElementsDbVersion, the schema DDL).
+#include "core/store/elements_db/elements_db_check.h"
+
+#include <sqlite3.h>
+
+#include <map>
+#include <stdexcept>
+#include <tuple>
+
+#include "core/snapshot/snapshot_reader.h"
+#include "core/store/elements_db/elements_db.h"
+#include "core/store/elements_db/elements_db_schema.h"
+#include "core/store/elements_db/sqlite_handle.h"
+
+namespace snapscope {
+namespace {
+
+// (type, name) -> (table, sql) of every schema object but SQLite's own (sqlite_stat1 from
+// ANALYZE, automatic indexes).
+using SchemaObjects = std::map<std::pair<std::string, std::string>, std::pair<std::string, std::string>>;
+
+SchemaObjects schema_objects(SqliteDatabase& db) {
+  SchemaObjects objects;
+  SqliteStatement query = db.prepare(
+      "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'");
+  while (query.next_row()) {
+    objects[{query.column_text(0), query.column_text(1)}] = {query.column_text(2), query.column_text(3)};
+  }
+  return objects;
+}
+
+// The schema the writer creates, built in memory from the same DDL constants.
+const SchemaObjects& expected_schema() {
+  static const SchemaObjects schema = [] {
+    SqliteDatabase db(":memory:", SqliteDatabase::Mode::Create);
+    db.exec(kElementsDbTables);
+    db.exec(kElementsDbLayoutIndexes);
+    db.exec(kElementsDbIndexes);
+    return schema_objects(db);
+  }();
+  return schema;
+}
+
+std::string meta_value(SqliteDatabase& db, const char* key) {
+  SqliteStatement query = db.prepare("SELECT value FROM meta WHERE key = ?");
+  query.bind(1, std::string_view(key));
+  return query.next_row() ? query.column_text(0) : std::string();
+}
+
+void verify_open(SqliteDatabase& db) {
+  if (schema_objects(db).count({"table", "meta"}) == 0 || meta_value(db, "format") != "snapscope-elements") {
+    throw InputError(db.path() + ": not a snapscope elements.db");
+  }
+  const std::string version = meta_value(db, "format_version");
+  if (version != std::to_string(kElementsDbVersion)) {
+    throw InputError(db.path() + ": unsupported elements.db format version '" + version + "' (expected " +
+                     std::to_string(kElementsDbVersion) + ")");
+  }
+  if (schema_objects(db) != expected_schema()) {
+    throw InputError(db.path() + ": elements.db schema differs from the one this version writes");
+  }
+}
+
+// Runs `check`, turning SQLite's errors (a damaged or non-database file) into one InputError.
+template <typename Check>
+void naming_db_errors(const std::string& db_path, Check check) {
+  try {
+    check();
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    throw InputError(what.starts_with(db_path) ? what : db_path + ": " + what);
+  }
+}
+
+struct DbCounts {
+  int64_t block_elements = 0, segment_elements = 0, block_actions = 0, segment_actions = 0;
+  bool operator==(const DbCounts&) const = default;
+};
+
+// Device numbers are CUDA ordinals; event rowids are device << 40 | index (docs/FORMAT.md).
+constexpr int64_t kMaxDevice = 1 << 16;
+constexpr int kDeviceShift = 40;
+
+// The readers size their reads by devices.events: it must be one past the device's last event
+// id (a rowid lookup, not a count, so opening a 10M-event file stays instant).
+void verify_event_count(SqliteDatabase& db, int64_t device, int64_t events) {
+  SqliteStatement query = db.prepare("SELECT max(id) FROM events WHERE id >= ?1 AND id < ?2");
+  query.bind(1, device << kDeviceShift);
+  query.bind(2, (device + 1) << kDeviceShift);
+  const bool ok =
+      query.next_row() && events >= 0 &&
+      (events == 0 ? query.column_is_null(0) : query.column_int(0) == (device << kDeviceShift) + events - 1);
+  if (!ok) throw InputError(db.path() + ": devices.events of device " + std::to_string(device) + " is wrong");
+}
+
+std::map<int64_t, DbCounts> db_counts(SqliteDatabase& db) {
+  std::map<int64_t, DbCounts> counts;
+  SqliteStatement query = db.prepare(
+      "SELECT device, allocations, segment_allocations, block_actions, segment_actions, events FROM devices");
+  while (query.next_row()) {
+    const int64_t device = query.column_int(0);
+    if (device < 0 || device >= kMaxDevice) {
+      throw InputError(db.path() + ": device number " + std::to_string(device) + " out of range");
+    }
+    verify_event_count(db, device, query.column_int(5));
+    counts[device] = {query.column_int(1), query.column_int(2), query.column_int(3), query.column_int(4)};
+  }
+  return counts;
+}
+
+}  // namespace
+
+void verify_elements_db(const std::string& db_path) {
+  naming_db_errors(db_path, [&] {
+    SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
+    verify_open(db);
+  });
+}
+
+void verify_layout_matches_db(const AllocationsFile& layout, const std::string& db_path) {
+  naming_db_errors(db_path, [&] {
+    SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
+    std::map<int64_t, DbCounts> from_json;
+    for (const DeviceLayout& d : layout.devices) {
+      from_json[d.device] = {
+          static_cast<int64_t>(d.blocks.elements.size()), static_cast<int64_t>(d.segments.elements.size()),
+          static_cast<int64_t>(d.blocks.actions.size()), static_cast<int64_t>(d.segments.actions.size())};
+    }
+    if (db_counts(db) != from_json) {
+      throw InputError(db_path + ": devices or element/action counts disagree with allocations.json");
+    }
+  });
+}
+
+}  // namespace snapscope

@@ -1,0 +1,120 @@
+#include "core/store/elements_db/elements_db_events.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/store/elements_db/elements_db_tables.h"
+
+namespace snapscope::elements_db {
+namespace {
+
+constexpr int kEventColumns = 9;
+constexpr uint64_t kFingerprintSeed = 0xcbf29ce484222325ULL;
+
+std::span<const TraceEvent> events_of(const Snapshot& snapshot, int device) {
+  const auto index = static_cast<size_t>(device);
+  if (device < 0 || index >= snapshot.device_traces.size()) return {};
+  return snapshot.device_traces[index].events;
+}
+
+void add_event_row(SqliteBatchInsert& insert, int64_t key, const TraceEvent& event, int64_t time_base) {
+  insert.add(key).add(static_cast<int>(event.action));
+  insert.add(event.addr).add(event.size).add(event.stream);
+  insert.add(event.time_us == kNoTime ? std::nullopt : std::optional<int64_t>(event.time_us - time_base));
+  insert.add(event.stack).add(event.compile_context).add(event.user_metadata);
+  insert.end_row();
+}
+
+// The base of events.dt_us: the same minimum as devices.first_time_us (DeviceStats).
+int64_t first_time_us(std::span<const TraceEvent> events) {
+  int64_t first = kNoTime;
+  for (const TraceEvent& event : events) {
+    if (event.time_us != kNoTime) first = first == kNoTime ? event.time_us : std::min(first, event.time_us);
+  }
+  return first;
+}
+
+// Order-sensitive hash of every stored event field: adopt() compares the streamed events with
+// device 0's final trace without keeping a copy of them.
+uint64_t fold_fingerprint(uint64_t hash, std::span<const TraceEvent> events) {
+  auto mix = [&hash](uint64_t value) { hash = (hash ^ value) * 0x100000001b3ULL; };
+  for (const TraceEvent& e : events) {
+    mix(e.addr);
+    mix(e.size);
+    mix(e.stream);
+    mix(static_cast<uint64_t>(e.time_us));
+    mix((uint64_t{e.stack} << 32) | e.compile_context);
+    mix((uint64_t{e.user_metadata} << 8) | static_cast<uint64_t>(e.action));
+  }
+  return hash;
+}
+
+void write_event_extra(SqliteBatchInsert& insert, int device, size_t idx, const TraceEvent& event,
+                       const Snapshot& snapshot) {
+  const EventExtra* extra =
+      event.extra < snapshot.event_extras.size() ? &snapshot.event_extras[event.extra] : nullptr;
+  const bool has_pool = extra && extra->has_pool_id;
+  insert.add(device).add(static_cast<uint64_t>(idx)).add(event.unknown_action);
+  insert.add(has_pool ? std::optional<int64_t>(extra->pool_id[0]) : std::nullopt);
+  insert.add(has_pool ? std::optional<int64_t>(extra->pool_id[1]) : std::nullopt);
+  insert.add(extra ? extra->forward_frames : 0);
+  insert.end_row();
+}
+
+}  // namespace
+
+void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device) {
+  const std::span<const TraceEvent> events = events_of(snapshot, device);
+  const int64_t time_base = first_time_us(events);
+  SqliteBatchInsert insert(db, "events", kEventColumns);
+  for (size_t idx = 0; idx < events.size(); ++idx) {
+    add_event_row(insert, event_key(device, static_cast<int64_t>(idx)), events[idx], time_base);
+  }
+  insert.flush();
+  write_event_extras(db, snapshot, device);
+}
+
+void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device) {
+  const std::span<const TraceEvent> events = events_of(snapshot, device);
+  SqliteBatchInsert insert(db, "event_extras", 6);
+  for (size_t idx = 0; idx < events.size(); ++idx) {
+    const TraceEvent& event = events[idx];
+    if (event.extra != kNoIndex || event.unknown_action != 0)
+      write_event_extra(insert, device, idx, event, snapshot);
+  }
+  insert.flush();
+}
+
+StreamedEvents::StreamedEvents(SqliteDatabase& db, int device)
+    : db_(db), device_(device), insert_(db, "events", kEventColumns), fingerprint_(kFingerprintSeed) {}
+
+void StreamedEvents::add(std::span<const TraceEvent> events) {
+  if (time_base_ == kNoTime) time_base_ = first_time_us(events);
+  for (const TraceEvent& event : events) {
+    add_event_row(insert_, event_key(device_, static_cast<int64_t>(count_++)), event, time_base_);
+  }
+  fingerprint_ = fold_fingerprint(fingerprint_, events);
+}
+
+void StreamedEvents::flush() { insert_.flush(); }
+
+bool StreamedEvents::adopt(const Snapshot& snapshot, std::span<const int> devices) {
+  if (count_ == 0) return false;
+  const std::span<const TraceEvent> trace = events_of(snapshot, device_);
+  const bool match = std::find(devices.begin(), devices.end(), device_) != devices.end() &&
+                     trace.size() == count_ && fold_fingerprint(kFingerprintSeed, trace) == fingerprint_;
+  if (!match) {
+    db_.exec("DELETE FROM events");
+    return false;
+  }
+  // Rare: an earlier timestamp after the first one. dt_us must be relative to the minimum.
+  const int64_t base = first_time_us(trace);
+  if (base != time_base_) {
+    db_.exec("UPDATE events SET dt_us = dt_us + " + std::to_string(time_base_ - base) +
+             " WHERE dt_us IS NOT NULL");
+  }
+  return true;
+}
+
+}  // namespace snapscope::elements_db

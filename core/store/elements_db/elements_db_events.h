@@ -1,0 +1,44 @@
+// Internal to the elements.db writer: the events table, written either after reading (per
+// device) or streamed while the pickle is still being parsed (StreamedEvents).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "core/snapshot/model.h"
+#include "core/store/elements_db/sqlite_batch_insert.h"
+#include "core/store/elements_db/sqlite_handle.h"
+
+namespace snapscope::elements_db {
+
+// Events of one device (events + event_extras), keyed device << 40 | idx.
+void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device);
+void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device);
+
+// Events in file order while the file is still being read. Which device they belong to is
+// unknown then, so they are keyed as one device's trace: device 0 (the common case: one GPU,
+// cuda:0), or N when the reader keeps only device N's entries (ReadOptions::only_device);
+// adopt() checks that guess once the snapshot is complete and undoes the rows when wrong.
+// Times are relative to the first timestamp seen and shifted afterwards if the device's
+// minimum turns out to be earlier.
+class StreamedEvents {
+ public:
+  StreamedEvents(SqliteDatabase& db, int device);
+  void add(std::span<const TraceEvent> events);
+  void flush();  // after the last batch
+
+  // True if the device is converted and its trace is exactly the streamed events: its rows
+  // are then complete (times fixed up) and must not be written again. Otherwise deletes them.
+  bool adopt(const Snapshot& snapshot, std::span<const int> devices);
+  int device() const { return device_; }
+
+ private:
+  SqliteDatabase& db_;
+  int device_;
+  SqliteBatchInsert insert_;
+  uint64_t count_ = 0;
+  uint64_t fingerprint_;
+  int64_t time_base_ = kNoTime;
+};
+
+}  // namespace snapscope::elements_db

@@ -1,0 +1,115 @@
+// The per-device tables that need the replayed timelines: both timelines' elements and the
+// device summary row.
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "core/store/elements_db/elements_db_tables.h"
+#include "core/store/elements_db/sqlite_batch_insert.h"
+
+namespace snapscope::elements_db {
+namespace {
+
+const std::vector<TraceEvent>& events_of(const Snapshot& snapshot, int device) {
+  static const std::vector<TraceEvent> kNone;
+  const auto index = static_cast<size_t>(device);
+  return index < snapshot.device_traces.size() ? snapshot.device_traces[index].events : kNone;
+}
+
+const TraceEvent* event_at(const std::vector<TraceEvent>& events, int64_t index) {
+  return index >= 0 && static_cast<size_t>(index) < events.size() ? &events[static_cast<size_t>(index)]
+                                                                  : nullptr;
+}
+
+uint64_t stream_of(const Snapshot& snapshot, const TraceEvent* source, uint32_t segment) {
+  if (source) return source->stream;
+  return segment < snapshot.segments.size() ? snapshot.segments[segment].stream : 0;
+}
+
+// The given streams, or computed from the snapshot's events into `storage`.
+std::span<const uint64_t> streams_of(const std::vector<uint64_t>* given, const Snapshot& snapshot,
+                                     const Timeline& timeline, std::vector<uint64_t>& storage) {
+  if (!given) storage = element_streams(snapshot, timeline.input());
+  const std::vector<uint64_t>& streams = given ? *given : storage;
+  if (streams.size() != timeline.element_count()) throw std::logic_error("element streams do not match");
+  return streams;
+}
+
+}  // namespace
+
+void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
+  const Timeline& timeline = *device.blocks;
+  std::vector<uint64_t> storage;
+  const std::span<const uint64_t> streams = streams_of(device.block_streams, snapshot, timeline, storage);
+  SqliteBatchInsert insert(db, "allocations", 13);
+  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+    const ReplayElement& element = timeline.element(elem);
+    const uint32_t block_index = timeline.input().block_of(elem);
+    const Block* block = block_index < snapshot.blocks.size() ? &snapshot.blocks[block_index] : nullptr;
+    insert.add(device.stats.device).add(elem).add(timeline.stack_position(elem));
+    insert.add(element.addr).add(element.size);
+    insert.add(block && block->requested_size != element.size
+                   ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
+                   : std::nullopt);
+    insert.add(event_or_null(element.alloc_event)).add(event_or_null(element.free_event));
+    insert.add(static_cast<int>(element.origin)).add(element.stack).add(streams[elem]);
+    insert.add(timeline.total_at_state(timeline.alloc_state(elem)));
+    insert.add(block ? index_or_null(block_index) : std::nullopt);
+    insert.end_row();
+  }
+  insert.flush();
+}
+
+void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
+  const Timeline& timeline = *device.segments;
+  std::vector<uint64_t> storage;
+  const std::span<const uint64_t> streams = streams_of(device.segment_streams, snapshot, timeline, storage);
+  SqliteBatchInsert insert(db, "segment_allocations", 12);
+  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+    const ReplayElement& element = timeline.element(elem);
+    insert.add(device.stats.device).add(elem).add(timeline.stack_position(elem));
+    insert.add(element.addr).add(element.size);
+    insert.add(event_or_null(element.alloc_event)).add(event_or_null(element.free_event));
+    insert.add(static_cast<int>(element.origin)).add(element.stack).add(streams[elem]);
+    insert.add(timeline.total_at_state(timeline.alloc_state(elem)));
+    const uint32_t segment = timeline.input().segment_of(elem);
+    insert.add(segment < snapshot.segments.size() ? index_or_null(segment) : std::nullopt);
+    insert.end_row();
+  }
+  insert.flush();
+}
+
+void write_device_row(SqliteDatabase& db, const DeviceTimelines& device) {
+  const DeviceStats& stats = device.stats;
+  SqliteBatchInsert insert(db, "devices", 16);
+  insert.add(stats.device).add(stats.events).add(stats.allocations).add(stats.free_without_alloc);
+  insert.add(stats.snapshot_blocks).add(stats.peak_bytes).add(event_or_null(stats.peak_event));
+  insert.add(stats.initial_bytes)
+      .add(stats.final_bytes)
+      .add(stats.reserved_bytes)
+      .add(stats.peak_reserved_bytes);
+  insert.add(stats.segment_elements).add(static_cast<uint64_t>(device.blocks->action_count()));
+  insert.add(static_cast<uint64_t>(device.segments->action_count()));
+  insert.add(time_or_null(stats.first_time_us)).add(time_or_null(stats.last_time_us));
+  insert.end_row();
+  insert.flush();
+}
+
+}  // namespace snapscope::elements_db
+
+namespace snapscope {
+
+std::vector<uint64_t> element_streams(const Snapshot& snapshot, const ReplayInput& input) {
+  const std::vector<TraceEvent>& events = elements_db::events_of(snapshot, input.device);
+  std::vector<uint64_t> streams;
+  streams.reserve(input.elements.size());
+  for (uint32_t elem = 0; elem < input.elements.size(); ++elem) {
+    // Snapshot blocks' segment is their block's segment.
+    streams.push_back(
+        elements_db::stream_of(snapshot, elements_db::event_at(events, input.elements[elem].source_event()),
+                               input.segment_of(elem)));
+  }
+  return streams;
+}
+
+}  // namespace snapscope

@@ -1,0 +1,194 @@
+// elements.db's events are written while the pickle is still being read (keyed as device 0's
+// trace); every other case must fall back to writing them after reading, with the same rows.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/convert/convert.h"
+#include "core/convert/event_handoff.h"
+#include "core/snapshot/snapshot_reader.h"
+#include "core/store/elements_db/sqlite_handle.h"
+#include "unit/support/test_store_fixture.h"
+
+using namespace snapscope;
+using snapscope::test::FixtureEvent;
+using snapscope::test::FixtureSnapshot;
+using snapscope::test::TempDir;
+
+namespace {
+
+// More events than one pool chunk (65536), so the stream sees several batches.
+constexpr size_t kManyEvents = 70'001;
+
+std::vector<FixtureEvent> alloc_free_trace(size_t count, int64_t first_time) {
+  std::vector<FixtureEvent> events;
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t addr = 0x10000 + (i / 2) * 0x100;
+    const int64_t time = i == 0 ? first_time : static_cast<int64_t>(100 + i);
+    events.push_back({i % 2 == 0 ? "alloc" : "free_completed", addr, 64 + i % 7, time, {}, "", i % 3});
+  }
+  return events;
+}
+
+// events rows as text, in key order.
+std::vector<std::string> event_rows(const std::string& db_path) {
+  SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
+  SqliteStatement query =
+      db.prepare("SELECT id, action, addr, size, stream, dt_us, stack_id FROM events ORDER BY id");
+  std::vector<std::string> rows;
+  while (query.next_row()) {
+    std::string row;
+    for (int c = 0; c < 7; ++c)
+      row += (query.column_is_null(c) ? "-" : std::to_string(query.column_int(c))) + ",";
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// What the rows must be: key device << 40 | idx, times relative to the device's minimum.
+std::vector<std::string> expected_rows(const Snapshot& snapshot, const std::vector<int>& devices) {
+  std::vector<std::string> rows;
+  for (const int device : devices) {
+    const auto& events = snapshot.device_traces[static_cast<size_t>(device)].events;
+    int64_t base = kNoTime;
+    for (const TraceEvent& e : events) {
+      if (e.time_us != kNoTime) base = base == kNoTime ? e.time_us : std::min(base, e.time_us);
+    }
+    for (size_t idx = 0; idx < events.size(); ++idx) {
+      const TraceEvent& e = events[idx];
+      const int64_t key = (int64_t{device} << 40) | static_cast<int64_t>(idx);
+      rows.push_back(std::to_string(key) + "," + std::to_string(static_cast<int>(e.action)) + "," +
+                     std::to_string(e.addr) + "," + std::to_string(e.size) + "," + std::to_string(e.stream) +
+                     "," + (e.time_us == kNoTime ? "-" : std::to_string(e.time_us - base)) + "," +
+                     std::to_string(e.stack) + ",");
+    }
+  }
+  return rows;
+}
+
+void check_events_table(const FixtureSnapshot& fixture, int only_device, const std::vector<int>& devices) {
+  TempDir dir;
+  test::write_file(dir / "s.pickle", test::pickle_bytes(fixture));
+  ConvertOptions options;
+  options.input = (dir / "s.pickle").string();
+  options.output_dir = (dir / "out").string();
+  options.device = only_device;
+  convert_snapshot(options);
+  const Snapshot snapshot = read_snapshot(options.input);
+  CHECK(event_rows((dir / "out" / "elements.db").string()) == expected_rows(snapshot, devices));
+}
+
+}  // namespace
+
+TEST_CASE("convert stream: device 0's whole trace is kept as streamed") {
+  FixtureSnapshot fixture;
+  fixture.traces = {alloc_free_trace(kManyEvents, 100)};
+  check_events_table(fixture, -1, {0});
+}
+
+TEST_CASE("convert stream: an earlier timestamp after the first one shifts dt_us") {
+  FixtureSnapshot fixture;
+  fixture.traces = {alloc_free_trace(kManyEvents, 1'000'000)};
+  check_events_table(fixture, -1, {0});
+}
+
+TEST_CASE("convert stream: a trace on another device, or several, is written again") {
+  FixtureSnapshot on_device_1;
+  on_device_1.traces = {{}, alloc_free_trace(kManyEvents, 100)};
+  check_events_table(on_device_1, -1, {1});
+
+  FixtureSnapshot two_devices;
+  two_devices.traces = {alloc_free_trace(40'000, 100), alloc_free_trace(40'001, 7)};
+  check_events_table(two_devices, -1, {0, 1});
+  check_events_table(two_devices, 0, {0});
+  check_events_table(two_devices, 1, {1});
+}
+
+TEST_CASE("convert stream: input that breaks off after many events leaves nothing behind") {
+  TempDir dir;
+  FixtureSnapshot fixture;
+  fixture.traces = {alloc_free_trace(kManyEvents, 100)};
+  const std::string good = test::pickle_bytes(fixture);
+  test::write_file(dir / "cut.pickle", good.substr(0, good.size() * 9 / 10));
+  ConvertOptions options;
+  options.input = (dir / "cut.pickle").string();
+  options.output_dir = (dir / "out").string();
+  std::string error;
+  try {
+    convert_snapshot(options);
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  CHECK(error.starts_with(options.input + ": "));
+  CHECK(error.find('\n') == std::string::npos);
+  CHECK(dir.entries() == std::vector<std::string>{"cut.pickle"});
+}
+
+TEST_CASE("event handoff: batches in order; finish and cancel wait for the consumer") {
+  const std::vector<TraceEvent> pool(10);
+  EventHandoff handoff;
+  handoff.add({pool.data(), 4});
+  handoff.add({pool.data() + 4, 6});
+  std::vector<size_t> sizes;
+  std::thread consumer([&] {
+    while (const auto batch = handoff.next()) sizes.push_back(batch->size());
+    handoff.consumer_done();
+  });
+  handoff.finish();  // returns only once the consumer let go
+  CHECK(sizes == std::vector<size_t>{4, 6});
+  CHECK_FALSE(handoff.cancelled());
+  consumer.join();
+
+  EventHandoff cancelled;
+  cancelled.add({pool.data(), 10});
+  std::thread stopper([&] { cancelled.cancel(); });
+  while (cancelled.next()) {  // the batch, unless the cancel came first; then the end
+  }
+  CHECK(cancelled.cancelled());
+  cancelled.consumer_done();
+  stopper.join();
+
+  // A consumer that failed: later batches are dropped and the reader is never blocked.
+  EventHandoff failed;
+  failed.consumer_done();
+  failed.add({pool.data(), 10});
+  failed.finish();
+  CHECK_FALSE(failed.next().has_value());
+}
+
+namespace {
+
+// Counts what the reader streams; finish() / cancel() return at once (nothing is kept).
+class CountingSink final : public EventSink {
+ public:
+  void add(std::span<const TraceEvent> events) override { count += events.size(); }
+  void finish() override {}
+  void cancel() override {}
+  size_t count = 0;
+};
+
+}  // namespace
+
+TEST_CASE("reader: with only_device, other devices' entries are never built") {
+  TempDir dir;
+  FixtureSnapshot fixture;
+  fixture.traces = {alloc_free_trace(3'000, 100), alloc_free_trace(2'001, 7), alloc_free_trace(1'000, 9)};
+  test::write_file(dir / "s.pickle", test::pickle_bytes(fixture));
+  for (const int device : {-1, 0, 1, 2}) {
+    CAPTURE(device);
+    CountingSink sink;
+    ReadOptions options;
+    options.only_device = device;
+    options.event_sink = &sink;
+    const Snapshot snapshot = read_snapshot((dir / "s.pickle").string(), options);
+    const size_t expected = device < 0 ? 6'001 : fixture.traces[static_cast<size_t>(device)].size();
+    CHECK(sink.count == expected);
+    for (size_t d = 0; d < 3; ++d) {
+      const bool kept = device < 0 || static_cast<size_t>(device) == d;
+      CHECK(snapshot.device_traces[d].events.size() == (kept ? fixture.traces[d].size() : 0));
+    }
+  }
+}

@@ -1,0 +1,126 @@
+// JSON snapshots (the dict memory_viz's JSON.parse accepts), plain and gzip: they convert exactly
+// as the pickle of the same dict, and malformed JSON is one line naming the file.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "converter/conversion_summary.h"
+#include "core/convert/convert.h"
+#include "core/gen/gzip_ostream.h"
+#include "core/snapshot/snapshot_reader.h"
+#include "core/store/allocations_json/allocations_json.h"
+#include "unit/support/test_store_fixture.h"
+
+using namespace snapscope;
+using snapscope::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::ordered_json frames_json(const std::vector<test::FixtureFrame>& frames) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& frame : frames)
+    out.push_back({{"filename", frame.filename}, {"line", frame.line}, {"name", frame.name}});
+  return out;
+}
+
+// The same dict test::pickle_bytes writes, keys in its order (as Python's json.dump keeps them).
+nlohmann::ordered_json fixture_json(const test::FixtureSnapshot& snapshot) {
+  nlohmann::ordered_json segments = nlohmann::ordered_json::array();
+  for (const auto& segment : snapshot.segments) {
+    uint64_t allocated = 0;
+    nlohmann::ordered_json blocks = nlohmann::ordered_json::array();
+    for (const auto& block : segment.blocks) {
+      if (block.state == "active_allocated") allocated += block.size;
+      blocks.push_back({{"size", block.size},
+                        {"requested_size", block.requested_size},
+                        {"state", block.state},
+                        {"frames", frames_json({{"ghost_alloc", "g.py", 7}})}});
+    }
+    segments.push_back({{"device", segment.device},
+                        {"address", segment.address},
+                        {"total_size", segment.total_size},
+                        {"allocated_size", allocated},
+                        {"active_size", allocated},
+                        {"requested_size", allocated},
+                        {"stream", 0},
+                        {"segment_type", "large"},
+                        {"segment_pool_id", {0, 0}},
+                        {"is_expandable", false},
+                        {"frames", nlohmann::ordered_json::array()},
+                        {"blocks", blocks}});
+  }
+  nlohmann::ordered_json traces = nlohmann::ordered_json::array();
+  for (const auto& trace : snapshot.traces) {
+    nlohmann::ordered_json events = nlohmann::ordered_json::array();
+    for (const auto& event : trace) {
+      nlohmann::ordered_json entry = {{"action", event.action},
+                                      {"addr", event.addr},
+                                      {"size", event.size},
+                                      {"stream", event.stream},
+                                      {"frames", frames_json(event.frames)}};
+      if (event.time_us >= 0) entry["time_us"] = event.time_us;
+      if (!event.compile_context.empty()) entry["compile_context"] = event.compile_context;
+      events.push_back(entry);
+    }
+    traces.push_back(events);
+  }
+  nlohmann::ordered_json out = {{"segments", segments}, {"device_traces", traces}};
+  if (snapshot.with_allocator_settings) out["allocator_settings"] = {{"max_split_size", -1}};
+  return out;
+}
+
+// allocations.json of a conversion, without the fields that name the input file.
+nlohmann::json converted_layout(const fs::path& input, const fs::path& output) {
+  ConvertOptions options;
+  options.input = input.string();
+  options.output_dir = output.string();
+  const ConvertSummary summary = convert_snapshot(options);
+  std::ifstream in(output / kAllocationsJsonName);
+  nlohmann::json layout = nlohmann::json::parse(in);
+  layout.erase("source_file");
+  layout.erase("source_bytes");
+  layout["summary_devices"] = summary_to_json(summary)["devices"];
+  return layout;
+}
+
+test::FixtureSnapshot fixture_with_high_address() {
+  test::FixtureSnapshot snapshot = test::standard_fixture();
+  snapshot.traces[0].push_back({"alloc", 0xffff'8000'0000'1000ULL, 4096, 70, {{"high", "h.py", 1}}, "", 0});
+  return snapshot;
+}
+
+}  // namespace
+
+TEST_CASE("json snapshot: plain and gzip JSON convert exactly as the pickle of the same dict") {
+  TempDir dir;
+  const test::FixtureSnapshot snapshot = fixture_with_high_address();
+  test::write_file(dir / "s.pickle", test::pickle_bytes(snapshot));
+  const std::string json = fixture_json(snapshot).dump(1);
+  test::write_file(dir / "s.json", " \n" + json);
+  {
+    std::ofstream file(dir / "s.json.gz", std::ios::binary);
+    gen::GzipStreamBuf gzip(file);
+    std::ostream out(&gzip);
+    out << json;
+  }
+  const nlohmann::json from_pickle = converted_layout(dir / "s.pickle", dir / "p");
+  CHECK(converted_layout(dir / "s.json", dir / "j") == from_pickle);
+  CHECK(converted_layout(dir / "s.json.gz", dir / "g") == from_pickle);
+  const Snapshot read = read_snapshot((dir / "s.json").string());
+  REQUIRE(read.device_traces.size() == 2);
+  CHECK(read.device_traces[0].events.back().addr == 0xffff'8000'0000'1000ULL);
+}
+
+TEST_CASE("json snapshot: malformed JSON is an InputError naming the file and where") {
+  TempDir dir;
+  test::write_file(dir / "bad.json", "{\"segments\": [], \"device_traces\": [[{\"action\": }]]}");
+  CHECK_THROWS_WITH_AS(read_snapshot((dir / "bad.json").string()),
+                       doctest::Contains("bad.json: not valid JSON: parse error at line 1, column"),
+                       InputError);
+  test::write_file(dir / "list.json", "{\"segments\": 3, \"device_traces\": []}");
+  CHECK_THROWS_AS(read_snapshot((dir / "list.json").string()), InputError);
+}

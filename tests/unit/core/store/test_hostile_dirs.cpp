@@ -1,0 +1,146 @@
+// Crafted converted directories: each is a real conversion with one thing changed the way a
+// hostile or damaged copy could change it, and the one-line error opening it must give (or, for
+// values inside rows, the clearly marked bad row the readers show instead of crashing).
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/convert/convert.h"
+#include "core/cursor/stack_catalog.h"
+#include "core/snapshot/snapshot_reader.h"
+#include "core/store/elements_db/sqlite_handle.h"
+#include "core/view/allocation_details.h"
+#include "core/view/document.h"
+#include "unit/support/test_store_fixture.h"
+
+using namespace snapscope;
+using snapscope::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// dir/NAME: a fresh conversion of `snapshot`.
+fs::path convert_into(const TempDir& dir, const std::string& name, const test::FixtureSnapshot& snapshot,
+                      int device = -1) {
+  const fs::path pickle = dir / (name + ".pickle");
+  test::write_file(pickle, test::pickle_bytes(snapshot));
+  ConvertOptions options;
+  options.input = pickle.string();
+  options.output_dir = (dir / name).string();
+  options.device = device;
+  convert_snapshot(options);
+  return dir / name;
+}
+
+// A copy of the good directory with `sql` run on its elements.db.
+fs::path crafted_db(const TempDir& dir, const fs::path& good, const std::string& name,
+                    const std::string& sql) {
+  const fs::path copy = dir / name;
+  fs::copy(good, copy, fs::copy_options::recursive);
+  SqliteDatabase db((copy / "elements.db").string(), SqliteDatabase::Mode::Create);
+  db.exec(sql);
+  return copy;
+}
+
+std::string open_error(const fs::path& dir) {
+  LoadProgress progress;
+  try {
+    open_document(dir.string(), progress);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(opened)";
+}
+
+struct Case {
+  const char* name;
+  const char* sql;
+  const char* error;  // after "<dir>/elements.db: "
+};
+
+const Case kCases[] = {
+    {"version", "UPDATE meta SET value = '99' WHERE key = 'format_version'",
+     "unsupported elements.db format version '99' (expected 2)"},
+    {"format", "UPDATE meta SET value = 'other' WHERE key = 'format'", "not a snapscope elements.db"},
+    {"no_meta", "DROP TABLE meta", "not a snapscope elements.db"},
+    {"extra_view", "CREATE VIEW extra AS SELECT 1",
+     "elements.db schema differs from the one this version writes"},
+    {"trigger", "CREATE TRIGGER t AFTER INSERT ON meta BEGIN SELECT 1; END",
+     "elements.db schema differs from the one this version writes"},
+    {"replaced_view", "DROP VIEW allocation_view; CREATE VIEW allocation_view AS SELECT * FROM allocations",
+     "elements.db schema differs from the one this version writes"},
+    {"count", "UPDATE devices SET allocations = allocations + 1",
+     "devices or element/action counts disagree with allocations.json"},
+    {"events", "UPDATE devices SET events = 4000000000", "devices.events of device 0 is wrong"},
+    {"device", "UPDATE devices SET device = 70000 WHERE device = 1", "device number 70000 out of range"},
+};
+
+}  // namespace
+
+TEST_CASE("hostile directories: each crafted elements.db gives its one-line error") {
+  TempDir dir;
+  const fs::path good = convert_into(dir, "good", test::standard_fixture());
+  CHECK(open_error(good) == "(opened)");
+  for (const Case& c : kCases) {
+    CAPTURE(c.name);
+    const fs::path crafted = crafted_db(dir, good, c.name, c.sql);
+    CHECK(open_error(crafted) == (crafted / "elements.db").string() + ": " + c.error);
+  }
+}
+
+TEST_CASE("hostile directories: damaged, missing or mismatched files") {
+  TempDir dir;
+  const fs::path good = convert_into(dir, "good", test::standard_fixture());
+  const auto copy = [&](const std::string& name) {
+    fs::copy(good, dir / name, fs::copy_options::recursive);
+    return dir / name;
+  };
+  const fs::path text = copy("text");
+  test::write_file(text / "elements.db", "this is not a database\n");
+  CHECK(open_error(text) == (text / "elements.db").string() + ": file is not a database");
+
+  const fs::path missing = copy("missing");
+  fs::remove(missing / "elements.db");
+  CHECK(open_error(missing) ==
+        (missing / "elements.db").string() + ": missing (a converted directory holds two files)");
+
+  const fs::path truncated = copy("truncated");
+  fs::resize_file(truncated / "elements.db", fs::file_size(good / "elements.db") / 3);
+  CHECK(open_error(truncated).starts_with((truncated / "elements.db").string() + ": "));
+
+  // allocations.json of another conversion (device 0 only) beside this elements.db.
+  const fs::path other_dir = convert_into(dir, "other", test::standard_fixture(), 0);
+  const fs::path mixed = copy("mixed");
+  fs::copy_file(other_dir / "allocations.json", mixed / "allocations.json",
+                fs::copy_options::overwrite_existing);
+  CHECK(open_error(mixed) == (mixed / "elements.db").string() +
+                                 ": devices or element/action counts disagree with allocations.json");
+}
+
+TEST_CASE("hostile directories: bad values inside rows are errors or marked rows, never crashes") {
+  TempDir dir;
+  const fs::path good = convert_into(dir, "good", test::standard_fixture());
+  // A stack that references a frame the file does not have: the inspector shows a marked frame.
+  const fs::path frames = crafted_db(dir, good, "frames", "UPDATE stacks SET frame_id = 999999");
+  const ElementsDbReader reader((frames / "elements.db").string());
+  const auto elements = reader.element_stacks(0, TimelineKind::Blocks);
+  bool marked = false;
+  for (const auto& element : elements) {
+    for (const FrameText& frame : reader.stack(element.stack_id)) {
+      marked |= frame.name == "<frame 999999 missing from elements.db>";
+    }
+  }
+  CHECK(marked);
+  // A stack id far beyond the rows: an error, not a range allocated for every id below it.
+  const fs::path stacks =
+      crafted_db(dir, good, "stacks", "UPDATE stacks SET stack_id = stack_id + 1099511627776");
+  CHECK_THROWS_WITH_AS(catalog_from_elements_db((stacks / "elements.db").string()),
+                       doctest::Contains("stacks table has a gap before stack"), InputError);
+  // Times so far apart that a lifetime would overflow: no lifetime rather than undefined behaviour.
+  AllocationDetails details;
+  details.alloc_time_us = INT64_MIN + 1;
+  details.free_time_us = INT64_MAX;
+  CHECK_FALSE(details.lifetime_us().has_value());
+}

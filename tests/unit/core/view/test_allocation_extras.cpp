@@ -1,0 +1,103 @@
+// The inspector's details of a backward-pass allocation in a CUDA graph's private pool: its
+// forward_frames ("forward stack") and pool_id go from the pickle through elements.db into
+// AllocationDetails, its text and its JSON (print selection).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "core/convert/convert.h"
+#include "core/pickle/pickle_writer.h"
+#include "core/view/allocation_details.h"
+#include "unit/support/test_store_fixture.h"
+
+using namespace snapscope;
+using snapscope::test::TempDir;
+
+namespace {
+
+void write_frame(PickleWriter& w, const char* filename, int64_t line, const char* name) {
+  w.begin_dict();
+  w.str("filename");
+  w.str(filename);
+  w.str("line");
+  w.integer(line);
+  w.str("name");
+  w.str(name);
+  w.end_dict();
+}
+
+// One alloc with both extras, then one plain alloc.
+std::string backward_snapshot() {
+  std::string out;
+  PickleWriter w(out, 4, PickleWriter::Memo::Auto);
+  w.begin_dict();
+  w.str("segments");
+  w.begin_list();
+  w.end_list();
+  w.str("device_traces");
+  w.begin_list();
+  w.begin_list();
+  for (int i = 0; i < 2; ++i) {
+    w.begin_dict();
+    w.str("action");
+    w.str("alloc");
+    w.str("addr");
+    w.integer(0x1000 + 0x1000 * i);
+    w.str("size");
+    w.integer(4096);
+    w.str("stream");
+    w.integer(0);
+    w.str("time_us");
+    w.integer(10 + i);
+    w.str("frames");
+    w.begin_list();
+    write_frame(w, "model.py", 30, "backward");
+    w.end_list();
+    if (i == 0) {
+      w.str("forward_frames");
+      w.begin_list();
+      write_frame(w, "model.py", 12, "linear");
+      write_frame(w, "train.py", 5, "forward");
+      w.end_list();
+      w.str("pool_id");
+      w.begin_tuple();
+      w.integer(1);
+      w.integer(7);
+      w.end_tuple();
+    }
+    w.end_dict();
+  }
+  w.end_list();
+  w.end_list();
+  w.end_dict();
+  w.finish();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("allocation details: forward stack and private pool of the alloc event") {
+  TempDir dir;
+  test::write_file(dir / "graph.pickle", backward_snapshot());
+  ConvertOptions options;
+  options.input = (dir / "graph.pickle").string();
+  options.output_dir = (dir / "out").string();
+  convert_snapshot(options);
+  const ElementsDbReader reader((dir / "out" / "elements.db").string());
+
+  const AllocationDetails first = reader.allocation(0, TimelineKind::Blocks, 0);
+  CHECK(first.forward_frames == "model.py:12:linear\ntrain.py:5:forward");
+  REQUIRE(first.pool_id.has_value());
+  CHECK(*first.pool_id == std::array<int64_t, 2>{1, 7});
+  const std::string text = details_to_text(first, false);
+  CHECK(text.find("pool: (1, 7)\n") != std::string::npos);
+  CHECK(text.find("forward stack:\nmodel.py:12:linear\ntrain.py:5:forward\n") != std::string::npos);
+  const nlohmann::json json = details_to_json(first, false);
+  CHECK(json["forward_frames"] == "model.py:12:linear\ntrain.py:5:forward");
+  CHECK(json["pool_id"] == nlohmann::json::array({1, 7}));
+
+  const AllocationDetails second = reader.allocation(0, TimelineKind::Blocks, 1);
+  CHECK(second.forward_frames.empty());
+  CHECK_FALSE(second.pool_id.has_value());
+  CHECK(details_to_json(second, false)["pool_id"].is_null());
+}

@@ -1,0 +1,137 @@
+// The conversion cache ($XDG_CACHE_HOME/snapscope/<key>/): LRU eviction under a size cap, a
+// tampered or truncated entry converted again, and two viewers converting the same file at once.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/store/elements_db/sqlite_handle.h"
+#include "core/view/app_dirs.h"
+#include "core/view/conversion_cache.h"
+#include "core/view/document.h"
+#include "unit/support/test_store_fixture.h"
+
+using namespace snapscope;
+using snapscope::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Points XDG_CACHE_HOME at `dir` for the scope.
+class CacheHome {
+ public:
+  explicit CacheHome(const fs::path& dir) {
+    const char* old = std::getenv("XDG_CACHE_HOME");
+    had_ = old != nullptr;
+    if (had_) saved_ = old;
+    setenv("XDG_CACHE_HOME", dir.c_str(), 1);
+  }
+  ~CacheHome() {
+    if (had_) {
+      setenv("XDG_CACHE_HOME", saved_.c_str(), 1);
+    } else {
+      unsetenv("XDG_CACHE_HOME");
+    }
+  }
+  CacheHome(const CacheHome&) = delete;
+  CacheHome& operator=(const CacheHome&) = delete;
+
+ private:
+  bool had_ = false;
+  std::string saved_;
+};
+
+fs::path make_entry(const fs::path& root, const std::string& name, size_t bytes, int age_s) {
+  fs::create_directories(root / name);
+  test::write_file(root / name / "elements.db", std::string(bytes, 'x'));
+  fs::last_write_time(root / name, fs::file_time_type::clock::now() - std::chrono::seconds(age_s));
+  return root / name;
+}
+
+std::vector<std::string> names_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::unique_ptr<Document> open_path(const fs::path& path) {
+  LoadProgress progress;
+  return open_document(path.string(), progress);
+}
+
+}  // namespace
+
+TEST_CASE("conversion cache: least recently used entries go first, never the open one or a staging dir") {
+  TempDir dir;
+  const fs::path root = dir / "cache";
+  const fs::path oldest = make_entry(root, "a", 1000, 300);
+  make_entry(root, "b", 1000, 200);
+  make_entry(root, "c", 1000, 100);
+  make_entry(root, ".d.tmp-123456", 5000, 400);
+  const std::vector<fs::path> removed = evict_cache(root, 2000, oldest);
+  CHECK(removed == std::vector<fs::path>{root / "b"});
+  CHECK(names_in(root) == std::vector<std::string>{".d.tmp-123456", "a", "c"});
+  CHECK(evict_cache(root, 2000, oldest).empty());  // already fits
+  CHECK(evict_cache(root, 0, oldest) == std::vector<fs::path>{root / "c"});
+}
+
+TEST_CASE("conversion cache: the cap comes from SNAPSCOPE_CACHE_MAX") {
+  unsetenv("SNAPSCOPE_CACHE_MAX");
+  CHECK(cache_cap_bytes() == kDefaultCacheCapBytes);
+  setenv("SNAPSCOPE_CACHE_MAX", "512MiB", 1);
+  CHECK(cache_cap_bytes() == uint64_t{512} << 20);
+  setenv("SNAPSCOPE_CACHE_MAX", "lots", 1);
+  CHECK(cache_cap_bytes() == kDefaultCacheCapBytes);
+  unsetenv("SNAPSCOPE_CACHE_MAX");
+}
+
+TEST_CASE("conversion cache: a truncated or tampered entry is converted again") {
+  TempDir dir;
+  const CacheHome home(dir / "xdg");
+  const fs::path pickle = dir / "s.pickle";
+  test::write_file(pickle, test::pickle_bytes(test::standard_fixture()));
+  const fs::path entry = open_path(pickle)->directory;
+  REQUIRE(entry.parent_path() == cache_root());
+  const std::string layout = test::read_file(entry / "allocations.json");
+
+  fs::resize_file(entry / "allocations.json", layout.size() / 2);
+  CHECK(open_path(pickle)->directory == entry);
+  CHECK(test::read_file(entry / "allocations.json") == layout);
+
+  {
+    SqliteDatabase db((entry / "elements.db").string(), SqliteDatabase::Mode::Create);
+    db.exec("CREATE VIEW planted AS SELECT 1");
+  }
+  CHECK(open_path(pickle)->devices.size() == 2);
+  CHECK(test::read_file(entry / "allocations.json") == layout);
+  CHECK(names_in(cache_root()) == std::vector<std::string>{entry.filename().string()});
+}
+
+TEST_CASE("conversion cache: two viewers converting the same file at once make one good entry") {
+  TempDir dir;
+  const CacheHome home(dir / "xdg");
+  const fs::path pickle = dir / "s.pickle";
+  test::write_file(pickle, test::pickle_bytes(test::standard_fixture()));
+  std::string errors[2];
+  std::vector<std::thread> viewers;
+  for (std::string& error : errors) {
+    viewers.emplace_back([&] {
+      try {
+        open_path(pickle);
+      } catch (const std::exception& e) {
+        error = e.what();
+      }
+    });
+  }
+  for (std::thread& viewer : viewers) viewer.join();
+  CHECK(errors[0].empty());
+  CHECK(errors[1].empty());
+  REQUIRE(names_in(cache_root()).size() == 1);  // no second entry, no staging directory left
+  CHECK(open_path(pickle)->devices.size() == 2);
+}
