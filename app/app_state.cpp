@@ -121,7 +121,7 @@ void AppState::select(std::optional<uint32_t> elem) {
   details_.reset();
   if (!elem || !elements_db_) return;
   try {
-    details_ = elements_db_->allocation(settings.device, settings.kind, *elem);
+    details_ = read_allocation_details(*elements_db_, settings.device, settings.kind, *elem);
   } catch (const std::exception& failure) {
     error_ = failure.what();
   }
@@ -177,7 +177,8 @@ const std::string& AppState::location_of(uint32_t elem) {
   location_.emplace(elem, std::string());
   if (!elements_db_) return location_->second;
   try {
-    const AllocationDetails found = elements_db_->allocation(settings.device, settings.kind, elem);
+    const AllocationDetails found =
+        read_allocation_details(*elements_db_, settings.device, settings.kind, elem);
     const size_t frame = first_user_frame(found.frames);
     location_->second = frame < found.frames.size() ? frame_line(found.frames[frame]) : "<no stack>";
   } catch (const std::exception& failure) {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/allocator/allocator_history.h"
-#include "core/store/elements_db/sqlite_handle.h"
+#include "core/store/elements_db/elements_db_reader.h"
 
 namespace snapscope {
 
@@ -17,8 +17,8 @@ class DbEventSource : public EventSource {
   void read(size_t begin, size_t end, std::vector<AllocatorEvent>& out) override;
 
  private:
-  SqliteDatabase db_;
-  SqliteStatement range_;
+  ElementsDbReader db_;
+  std::vector<EventRow> rows_;  // reused between reads
   int device_;
   size_t count_ = 0;
 };

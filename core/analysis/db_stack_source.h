@@ -1,6 +1,7 @@
-// StackSource over a converted elements.db (schema: docs/FORMAT.md), read-only. Stacks,
-// frames and strings are fetched on first use and cached, so a tree over a few thousand
-// distinct stacks costs a few thousand indexed lookups, not a full table load.
+// StackSource over a converted elements.db (schema: docs/FORMAT.md), read-only, through the
+// store's ElementsDbReader. Stacks, frames and strings are fetched on first use and cached, so a
+// tree over a few thousand distinct stacks costs a few thousand indexed lookups, not a full
+// table load.
 #pragma once
 
 #include <string>
@@ -8,7 +9,7 @@
 #include <vector>
 
 #include "core/analysis/stack_source.h"
-#include "core/store/elements_db/sqlite_handle.h"
+#include "core/store/elements_db/elements_db_reader.h"
 
 namespace snapscope {
 
@@ -23,8 +24,7 @@ class DbStackSource final : public StackSource {
  private:
   std::string_view string(StringId id) const;
 
-  SqliteDatabase db_;  // declared first: the statements below must be finalized before it closes
-  mutable SqliteStatement stack_query_, frame_query_, string_query_;
+  ElementsDbReader db_;
   // Node-based maps: cached vectors and strings never move, so returned spans/views stay valid.
   mutable std::unordered_map<StackId, std::vector<FrameId>> stacks_;
   mutable std::unordered_map<FrameId, FrameRef> frames_;

@@ -1,6 +1,6 @@
 #include "core/analysis/trace_overflow.h"
 
-#include "core/store/elements_db/sqlite_handle.h"
+#include "core/store/elements_db/elements_db_reader.h"
 
 namespace snapscope {
 
@@ -19,13 +19,10 @@ std::optional<std::string> trace_overflow_warning(const nlohmann::json& allocato
 }
 
 std::optional<std::string> trace_overflow_warning_in_db(const std::string& elements_db) {
-  SqliteDatabase db(elements_db, SqliteDatabase::Mode::ReadOnly);
-  SqliteStatement query = db.prepare(
-      "SELECT key, value FROM allocator_settings WHERE key IN ('trace_alloc_overflowed', "
-      "'trace_alloc_max_entries')");
   nlohmann::json settings = nlohmann::json::object();
-  while (query.next_row()) {
-    settings[query.column_text(0)] = nlohmann::json::parse(query.column_text(1), nullptr, false);
+  for (const auto& [key, value] : ElementsDbReader(elements_db).allocator_settings()) {
+    if (key != "trace_alloc_overflowed" && key != "trace_alloc_max_entries") continue;
+    settings[key] = nlohmann::json::parse(value, nullptr, false);
   }
   return trace_overflow_warning(settings);
 }

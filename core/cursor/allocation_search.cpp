@@ -101,7 +101,7 @@ std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::strin
   }
   std::vector<bool> frame_hit(catalog.frame_count());
   for (FrameId id = 0; id < catalog.frame_count(); ++id) {
-    const CatalogFrame& frame = catalog.frame_ids(id);
+    const Frame& frame = catalog.frame_ids(id);
     const auto hit = [&](StringId s) { return s < string_hit.size() && string_hit[s]; };
     if (location) {
       frame_hit[id] = hit(frame.filename) && frame.line == location->line &&

@@ -14,19 +14,12 @@
 
 namespace snapscope {
 
-struct CatalogFrame {
-  StringId name = 0;
-  StringId filename = 0;
-  int64_t line = 0;
-  StringId fx_node_op = 0, fx_node_name = 0, fx_node_target = 0, fx_original_trace = 0;
-};
-
 class StackCatalog final : public StackSource {
  public:
   // Pieces as the snapshot interned them; ids index these vectors. stack_begin has one more
   // entry than there are stacks; stack s is stack_frames[stack_begin[s], stack_begin[s + 1]).
-  StackCatalog(std::vector<std::string> strings, std::vector<CatalogFrame> frames,
-               std::vector<uint64_t> stack_begin, std::vector<FrameId> stack_frames);
+  StackCatalog(std::vector<std::string> strings, std::vector<Frame> frames, std::vector<uint64_t> stack_begin,
+               std::vector<FrameId> stack_frames);
 
   std::span<const FrameId> stack_frames(StackId stack) const override;  // empty for unknown ids
   FrameRef frame(FrameId id) const override;                            // empty strings for unknown ids
@@ -37,17 +30,18 @@ class StackCatalog final : public StackSource {
   std::string_view string(StringId id) const {
     return id < strings_.size() ? strings_[id] : std::string_view();
   }
-  const CatalogFrame& frame_ids(FrameId id) const { return frames_[id]; }
+  const Frame& frame_ids(FrameId id) const { return frames_[id]; }
 
  private:
   std::vector<std::string> strings_;
-  std::vector<CatalogFrame> frames_;
+  std::vector<Frame> frames_;
   std::vector<uint64_t> stack_begin_;
   std::vector<FrameId> stack_frames_;
 };
 
 std::shared_ptr<const StackCatalog> catalog_from_snapshot(const Snapshot& snapshot);
-// Reads the strings, frames and stacks tables of a converted elements.db (docs/FORMAT.md).
+// Reads the strings, frames and stacks tables of a converted elements.db (docs/FORMAT.md)
+// through ElementsDbReader::stack_tables().
 // Throws InputError("<path>: <reason>") when it cannot.
 std::shared_ptr<const StackCatalog> catalog_from_elements_db(const std::string& path);
 

@@ -1,22 +1,22 @@
 // Everything the inspector shows about one allocation, read from elements.db on demand
-// (one indexed row plus its stack), and its JSON form for "print selection".
+// (one indexed row plus its stack, through the store's ElementsDbReader), and its JSON form for
+// "print selection".
 #pragma once
 
 #include <array>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/store/elements_db/elements_db_reader.h"
 #include "core/timeline/replay_input.h"
 #include "core/view/stack_format.h"
+#include "core/view/stack_text.h"
 
 namespace snapscope {
-
-class SqliteDatabase;
 
 struct AllocationDetails {
   int device = 0;
@@ -42,29 +42,12 @@ struct AllocationDetails {
   std::optional<int64_t> lifetime_us() const;
 };
 
-// Read-only connection to one converted snapshot's elements.db.
-class ElementsDbReader {
- public:
-  explicit ElementsDbReader(const std::string& path);  // throws std::runtime_error
-  ~ElementsDbReader();
-  ElementsDbReader(const ElementsDbReader&) = delete;
-  ElementsDbReader& operator=(const ElementsDbReader&) = delete;
-
-  // Throws std::runtime_error when the row is missing.
-  AllocationDetails allocation(int device, TimelineKind kind, uint32_t elem) const;
-  std::vector<FrameText> stack(int64_t stack_id) const;
-
-  struct ElementStack {
-    uint32_t elem = 0;
-    int64_t stack_id = 0;
-    uint64_t size = 0;
-  };
-  // Every element of one timeline with its stack, in element order.
-  std::vector<ElementStack> element_stacks(int device, TimelineKind kind) const;
-
- private:
-  std::unique_ptr<SqliteDatabase> db_;
-};
+// The details of one allocation, its stack as text (frames read through `stacks`). Throws
+// std::runtime_error("<path>: no allocation ...") when the row is missing.
+AllocationDetails read_allocation_details(const ElementsDbReader& db, StackTextReader& stacks, int device,
+                                          TimelineKind kind, uint32_t elem);
+AllocationDetails read_allocation_details(const ElementsDbReader& db, int device, TimelineKind kind,
+                                          uint32_t elem);
 
 nlohmann::json details_to_json(const AllocationDetails& details, bool show_all_frames);
 // Plain text of the inspector (for the clipboard).

@@ -12,6 +12,7 @@ namespace snapscope {
 
 SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind kind, size_t element_count) {
   std::vector<ElementsDbReader::ElementStack> rows = db.element_stacks(device, kind);
+  StackTextReader stacks(db);
   // Stacks are shared by many allocations: resolve each distinct one once.
   std::unordered_map<int64_t, uint32_t> site_of_stack;
   std::unordered_map<std::string, uint32_t> site_of_label;
@@ -20,7 +21,7 @@ SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind 
   for (const auto& row : rows) {
     auto [it, inserted] = site_of_stack.try_emplace(row.stack_id, 0);
     if (inserted) {
-      const std::vector<FrameText> frames = db.stack(row.stack_id);
+      const std::vector<FrameText> frames = stacks.stack(row.stack_id);
       const size_t user = first_user_frame(frames);
       const std::string label =
           user < frames.size() ? location_label(frames[user].name, frames[user].filename, frames[user].line)

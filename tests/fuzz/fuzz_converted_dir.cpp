@@ -35,7 +35,7 @@ void read_stacks(const std::string& db, int device) {
   for (TimelineKind kind : {TimelineKind::Blocks, TimelineKind::Segments}) {
     const auto elements = reader.element_stacks(device, kind);
     for (size_t i = 0; i < elements.size() && i < 8; ++i) {
-      tolerate_errors([&] { (void)reader.allocation(device, kind, elements[i].elem); });
+      tolerate_errors([&] { (void)read_allocation_details(reader, device, kind, elements[i].elem); });
       for (FrameId frame : stacks.stack_frames(static_cast<StackId>(elements[i].stack_id))) {
         (void)stacks.frame(frame);
       }

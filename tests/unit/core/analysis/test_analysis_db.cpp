@@ -11,6 +11,7 @@
 #include "core/analysis/db_stack_source.h"
 #include "core/analysis/live_elements.h"
 #include "core/analysis/moment_table.h"
+#include "core/store/elements_db/elements_db.h"
 #include "core/store/elements_db/elements_db_schema.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "unit/support/test_analysis_fixtures.h"
@@ -31,6 +32,7 @@ class FixtureDb {
     SqliteDatabase db(path_, SqliteDatabase::Mode::Create);
     db.exec(kElementsDbTables);
     db.exec("INSERT INTO strings VALUES (0, '')");
+    db.exec("INSERT INTO meta VALUES ('format_version', '" + std::to_string(kElementsDbVersion) + "')");
     for (size_t id = 0; id < source.frames.size(); ++id) {
       const FakeFrame& frame = source.frames[id];
       const auto name = int64_t(1 + 2 * id), filename = int64_t(2 + 2 * id);

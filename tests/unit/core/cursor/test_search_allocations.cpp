@@ -18,7 +18,7 @@ std::shared_ptr<const StackCatalog> model_catalog() {
     strings.push_back(text);
     return static_cast<StringId>(strings.size() - 1);
   };
-  std::vector<CatalogFrame> frames;
+  std::vector<Frame> frames;
   for (const FakeFrame& frame : fake.frames)
     frames.push_back({intern(frame.name), intern(frame.filename), frame.line});
   std::vector<uint64_t> begin{0};

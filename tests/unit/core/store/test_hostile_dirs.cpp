@@ -126,9 +126,10 @@ TEST_CASE("hostile directories: bad values inside rows are errors or marked rows
   const fs::path frames = crafted_db(dir, good, "frames", "UPDATE stacks SET frame_id = 999999");
   const ElementsDbReader reader((frames / "elements.db").string());
   const auto elements = reader.element_stacks(0, TimelineKind::Blocks);
+  StackTextReader stack_text(reader);
   bool marked = false;
   for (const auto& element : elements) {
-    for (const FrameText& frame : reader.stack(element.stack_id)) {
+    for (const FrameText& frame : stack_text.stack(element.stack_id)) {
       marked |= frame.name == "<frame 999999 missing from elements.db>";
     }
   }

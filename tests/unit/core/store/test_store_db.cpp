@@ -155,8 +155,8 @@ TEST_CASE("elements.db: the viewer's reader puts the derivable columns back") {
     SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
     elem = query_int(db, "SELECT elem FROM allocations WHERE device = 0 AND addr = 4096");
   }
-  const AllocationDetails details =
-      ElementsDbReader(built->path).allocation(0, TimelineKind::Blocks, static_cast<uint32_t>(elem));
+  const AllocationDetails details = read_allocation_details(
+      ElementsDbReader(built->path), 0, TimelineKind::Blocks, static_cast<uint32_t>(elem));
   CHECK(details.alloc_time_us == 10);
   CHECK(details.free_time_us == 31);
   CHECK(details.compile_context == "ctx_a");
@@ -180,8 +180,8 @@ TEST_CASE("elements.db: the viewer's reader returns the forward op's stack of an
       std::to_string(event) + ", 0, 1000000)";
   CHECK(sqlite3_exec(raw, insert.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(raw);
-  const AllocationDetails details =
-      ElementsDbReader(built->path).allocation(0, TimelineKind::Blocks, static_cast<uint32_t>(elem));
+  const AllocationDetails details = read_allocation_details(
+      ElementsDbReader(built->path), 0, TimelineKind::Blocks, static_cast<uint32_t>(elem));
   REQUIRE(details.forward_stack.size() == 2);
   CHECK(details.forward_stack[0].filename == "model.py");
   CHECK(details.forward_stack[0].line == 79);

@@ -85,7 +85,7 @@ TEST_CASE("allocation details: forward stack and private pool of the alloc event
   convert_snapshot(options);
   const ElementsDbReader reader((dir / "out" / "elements.db").string());
 
-  const AllocationDetails first = reader.allocation(0, TimelineKind::Blocks, 0);
+  const AllocationDetails first = read_allocation_details(reader, 0, TimelineKind::Blocks, 0);
   CHECK(first.forward_frames == "model.py:12:linear\ntrain.py:5:forward");
   REQUIRE(first.pool_id.has_value());
   CHECK(*first.pool_id == std::array<int64_t, 2>{1, 7});
@@ -96,7 +96,7 @@ TEST_CASE("allocation details: forward stack and private pool of the alloc event
   CHECK(json["forward_frames"] == "model.py:12:linear\ntrain.py:5:forward");
   CHECK(json["pool_id"] == nlohmann::json::array({1, 7}));
 
-  const AllocationDetails second = reader.allocation(0, TimelineKind::Blocks, 1);
+  const AllocationDetails second = read_allocation_details(reader, 0, TimelineKind::Blocks, 1);
   CHECK(second.forward_frames.empty());
   CHECK_FALSE(second.pool_id.has_value());
   CHECK(details_to_json(second, false)["pool_id"].is_null());

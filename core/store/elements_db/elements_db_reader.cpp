@@ -1,0 +1,270 @@
+#include "core/store/elements_db/elements_db_reader.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/store/elements_db/elements_db.h"
+#include "core/store/elements_db/sqlite_handle.h"
+
+namespace snapscope {
+namespace {
+
+// Shared by both timelines; the segment table has no requested size (NULL in its place).
+constexpr const char* kBlockQuery = R"sql(
+SELECT a.addr, a.size, a.requested_size, a.stream, a.alloc_event, a.free_event, a.alloc_time_us,
+       a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, cc.text, um.text, ff.text,
+       x.pool_id_0, x.pool_id_1
+FROM allocation_view a
+LEFT JOIN strings cc ON cc.id = a.compile_context
+LEFT JOIN strings um ON um.id = a.user_metadata
+LEFT JOIN event_extras x ON x.device = a.device AND x.idx = a.alloc_event
+LEFT JOIN strings ff ON ff.id = x.forward_frames
+WHERE a.device = ? AND a.elem = ?)sql";
+
+constexpr const char* kSegmentQuery = R"sql(
+SELECT a.addr, a.size, NULL, a.stream, a.alloc_event, a.free_event, a.alloc_time_us,
+       a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, '', '', NULL, NULL, NULL
+FROM segment_allocation_view a
+WHERE a.device = ? AND a.elem = ?)sql";
+
+// events.id = device << 40 | event index (docs/FORMAT.md): a range of one device's events is a
+// range of the rowid.
+constexpr int kDeviceShift = 40;
+
+int64_t event_id(int device, size_t index) {
+  return (static_cast<int64_t>(device) << kDeviceShift) | static_cast<int64_t>(index);
+}
+
+std::optional<int64_t> optional_column(const SqliteStatement& row, int column) {
+  if (row.column_is_null(column)) return std::nullopt;
+  return row.column_int(column);
+}
+
+StringId string_id(const SqliteStatement& row, int column) {
+  return static_cast<StringId>(row.column_int(column));
+}
+
+// A stored frame id beyond FrameId (only in a crafted file) names no frame, rather than another one.
+FrameId frame_id(const SqliteStatement& row, int column) {
+  const int64_t id = row.column_int(column);
+  return id >= 0 && id < int64_t{kNoIndex} ? static_cast<FrameId>(id) : kNoIndex;
+}
+
+// The queries here only fit one schema: refuse other versions instead of failing on a column.
+void check_version(SqliteDatabase& db) {
+  SqliteStatement row = db.prepare("SELECT value FROM meta WHERE key = 'format_version'");
+  const std::string version = row.next_row() ? row.column_text(0) : "none";
+  if (version != std::to_string(kElementsDbVersion)) {
+    throw std::runtime_error(db.path() + ": elements.db format version " + version + ", this build reads " +
+                             std::to_string(kElementsDbVersion) + "; convert the snapshot again");
+  }
+}
+
+// Tables are keyed by dense ids written in order, so a row's id is its index.
+void check_dense(int64_t id, size_t expected, const std::string& path, const char* table) {
+  if (id < 0 || static_cast<size_t>(id) != expected) {
+    throw std::runtime_error(path + ": table " + table + " has a gap at id " + std::to_string(expected));
+  }
+}
+
+}  // namespace
+
+// The by-id lookups run once per frame of every stack shown: prepared once per connection.
+struct ElementsDbReader::Statements {
+  SqliteStatement stack, frame, string;
+  std::optional<SqliteStatement> events;  // only the allocator's event source reads events
+  explicit Statements(SqliteDatabase& db)
+      : stack(db.prepare("SELECT frame_id FROM stacks WHERE stack_id = ? ORDER BY depth")),
+        frame(db.prepare("SELECT name, filename, line, fx_node_op, fx_node_name, fx_node_target, "
+                         "fx_original_trace FROM frames WHERE id = ?")),
+        string(db.prepare("SELECT text FROM strings WHERE id = ?")) {}
+};
+
+ElementsDbReader::ElementsDbReader(const std::string& path)
+    : db_(std::make_unique<SqliteDatabase>(path, SqliteDatabase::Mode::ReadOnly)) {
+  check_version(*db_);
+  statements_ = std::make_unique<Statements>(*db_);
+}
+
+ElementsDbReader::~ElementsDbReader() = default;
+
+const std::string& ElementsDbReader::path() const { return db_->path(); }
+
+std::vector<FrameId> ElementsDbReader::stack_frames(StackId stack) const {
+  std::vector<FrameId> frames;
+  if (stack == 0) return frames;
+  SqliteStatement& rows = statements_->stack;
+  rows.reset();
+  rows.bind(1, int64_t{stack});
+  while (rows.next_row()) frames.push_back(frame_id(rows, 0));
+  return frames;
+}
+
+std::optional<Frame> ElementsDbReader::frame(FrameId id) const {
+  SqliteStatement& row = statements_->frame;
+  row.reset();
+  row.bind(1, int64_t{id});
+  if (!row.next_row()) return std::nullopt;
+  return Frame{string_id(row, 0), string_id(row, 1), row.column_int(2), string_id(row, 3),
+               string_id(row, 4), string_id(row, 5), string_id(row, 6)};
+}
+
+std::optional<std::string> ElementsDbReader::string(StringId id) const {
+  SqliteStatement& row = statements_->string;
+  row.reset();
+  row.bind(1, int64_t{id});
+  if (!row.next_row()) return std::nullopt;
+  return row.column_text(0);
+}
+
+StackTables ElementsDbReader::stack_tables() const {
+  StackTables tables;
+  SqliteStatement strings = db_->prepare("SELECT id, text FROM strings ORDER BY id");
+  while (strings.next_row()) {
+    check_dense(strings.column_int(0), tables.strings.size(), path(), "strings");
+    tables.strings.push_back(strings.column_text(1));
+  }
+  SqliteStatement frames = db_->prepare(
+      "SELECT id, name, filename, line, fx_node_op, fx_node_name, fx_node_target, fx_original_trace "
+      "FROM frames ORDER BY id");
+  while (frames.next_row()) {
+    check_dense(frames.column_int(0), tables.frames.size(), path(), "frames");
+    tables.frames.push_back({string_id(frames, 1), string_id(frames, 2), frames.column_int(3),
+                             string_id(frames, 4), string_id(frames, 5), string_id(frames, 6),
+                             string_id(frames, 7)});
+  }
+  std::vector<uint64_t>& begin = tables.stack_begin;
+  std::vector<FrameId>& stack_frames = tables.stack_frames;
+  begin.assign(1, 0);
+  SqliteStatement rows = db_->prepare("SELECT stack_id, frame_id FROM stacks ORDER BY stack_id, depth");
+  while (rows.next_row()) {
+    const int64_t stack = rows.column_int(0);
+    if (stack < 0 || static_cast<uint64_t>(stack) + 2 < begin.size()) {
+      throw std::runtime_error(path() + ": stacks table out of order");
+    }
+    // Every stack but the empty one (id 0) has rows, so ids never run ahead of the rows read: a
+    // crafted id of 2^40 is an error, not an attempt to allocate a range for every id below it.
+    if (static_cast<uint64_t>(stack) > stack_frames.size() + 1) {
+      throw std::runtime_error(path() + ": stacks table has a gap before stack " + std::to_string(stack));
+    }
+    // Stacks without rows (the empty stack) get empty ranges.
+    while (begin.size() < static_cast<size_t>(stack) + 2) begin.push_back(stack_frames.size());
+    stack_frames.push_back(frame_id(rows, 1));
+    begin.back() = stack_frames.size();
+  }
+  return tables;
+}
+
+std::optional<AllocationRow> ElementsDbReader::allocation(int device, TimelineKind kind,
+                                                          uint32_t elem) const {
+  SqliteStatement row = db_->prepare(kind == TimelineKind::Blocks ? kBlockQuery : kSegmentQuery);
+  row.bind(1, int64_t{device});
+  row.bind(2, int64_t{elem});
+  if (!row.next_row()) return std::nullopt;
+  AllocationRow result;
+  result.address = static_cast<uint64_t>(row.column_int(0));
+  result.size = static_cast<uint64_t>(row.column_int(1));
+  if (!row.column_is_null(2)) result.requested_size = static_cast<uint64_t>(row.column_int(2));
+  result.stream = static_cast<uint64_t>(row.column_int(3));
+  result.alloc_event = optional_column(row, 4);
+  result.free_event = optional_column(row, 5);
+  result.alloc_time_us = optional_column(row, 6);
+  result.free_time_us = optional_column(row, 7);
+  result.total_after_alloc = static_cast<uint64_t>(row.column_int(8));
+  result.origin = row.column_int(9);
+  result.stack_id = row.column_int(10);
+  result.compile_context = row.column_text(11);
+  result.user_metadata = row.column_text(12);
+  if (!row.column_is_null(13)) result.forward_frames = row.column_text(13);
+  if (!row.column_is_null(14) && !row.column_is_null(15)) {
+    result.pool_id = std::array<int64_t, 2>{row.column_int(14), row.column_int(15)};
+  }
+  return result;
+}
+
+std::vector<ElementsDbReader::ElementStack> ElementsDbReader::element_stacks(int device,
+                                                                             TimelineKind kind) const {
+  SqliteStatement rows =
+      db_->prepare(kind == TimelineKind::Blocks
+                       ? "SELECT elem, stack_id, size FROM allocations WHERE device = ? ORDER BY elem"
+                       : "SELECT elem, stack_id, size FROM segment_allocations WHERE device = ? "
+                         "ORDER BY elem");
+  rows.bind(1, int64_t{device});
+  std::vector<ElementStack> result;
+  while (rows.next_row()) {
+    result.push_back({static_cast<uint32_t>(rows.column_int(0)), rows.column_int(1),
+                      static_cast<uint64_t>(rows.column_int(2))});
+  }
+  return result;
+}
+
+size_t ElementsDbReader::event_count(int device) const {
+  SqliteStatement count = db_->prepare("SELECT events FROM devices WHERE device = ?1");
+  count.bind(1, device);
+  return count.next_row() ? static_cast<size_t>(count.column_int(0)) : 0;
+}
+
+void ElementsDbReader::read_events(int device, size_t begin, size_t end, std::vector<EventRow>& out) const {
+  if (!statements_->events) {
+    statements_->events.emplace(
+        db_->prepare("SELECT id - ?1, action, addr, size, stream, stack_id FROM events "
+                     "WHERE id >= ?1 + ?2 AND id < ?1 + ?3 ORDER BY id"));
+  }
+  SqliteStatement& range = *statements_->events;
+  range.reset();
+  range.bind(1, event_id(device, 0));
+  range.bind(2, static_cast<int64_t>(begin));
+  range.bind(3, static_cast<int64_t>(end));
+  out.clear();
+  while (range.next_row()) {
+    out.push_back({range.column_int(0), range.column_int(1), static_cast<uint64_t>(range.column_int(2)),
+                   static_cast<uint64_t>(range.column_int(3)), static_cast<uint64_t>(range.column_int(4)),
+                   static_cast<StackId>(range.column_int(5))});
+  }
+}
+
+std::vector<SegmentRow> ElementsDbReader::final_segments(int device) const {
+  SqliteStatement rows =
+      db_->prepare("SELECT address, total_size, stream, stack_id FROM segments WHERE device = ?1");
+  rows.bind(1, device);
+  std::vector<SegmentRow> segments;
+  while (rows.next_row()) {
+    segments.push_back({static_cast<uint64_t>(rows.column_int(0)), static_cast<uint64_t>(rows.column_int(1)),
+                        static_cast<uint64_t>(rows.column_int(2)), static_cast<StackId>(rows.column_int(3))});
+  }
+  return segments;
+}
+
+std::vector<LiveBlockRow> ElementsDbReader::final_live_blocks(int device) const {
+  SqliteStatement rows = db_->prepare(
+      "SELECT b.address, b.size, b.requested_size, b.stack_id, b.state = 'active_pending_free' "
+      "FROM blocks b JOIN segments s ON s.id = b.segment_id WHERE s.device = ?1 "
+      "AND b.state IN ('active_allocated', 'active_pending_free')");
+  rows.bind(1, device);
+  std::vector<LiveBlockRow> blocks;
+  while (rows.next_row()) {
+    blocks.push_back({static_cast<uint64_t>(rows.column_int(0)), static_cast<uint64_t>(rows.column_int(1)),
+                      static_cast<uint64_t>(rows.column_int(2)), static_cast<StackId>(rows.column_int(3)),
+                      rows.column_int(4) != 0});
+  }
+  return blocks;
+}
+
+std::vector<AnnotationRow> ElementsDbReader::annotations() const {
+  SqliteStatement rows = db_->prepare("SELECT stage, name, device, time_us FROM annotations ORDER BY id");
+  std::vector<AnnotationRow> records;
+  while (rows.next_row()) {
+    records.push_back({rows.column_text(0), rows.column_text(1), rows.column_int(2),
+                       rows.column_is_null(3) ? kNoTime : rows.column_int(3)});
+  }
+  return records;
+}
+
+std::vector<std::pair<std::string, std::string>> ElementsDbReader::allocator_settings() const {
+  SqliteStatement rows = db_->prepare("SELECT key, value FROM allocator_settings");
+  std::vector<std::pair<std::string, std::string>> settings;
+  while (rows.next_row()) settings.emplace_back(rows.column_text(0), rows.column_text(1));
+  return settings;
+}
+
+}  // namespace snapscope

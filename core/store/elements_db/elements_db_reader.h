@@ -1,0 +1,116 @@
+// The one reader of elements.db (the writer is elements_db.h; schema: docs/FORMAT.md). Every
+// query the viewer, the exports and the analysis run against a converted snapshot's database is
+// here, returning the model's own types (Frame, StackId) or plain rows; the layers above turn the
+// rows into what they show. A stack is read one way: stack_frames() gives its frame ids (innermost
+// first), frame() and string() resolve them; stack_tables() loads all three tables at once.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/snapshot/model.h"
+#include "core/timeline/replay_input.h"
+
+namespace snapscope {
+
+class SqliteDatabase;
+
+// An allocation's row in allocation_view / segment_allocation_view, with the strings it names.
+struct AllocationRow {
+  uint64_t address = 0;
+  uint64_t size = 0;
+  std::optional<uint64_t> requested_size;  // blocks only
+  uint64_t stream = 0;
+  std::optional<int64_t> alloc_event, free_event;
+  std::optional<int64_t> alloc_time_us, free_time_us;
+  uint64_t total_after_alloc = 0;
+  int64_t origin = 0;    // an Origin, unchecked
+  int64_t stack_id = 0;  // unchecked: a crafted file may name no stack
+  std::string compile_context, user_metadata;
+  std::optional<std::string> forward_frames;      // the alloc event's forward stack, as text
+  std::optional<std::array<int64_t, 2>> pool_id;  // the alloc event's private pool (CUDA graphs)
+};
+
+// The strings, frames and stacks tables whole. Ids index the vectors; stack s is
+// stack_frames[stack_begin[s], stack_begin[s + 1]) (stack_begin has one more entry than stacks).
+struct StackTables {
+  std::vector<std::string> strings;
+  std::vector<Frame> frames;
+  std::vector<uint64_t> stack_begin;
+  std::vector<FrameId> stack_frames;
+};
+
+// One row of the events table (a device's trace, in order).
+struct EventRow {
+  int64_t index = 0;
+  int64_t action = 0;  // an Action, unchecked
+  uint64_t address = 0, size = 0, stream = 0;
+  StackId stack = 0;
+};
+
+// The end-of-trace allocator state: segments and their live blocks.
+struct SegmentRow {
+  uint64_t address = 0, total_size = 0, stream = 0;
+  StackId stack = 0;
+};
+struct LiveBlockRow {
+  uint64_t address = 0, size = 0, requested_size = 0;
+  StackId stack = 0;
+  bool pending_free = false;
+};
+
+struct AnnotationRow {
+  std::string stage, name;
+  int64_t device = 0;
+  int64_t time_us = kNoTime;
+};
+
+// Read-only connection to one elements.db. Not thread-safe (it reuses prepared statements):
+// each thread opens its own. Every failure throws std::runtime_error("<path>: <reason>").
+class ElementsDbReader {
+ public:
+  // Opens `path` read-only (hardened against crafted files) and refuses other format versions.
+  explicit ElementsDbReader(const std::string& path);
+  ~ElementsDbReader();
+  ElementsDbReader(const ElementsDbReader&) = delete;
+  ElementsDbReader& operator=(const ElementsDbReader&) = delete;
+
+  const std::string& path() const;
+
+  // Stacks, frames and strings by id: empty / nullopt when the row is missing.
+  std::vector<FrameId> stack_frames(StackId stack) const;
+  std::optional<Frame> frame(FrameId id) const;
+  std::optional<std::string> string(StringId id) const;
+  // The three tables whole; throws when ids have gaps or stacks are out of order.
+  StackTables stack_tables() const;
+
+  std::optional<AllocationRow> allocation(int device, TimelineKind kind, uint32_t elem) const;
+  struct ElementStack {
+    uint32_t elem = 0;
+    int64_t stack_id = 0;
+    uint64_t size = 0;
+  };
+  // Every element of one timeline with its stack, in element order.
+  std::vector<ElementStack> element_stacks(int device, TimelineKind kind) const;
+
+  size_t event_count(int device) const;  // 0 for an unknown device
+  // Events [begin, end) of one device's trace, in order (rows a crafted file lacks are absent).
+  void read_events(int device, size_t begin, size_t end, std::vector<EventRow>& out) const;
+  std::vector<SegmentRow> final_segments(int device) const;
+  std::vector<LiveBlockRow> final_live_blocks(int device) const;
+
+  std::vector<AnnotationRow> annotations() const;                               // in file order
+  std::vector<std::pair<std::string, std::string>> allocator_settings() const;  // (key, JSON text)
+
+ private:
+  struct Statements;
+  std::unique_ptr<SqliteDatabase> db_;
+  std::unique_ptr<Statements> statements_;  // prepared on first use
+};
+
+}  // namespace snapscope
