@@ -11,10 +11,10 @@
 
 #include "app/inspector.h"
 #include "app/menu_bar.h"
-#include "app/screenshot.h"
 #include "app/site_legend.h"
 #include "app/splitter.h"
 #include "core/util/release_memory.h"
+#include "render/framebuffer_png.h"
 
 namespace snapscope {
 namespace {

@@ -1,4 +1,4 @@
-// Reads the current back buffer (or a rectangle of it) and writes it as a PNG.
+// GL reads: the current back buffer (or a rectangle of it) and writes it as a PNG.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-#include "app/screenshot.h"
+#include "render/framebuffer_png.h"
 
 #include <glad/gl.h>
 

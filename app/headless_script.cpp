@@ -1,0 +1,156 @@
+// --script: runs a script's commands (core/view/script.h) one settled frame apart.
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/headless_runner.h"
+#include "core/view/script.h"
+
+namespace snapscope {
+namespace {
+
+// Runs one script command; the visitor keeps each command's effect in one place.
+struct CommandRunner {
+  Application& app;
+  void operator()(const script::View& command) { app.apply_view(command.spec); }
+  void operator()(const script::Fit&) { app.state().view.fit(); }
+  void operator()(const script::Device& command) { app.state().select_device(command.device); }
+  void operator()(const script::ShowSegments& command) {
+    app.state().select_kind(command.segments ? TimelineKind::Segments : TimelineKind::Blocks);
+  }
+  void operator()(const script::ColorBySite& command) {
+    app.state().settings.color_by_site = command.enabled;
+    app.apply_color_mode();
+  }
+  void operator()(const script::TimeAxis& command) { app.state().settings.time_axis = command.time; }
+  void operator()(const script::Click& command) {
+    app.render_settled();  // the chart must show the current view before it is picked
+    app.timeline().click_at(app.state(), command.x, command.y);
+  }
+  void operator()(const script::Hover& command) {
+    app.render_settled();  // the chart must show the current view before it is picked
+    app.timeline().hover_at(command.x, command.y);
+  }
+  void operator()(const script::ZoomSelection&) { app.state().zoom_to_selection(); }
+  void operator()(const script::Phase& command) {
+    const PhaseTable& table = app.cursor_panels().phases().table(app.state());
+    if (command.index >= table.rows.size())
+      throw std::runtime_error("no phase " + std::to_string(command.index) + " (" +
+                               std::to_string(table.rows.size()) + " phases)");
+    const PhaseRow& row = table.rows[command.index];
+    select_phase(app.state(), row);
+    const nlohmann::json line = {{"phase", row.name},
+                                 {"start_state", row.start_state},
+                                 {"end_state", row.end_state},
+                                 {"peak_state", row.peak_state}};
+    std::printf("%s\n", line.dump().c_str());
+    std::fflush(stdout);
+  }
+  void operator()(const script::YFit& command) {
+    YFitSettings& fit = app.state().settings.y_fit;
+    fit.enabled = command.mode != script::YFit::Mode::Off;
+    fit.raise_floor = command.mode == script::YFit::Mode::Floor;
+  }
+  void operator()(const script::Select& command) {
+    const auto elem = app.state().find_by_address(command.address);
+    if (!elem) throw std::runtime_error("no allocation at address " + std::to_string(command.address));
+    app.state().select(elem);
+  }
+  void operator()(const script::Wait& command) {
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    do {
+      app.render_frame();
+      app.present();
+    } while (std::chrono::duration<double, std::milli>(Clock::now() - start).count() < command.milliseconds);
+  }
+  void operator()(const script::Screenshot& command) { capture_screenshot(app, command.path, false); }
+  void operator()(const script::Export& command) {
+    app.export_dialog().run(app.state(), command.format, command.path,
+                            [this](const std::string& path) { capture_screenshot(app, path, true); });
+  }
+  void operator()(const script::PrintSelection&) { app.print_selection_json(); }
+  void operator()(const script::PrintView&) {
+    const TimelinePanel& panel = app.timeline();
+    const ViewTransform& view = app.state().view;
+    const DataRect& visible = view.visible();
+    const nlohmann::json line = {
+        {"chart",
+         {{"x", panel.chart_x()},
+          {"y", panel.chart_y()},
+          {"width", view.viewport_width()},
+          {"height", view.viewport_height()}}},
+        {"view", {{"x0", visible.x0}, {"x1", visible.x1}, {"y0", visible.y0}, {"y1", visible.y1}}},
+        {"device", app.state().settings.device},
+        {"hovered", app.state().hovered ? nlohmann::json(*app.state().hovered) : nlohmann::json(nullptr)},
+        {"instances", panel.layer().instance_count()}};
+    std::printf("%s\n", line.dump().c_str());
+    std::fflush(stdout);
+  }
+  void operator()(const script::Cursor& command) {
+    const Timeline* timeline = app.state().timeline();
+    if (timeline == nullptr) throw std::runtime_error("cursor: no timeline");
+    TimeCursor& cursor = app.state().cursor;
+    using Move = script::Cursor::Move;
+    switch (command.move) {
+      case Move::Peak:
+        cursor.peak(*timeline);
+        break;
+      case Move::Home:
+        cursor.home(*timeline);
+        break;
+      case Move::End:
+        cursor.end(*timeline);
+        break;
+      case Move::State:
+        cursor.place(*timeline, static_cast<size_t>(command.value));
+        break;
+      case Move::Step:
+        cursor.step(*timeline, command.value);
+        break;
+    }
+  }
+  void operator()(const script::Search& command) {
+    if (!app.cursor_panels().search(app.state(), command.text))
+      throw std::runtime_error("search: stacks unavailable");
+  }
+  void operator()(const script::SearchStep& command) {
+    app.cursor_panels().search_panel().step(app.state(), command.forward);
+  }
+  void operator()(const script::PrintCursor&) { app.print_cursor_json(); }
+  void operator()(const script::Tab& command) { app.cursor_panels().select_tab(command.name); }
+  void operator()(const script::TreeSearch& command) { app.cursor_panels().tree_search(command.text); }
+};
+
+}  // namespace
+
+int run_script(Application& app, const std::string& script_path) {
+  app.timeline().set_os_pointer(false);  // the pointer rests wherever the display put it
+  try {
+    std::ifstream in(script_path);
+    if (!in) throw std::runtime_error(script_path + ": cannot open");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::vector<ScriptCommand> commands = parse_script(text.str(), script_path);
+    if (!load_or_report(app)) return 1;
+    CommandRunner runner{app};
+    for (const ScriptCommand& command : commands) {
+      app.render_settled();
+      app.present();
+      std::visit(runner, command);
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "snapscope: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace snapscope
