@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "app/reserved_curve.h"
+#include "app/theme.h"
 #include "core/allocator/db_event_source.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/time_cursor.h"
@@ -115,8 +116,7 @@ void AllocatorPanels::draw_pane(AppState& state, float width, float height) {
     };
     if (ImGui::BeginTabItem("Allocator state", nullptr, tab_flags(Tab::Allocator))) {
       if (!build_error_.empty()) {
-        ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "allocator history unavailable: %s",
-                           build_error_.c_str());
+        ImGui::TextColored(theme::kErrorText, "allocator history unavailable: %s", build_error_.c_str());
       } else if (history_ == nullptr) {
         ImGui::TextDisabled(device_ != nullptr ? "replaying the trace backwards from the segment snapshot..."
                                                : "no snapshot open");

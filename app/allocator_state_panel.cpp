@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "app/theme.h"
 #include "core/allocator/event_text.h"
 #include "core/allocator/usage_curve.h"
 #include "core/util/format.h"
@@ -12,19 +13,10 @@
 namespace snapscope {
 namespace {
 
-constexpr ImU32 kSegmentFill = IM_COL32(38, 38, 46, 255);  // free space inside a segment
-constexpr ImU32 kSegmentEdge = IM_COL32(170, 170, 180, 255);
-constexpr ImU32 kPendingColor = IM_COL32(235, 40, 40, 255);
-constexpr ImU32 kWasteColor = IM_COL32(255, 120, 120, 150);
-constexpr ImU32 kBlockEdge = IM_COL32(20, 20, 24, 255);
 constexpr float kMaxRowHeight = 26;
 constexpr float kMinRowHeight = 9;
 constexpr float kMinOutlinePixels = 3;  // thinner shapes get no outline: it would hide their fill
 // Block colors (memory_viz colors each block version differently); none is red or gray.
-constexpr ImU32 kBlockColors[] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 150, 40, 255),
-                                  IM_COL32(44, 160, 44, 255),  IM_COL32(148, 103, 189, 255),
-                                  IM_COL32(140, 86, 75, 255),  IM_COL32(227, 119, 194, 255),
-                                  IM_COL32(188, 189, 34, 255), IM_COL32(23, 190, 207, 255)};
 constexpr float kRowFill = 0.8f;  // memory_viz draws segments 4/5 of a row high
 
 uint32_t address_hash(uint64_t addr) {
@@ -60,9 +52,9 @@ void AllocatorPanel::draw_totals(const AllocatorState& state, const SegmentLayou
     ImGui::TextDisabled("%zu blocks (%s) lie outside every segment of the snapshot", layout.orphan_blocks,
                         format_bytes(static_cast<double>(layout.orphan_bytes)).c_str());
   }
-  ImGui::TextColored(ImVec4(0.92f, 0.16f, 0.16f, 1), "pending free");
+  ImGui::TextColored(theme::kPendingFreeText, "pending free");
   ImGui::SameLine();
-  ImGui::TextColored(ImVec4(1, 0.47f, 0.47f, 0.8f), "rounding waste");
+  ImGui::TextColored(theme::kWasteText, "rounding waste");
   ImGui::SameLine();
   ImGui::TextDisabled("dark: free space in a segment");
 }
@@ -92,7 +84,7 @@ void AllocatorPanel::draw_segments(const SegmentLayout& layout) const {
     const float y = top(placed.row);
     draw_list->AddRectFilled(ImVec2(px(placed.x), y),
                              ImVec2(std::max(px(placed.x + placed.segment.size), px(placed.x) + 1), y + bar),
-                             kSegmentFill);
+                             theme::kSegmentFill);
   }
   for (const PlacedBlock& placed : layout.blocks) {
     const size_t row = layout.segments[placed.segment].row;
@@ -101,21 +93,22 @@ void AllocatorPanel::draw_segments(const SegmentLayout& layout) const {
     const float y = top(row);
     const float left = px(placed.x);
     const float used_right = std::max(px(placed.x + block.requested_size), left + 1);
-    const ImU32 color =
-        block.pending_free ? kPendingColor : kBlockColors[address_hash(block.addr) % std::size(kBlockColors)];
+    const ImU32 color = block.pending_free
+                            ? theme::kPendingFree
+                            : theme::kBlockColors[address_hash(block.addr) % std::size(theme::kBlockColors)];
     draw_list->AddRectFilled(ImVec2(left, y), ImVec2(used_right, y + bar), color);
     if (block.size > block.requested_size)
       draw_list->AddRectFilled(ImVec2(used_right, y), ImVec2(px(placed.x + block.size), y + bar),
-                               kWasteColor);
+                               theme::kWaste);
     if (used_right - left >= kMinOutlinePixels)
-      draw_list->AddLine(ImVec2(left, y), ImVec2(left, y + bar), kBlockEdge);
+      draw_list->AddLine(ImVec2(left, y), ImVec2(left, y + bar), theme::kBlockEdge);
   }
   for (const PlacedSegment& placed : layout.segments) {
     if (!visible(placed.row) || px(placed.x + placed.segment.size) - px(placed.x) < kMinOutlinePixels)
       continue;
     const float y = top(placed.row);
     draw_list->AddRect(ImVec2(px(placed.x), y), ImVec2(px(placed.x + placed.segment.size), y + bar),
-                       kSegmentEdge);
+                       theme::kSegmentEdge);
   }
   ImGui::InvisibleButton("allocator-rows",
                          ImVec2(std::max(1.0f, avail.x - 16), row_height * static_cast<float>(layout.rows)));
@@ -139,7 +132,7 @@ void AllocatorPanel::draw_tooltip(const SegmentLayout& layout, float x0, float y
     ImGui::Text("requested %s, rounding waste %s", memviz_size(b.requested_size).c_str(),
                 format_bytes(static_cast<double>(b.size - std::min(b.size, b.requested_size))).c_str());
     if (b.pending_free)
-      ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "freed, waiting for another stream (active_pending_free)");
+      ImGui::TextColored(theme::kAlertText, "freed, waiting for another stream (active_pending_free)");
   }
   if (segment >= 0) {
     const PlacedSegment& s = layout.segments[static_cast<size_t>(segment)];

@@ -5,13 +5,13 @@
 #include <string>
 
 #include "app/phase_panel.h"
+#include "app/theme.h"
 #include "core/cursor/time_cursor.h"
 #include "core/util/chart_palette.h"
 
 namespace snapscope {
 namespace {
 
-constexpr float kLaneHeight = 16;
 constexpr uint32_t kMaxLanes = 4;   // deeper ranges share the last lane
 constexpr float kNarrowPixels = 3;  // narrower bars are painted per pixel column, not one by one
 
@@ -24,7 +24,7 @@ uint32_t lane_count(const PhaseTable& table) {
 // One colour per annotation name, from the chart's palette, slightly see-through.
 ImU32 lane_color(const std::string& name) {
   const Rgba& rgba = kDefaultPalette[std::hash<std::string>{}(name) % kDefaultPalette.size()];
-  return ImGui::ColorConvertFloat4ToU32(ImVec4(rgba.r, rgba.g, rgba.b, 0.75f));
+  return theme::to_imgui(rgba, theme::kLaneAlpha);
 }
 
 }  // namespace
@@ -37,7 +37,7 @@ float AnnotationLanes::height(const PhaseTable& table) {
     key_ = {table.rows.data(), table.rows.size()};
     lanes_ = lane_count(table);
   }
-  return static_cast<float>(lanes_) * kLaneHeight + 2;
+  return static_cast<float>(lanes_) * theme::kLaneHeight + 2;
 }
 
 // Bars narrower than a few pixels land in per-lane pixel columns (last one wins), emitted as
@@ -55,8 +55,8 @@ void AnnotationLanes::layout(const AppState& state, const PhaseTable& table, flo
     const auto right = static_cast<float>(state.view.to_screen_x(row_x_[i].second));
     if (right < 0 || left > chart_width) continue;  // outside the view
     const uint32_t lane = std::min(row.depth, kMaxLanes - 1);
-    const float top = static_cast<float>(lane) * kLaneHeight;
-    const ImVec2 a(left, top + 1), b(std::max(right, left + 2), top + kLaneHeight - 1);
+    const float top = static_cast<float>(lane) * theme::kLaneHeight;
+    const ImVec2 a(left, top + 1), b(std::max(right, left + 2), top + theme::kLaneHeight - 1);
     if (b.x - a.x >= kNarrowPixels) {
       bars_.push_back({a, b, lane_color(row.name), &row});
       continue;
@@ -71,13 +71,13 @@ void AnnotationLanes::layout(const AppState& state, const PhaseTable& table, flo
   }
   for (uint32_t lane = 0; lane < kMaxLanes; ++lane) {
     const ImU32* colors = narrow_colors.data() + lane * columns_;
-    const float top = static_cast<float>(lane) * kLaneHeight;
+    const float top = static_cast<float>(lane) * theme::kLaneHeight;
     for (size_t c = 0; c < columns_;) {
       size_t end = c + 1;
       while (end < columns_ && colors[end] == colors[c]) ++end;
       if (colors[c] != 0) {
         bars_.push_back({ImVec2(static_cast<float>(c), top + 1),
-                         ImVec2(static_cast<float>(end), top + kLaneHeight - 1), colors[c], nullptr});
+                         ImVec2(static_cast<float>(end), top + theme::kLaneHeight - 1), colors[c], nullptr});
       }
       c = end;
     }
@@ -97,7 +97,7 @@ const PhaseRow* AnnotationLanes::row_at(float x, float y) const {
   for (const Bar& bar : bars_) {
     if (bar.row != nullptr && x >= bar.a.x && x <= bar.b.x && y >= bar.a.y && y <= bar.b.y) return bar.row;
   }
-  const auto lane = static_cast<size_t>(std::max(0.0f, y) / kLaneHeight);
+  const auto lane = static_cast<size_t>(std::max(0.0f, y) / theme::kLaneHeight);
   if (x < 0 || lane >= kMaxLanes || static_cast<size_t>(x) >= columns_) return nullptr;
   return narrow_rows_[lane * columns_ + static_cast<size_t>(x)];
 }
@@ -125,7 +125,7 @@ void AnnotationLanes::draw(AppState& state, const PhaseTable& table, float chart
     const ImVec2 a(chart_x + bar.a.x, origin.y + bar.a.y), b(chart_x + bar.b.x, origin.y + bar.b.y);
     draw_list->AddRectFilled(a, b, bar.color, bar.row != nullptr ? 3.0f : 0.0f);
     if (bar.row != nullptr && b.x - a.x > 24)
-      draw_list->AddText(ImVec2(a.x + 4, a.y + 1), IM_COL32(255, 255, 255, 255), bar.row->name.c_str());
+      draw_list->AddText(ImVec2(a.x + 4, a.y + 1), theme::kLaneText, bar.row->name.c_str());
   }
   draw_list->PopClipRect();
   if (ImGui::IsItemHovered()) {

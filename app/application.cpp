@@ -13,20 +13,15 @@
 #include "app/menu_bar.h"
 #include "app/site_legend.h"
 #include "app/splitter.h"
+#include "app/theme.h"
 #include "core/util/release_memory.h"
 #include "render/framebuffer_png.h"
 
 namespace snapscope {
 namespace {
 
-constexpr float kStatusHeight = 28;
-constexpr float kInspectorWidth = 440;
-constexpr float kMinimapHeight = 64;
-constexpr float kUsageStripHeight = 52;
-constexpr float kAllocatorPaneShare = 0.45f;  // of the analysis pane's width, at start
-constexpr float kAnalysisPaneShare = 0.4f;    // of the workspace height, below the chart, at start
-constexpr float kSplitterThickness = 6;
-constexpr float kMinPane = 120;                // no splitter drags a pane smaller than this
+using theme::kAllocatorPaneShare, theme::kAnalysisPaneShare, theme::kInspectorWidth, theme::kMinimapHeight,
+    theme::kMinPane, theme::kSplitterThickness, theme::kStatusHeight, theme::kUsageStripHeight;
 constexpr double kIdleWaitSeconds = 0.25;      // nothing happening: sleep until input or this long
 constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
 constexpr int kSettleFrames = 3;

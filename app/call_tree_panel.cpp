@@ -7,6 +7,7 @@
 
 #include "app/location_text.h"
 #include "app/table_columns.h"
+#include "app/theme.h"
 #include "core/cursor/call_tree_members.h"
 #include "core/cursor/element_marks.h"
 #include "core/util/format.h"
@@ -16,9 +17,6 @@ namespace {
 
 constexpr size_t kMaxChildrenShown = 200;  // wider nodes end in one "N more" row
 constexpr size_t kMaxForcedOpen = 2000;    // "expand subtree" opens at most this many nodes
-constexpr ImU32 kMatchColor = IM_COL32(255, 220, 60, 255);
-
-ImU32 to_imgui(uint32_t rgb) { return IM_COL32(rgb >> 16, (rgb >> 8) & 0xff, rgb & 0xff, 255); }
 
 // A stable ImGui id per tree step: the frame id, or a fixed value for the untraced node.
 int step_id(const CallTreeNode& node) {
@@ -202,7 +200,7 @@ void CallTreePanel::draw_node(AppState& state, uint32_t id, bool force_open, siz
   if (forced) --forced_budget;
   if (forced || reveal_.count(id) != 0) ImGui::SetNextItemOpen(true);
   const bool is_match = matches_.count(id) != 0;
-  if (is_match) ImGui::PushStyleColor(ImGuiCol_Text, kMatchColor);
+  if (is_match) ImGui::PushStyleColor(ImGuiCol_Text, theme::kTreeMatch);
   const std::string label = tree_->label(id, *source_);
   const std::string shown_label =
       elide_front(label, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());
@@ -220,7 +218,7 @@ void CallTreePanel::draw_node(AppState& state, uint32_t id, bool force_open, siz
                            ? 0
                            : static_cast<double>(node.bytes) / static_cast<double>(tree_->total_bytes());
   ImGui::TableNextColumn();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(to_imgui(heat_color(share))), "%s",
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::from_rgb(heat_color(share))), "%s",
                      format_bytes(static_cast<double>(node.bytes)).c_str());
   ImGui::TableNextColumn();
   ImGui::Text("%6.2f%%", tree_->percent_of_total(id));

@@ -8,15 +8,13 @@
 #include <vector>
 
 #include "app/instance_placement.h"
+#include "app/theme.h"
 #include "core/cursor/cursor_readout.h"
 #include "core/util/format.h"
 
 namespace snapscope {
 namespace {
 
-constexpr ImU32 kCursorColor = IM_COL32(255, 255, 255, 230);
-constexpr ImU32 kSearchColor = IM_COL32(0, 255, 64, 255);  // kSearchOutline (chart_palette.h)
-constexpr ImU32 kGroupColor = IM_COL32(255, 0, 255, 255);  // kGroupOutline
 constexpr size_t kMaxOutlines = 20000;  // beyond this the outlines are a solid smear anyway
 
 void outline_marked(const ChartLayer& layer, const ViewTransform& view, const ElementMarks& marks,
@@ -53,7 +51,7 @@ void draw_match_rug(const AppState& state, const Timeline& timeline, float x, fl
   for (size_t column = 0; column < columns.size(); ++column) {
     if (!columns[column]) continue;
     const float at = x + static_cast<float>(column);
-    draw_list->AddLine(ImVec2(at, bottom - 7), ImVec2(at, bottom), kSearchColor);
+    draw_list->AddLine(ImVec2(at, bottom - 7), ImVec2(at, bottom), theme::kSearchTick);
   }
 }
 
@@ -96,15 +94,15 @@ void draw_cursor_overlay(const AppState& state, const ChartLayer& layer, float x
                          float height) {
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   draw_list->PushClipRect(ImVec2(x, y), ImVec2(x + width, y + height), true);
-  outline_marked(layer, state.view, state.highlights.search, kSearchColor, x, y, height);
-  outline_marked(layer, state.view, state.highlights.group, kGroupColor, x, y, height);
+  outline_marked(layer, state.view, state.highlights.search, theme::kSearchTick, x, y, height);
+  outline_marked(layer, state.view, state.highlights.group, theme::kGroupTick, x, y, height);
   if (state.timeline() != nullptr) draw_match_rug(state, *state.timeline(), x, y, width, height);
   if (state.cursor.placed() && state.timeline() != nullptr) {
     const double data_x = state_x(*state.timeline(), state.cursor.state());
     const float line_x = x + static_cast<float>(state.view.to_screen_x(data_x));
-    draw_list->AddLine(ImVec2(line_x, y), ImVec2(line_x, y + height), kCursorColor, 1.5f);
+    draw_list->AddLine(ImVec2(line_x, y), ImVec2(line_x, y + height), theme::kCursor, 1.5f);
     draw_list->AddTriangleFilled(ImVec2(line_x - 5, y), ImVec2(line_x + 5, y), ImVec2(line_x, y + 7),
-                                 kCursorColor);
+                                 theme::kCursor);
   }
   draw_list->PopClipRect();
 }

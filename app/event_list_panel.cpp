@@ -5,13 +5,13 @@
 
 #include <exception>
 
+#include "app/theme.h"
 #include "core/allocator/event_text.h"
 
 namespace snapscope {
 namespace {
 
 constexpr size_t kWindowRows = 512;  // rows read from the database at once around the visible ones
-const ImVec4 kOomText = ImVec4(1, 0.4f, 0.4f, 1);
 
 }  // namespace
 
@@ -45,7 +45,7 @@ std::string EventListPanel::line(size_t index) {
 
 std::optional<int64_t> EventListPanel::draw(std::optional<int64_t> focused) {
   if (!error_.empty()) {
-    ImGui::TextColored(kOomText, "%s", error_.c_str());
+    ImGui::TextColored(theme::kAlertText, "%s", error_.c_str());
     return std::nullopt;
   }
   if (!source_ || source_->size() == 0) {
@@ -74,7 +74,7 @@ std::optional<int64_t> EventListPanel::draw(std::optional<int64_t> focused) {
       const auto index = static_cast<size_t>(i);
       const std::string text = line(index);
       const bool oom = row(index).action == Action::Oom;
-      if (oom) ImGui::PushStyleColor(ImGuiCol_Text, kOomText);
+      if (oom) ImGui::PushStyleColor(ImGuiCol_Text, theme::kAlertText);
       ImGui::PushID(i);
       if (ImGui::Selectable(text.c_str(), focused && *focused == i)) chosen = i;
       ImGui::PopID();

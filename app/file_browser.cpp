@@ -6,6 +6,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "app/theme.h"
 #include "core/view/document.h"
 
 namespace snapscope {
@@ -64,7 +65,7 @@ std::optional<std::string> FileBrowser::draw() {
   }
   ImGui::SameLine();
   if (ImGui::Button("Up")) list(directory_.parent_path());
-  if (!error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", error_.c_str());
+  if (!error_.empty()) ImGui::TextColored(theme::kAlertText, "%s", error_.c_str());
   ImGui::BeginChild("entries", ImVec2(0, -32), true);
   for (const Entry& entry : entries_) {
     const std::string label = (entry.directory && !entry.converted ? "[dir] " : "") + entry.name;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/cursor_controls.h"
+#include "app/theme.h"
 #include "core/analysis/frame_kind.h"
 #include "core/util/format.h"
 
@@ -122,7 +123,7 @@ void draw_status_bar(AppState& state, float y, float width, float height) {
     ImGui::SameLine();
     ImGui::TextUnformatted(label.c_str());
   } else if (!state.error().empty()) {
-    ImGui::TextColored(ImVec4(1, 0.45f, 0.45f, 1), "Error: %s", state.error().c_str());
+    ImGui::TextColored(theme::kErrorText, "Error: %s", state.error().c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton("dismiss")) state.clear_error();
   } else if (const Timeline* timeline = state.timeline()) {
@@ -133,7 +134,7 @@ void draw_status_bar(AppState& state, float y, float width, float height) {
     draw_cursor_status(state);
     if (!state.warning().empty()) {
       ImGui::SameLine(0, 24);
-      ImGui::TextColored(ImVec4(1, 0.7f, 0.2f, 1), "Warning: %s", state.warning().c_str());
+      ImGui::TextColored(theme::kWarningText, "Warning: %s", state.warning().c_str());
     }
   } else {
     ImGui::TextDisabled("File > Open, drop a snapshot on the window, or pass a path on the command line");

@@ -4,13 +4,10 @@
 
 #include <algorithm>
 
+#include "app/theme.h"
+
 namespace snapscope {
 namespace {
-
-constexpr ImU32 kAllocatedColor = IM_COL32(70, 140, 220, 255);
-constexpr ImU32 kReservedColor = IM_COL32(230, 150, 60, 160);
-constexpr ImU32 kWindowColor = IM_COL32(255, 255, 255, 24);
-constexpr ImU32 kWindowBorder = IM_COL32(255, 255, 255, 200);
 
 std::vector<MemoryExtent> columns_of(const MemoryPyramid& pyramid, const Timeline& timeline, int columns) {
   if (timeline.timesteps() == 0) return {};
@@ -52,9 +49,9 @@ void Minimap::draw(AppState& state, float x_offset, float width, float height) {
       draw_list->AddRectFilled(ImVec2(left, bottom - fraction * height), ImVec2(left + 1, bottom), color);
     }
   };
-  draw_list->AddRectFilled(ImVec2(x, origin.y), ImVec2(x + width, bottom), IM_COL32(25, 25, 30, 255));
-  bar(reserved_columns_, kReservedColor);
-  bar(allocated_columns_, kAllocatedColor);
+  draw_list->AddRectFilled(ImVec2(x, origin.y), ImVec2(x + width, bottom), theme::kMinimapBackground);
+  bar(reserved_columns_, theme::kMinimapReserved);
+  bar(allocated_columns_, theme::kMinimapAllocated);
 
   // The visible window, in fractions of the shown timeline.
   const DataRect& bounds = state.view.bounds();
@@ -64,10 +61,12 @@ void Minimap::draw(AppState& state, float x_offset, float width, float height) {
   };
   const float window_left = to_x(visible.x0);
   const float window_right = std::max(to_x(visible.x1), window_left + 2);
-  draw_list->AddRectFilled(ImVec2(window_left, origin.y), ImVec2(window_right, bottom), kWindowColor);
-  draw_list->AddRect(ImVec2(window_left, origin.y), ImVec2(window_right, bottom), kWindowBorder);
-  draw_list->AddText(ImVec2(x + 4, origin.y + 2), kAllocatedColor, "allocated");
-  draw_list->AddText(ImVec2(x + 84, origin.y + 2), kReservedColor, "reserved");
+  draw_list->AddRectFilled(ImVec2(window_left, origin.y), ImVec2(window_right, bottom),
+                           theme::kMinimapWindow);
+  draw_list->AddRect(ImVec2(window_left, origin.y), ImVec2(window_right, bottom),
+                     theme::kMinimapWindowBorder);
+  draw_list->AddText(ImVec2(x + 4, origin.y + 2), theme::kMinimapAllocated, "allocated");
+  draw_list->AddText(ImVec2(x + 84, origin.y + 2), theme::kMinimapReserved, "reserved");
 
   // Press or drag: centre the window on the mouse, keeping its width.
   if (ImGui::IsItemActive()) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/theme.h"
 #include "core/allocator/event_text.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/time_cursor.h"
@@ -13,12 +14,6 @@
 namespace snapscope {
 namespace {
 
-constexpr ImU32 kReservedFill = IM_COL32(70, 110, 160, 150);
-constexpr ImU32 kAllocatedLine = IM_COL32(120, 220, 140, 255);
-constexpr ImU32 kFragmentationLine = IM_COL32(255, 170, 60, 255);
-constexpr ImU32 kOomColor = IM_COL32(255, 60, 60, 230);
-constexpr ImU32 kCursorColor = IM_COL32(255, 255, 255, 160);
-constexpr ImU32 kFrameColor = IM_COL32(150, 150, 160, 255);
 constexpr float kOomHoverPixels = 4;
 
 }  // namespace
@@ -49,23 +44,24 @@ void ReservedCurve::draw(const AppState& state, const UsageCurve& usage, const T
     const UsageColumn& column = columns_[static_cast<size_t>(c)];
     if (!column.valid) continue;
     const float x = left + static_cast<float>(c);
-    draw_list->AddRectFilled(ImVec2(x, y_of(column.reserved_max)), ImVec2(x + 1, bottom), kReservedFill);
+    draw_list->AddRectFilled(ImVec2(x, y_of(column.reserved_max)), ImVec2(x + 1, bottom),
+                             theme::kStripReservedFill);
     draw_list->AddRectFilled(ImVec2(x, y_of(column.allocated)), ImVec2(x + 1, y_of(column.allocated) + 1.5f),
-                             kAllocatedLine);
+                             theme::kStripAllocatedLine);
     const float fragmentation_y = bottom - static_cast<float>(column.fragmentation) * (height - 2);
     draw_list->AddRectFilled(ImVec2(x, fragmentation_y - 0.75f), ImVec2(x + 1, fragmentation_y + 0.75f),
-                             kFragmentationLine);
+                             theme::kStripFragmentationLine);
   }
   if (state.cursor.placed()) {
     const float cursor_x =
         left + static_cast<float>(state.view.to_screen_x(state_x(timeline, state.cursor.state())));
     if (cursor_x >= left && cursor_x <= left + width)
-      draw_list->AddLine(ImVec2(cursor_x, origin.y), ImVec2(cursor_x, bottom), kCursorColor);
+      draw_list->AddLine(ImVec2(cursor_x, origin.y), ImVec2(cursor_x, bottom), theme::kStripCursor);
   }
-  draw_list->AddRect(ImVec2(left, origin.y), ImVec2(left + width, bottom), kFrameColor);
+  draw_list->AddRect(ImVec2(left, origin.y), ImVec2(left + width, bottom), theme::kStripFrame);
   const std::string legend = "reserved (max " + format_bytes(static_cast<double>(top_)) +
                              ")   allocated   fragmentation 1 - allocated/reserved (0..100%)";
-  draw_list->AddText(ImVec2(left + 4, origin.y + 1), IM_COL32(220, 220, 230, 220), legend.c_str());
+  draw_list->AddText(ImVec2(left + 4, origin.y + 1), theme::kStripLegend, legend.c_str());
   ImGui::SetCursorScreenPos(ImVec2(left, origin.y));
   ImGui::InvisibleButton("usage-strip", ImVec2(std::max(1.0f, width), std::max(1.0f, height)));
   if (ImGui::IsItemHovered()) draw_tooltip(left, width);
@@ -92,9 +88,9 @@ void draw_oom_lines(const AppState& state, const Timeline& timeline, const std::
     const size_t oom_state = state_after_event(timeline, static_cast<int64_t>(oom.event));
     const float line_x = x + static_cast<float>(state.view.to_screen_x(state_x(timeline, oom_state)));
     if (line_x < x || line_x > x + width) continue;
-    draw_list->AddLine(ImVec2(line_x, y), ImVec2(line_x, y + height), kOomColor, 2.0f);
+    draw_list->AddLine(ImVec2(line_x, y), ImVec2(line_x, y + height), theme::kStripOom, 2.0f);
     draw_list->AddTriangleFilled(ImVec2(line_x - 5, y), ImVec2(line_x + 5, y), ImVec2(line_x, y + 8),
-                                 kOomColor);
+                                 theme::kStripOom);
     if (std::fabs(mouse.x - line_x) <= kOomHoverPixels && mouse.y >= y && mouse.y <= y + height) {
       ImGui::BeginTooltip();
       ImGui::Text("OOM at event #%zu", oom.event);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/cursor_controls.h"
+#include "app/theme.h"
 
 namespace snapscope {
 namespace {
@@ -84,7 +85,7 @@ void SearchPanel::draw(AppState& state, const StackCatalog* catalog, bool loadin
     ImGui::TextDisabled("%s", shown_status_.c_str());
   } else if (invalid_) {
     shown_status_ = "not a hex address";
-    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", shown_status_.c_str());
+    ImGui::TextColored(theme::kSearchStatusText, "%s", shown_status_.c_str());
   } else if (!searched_.empty()) {
     shown_status_ = std::to_string(matches_.size()) + " matches";
     ImGui::TextUnformatted(shown_status_.c_str());

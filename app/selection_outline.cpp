@@ -4,12 +4,10 @@
 
 #include <algorithm>
 
+#include "app/theme.h"
+
 namespace snapscope {
-namespace {
-
-constexpr ImU32 kHaloColor = IM_COL32(0, 0, 0, 255);
-
-}  // namespace
+namespace {}  // namespace
 
 bool SelectionOutline::draw(const Timeline& timeline, uint32_t elem, const ViewTransform& view, float chart_x,
                             float chart_y, unsigned color) {
@@ -52,7 +50,7 @@ bool SelectionOutline::draw(const Timeline& timeline, uint32_t elem, const ViewT
     outline.emplace_back(it->x, it->y + centre_shift - tall);
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   const auto count = static_cast<int>(outline.size());
-  draw_list->AddPolyline(outline.data(), count, kHaloColor, ImDrawFlags_Closed, 4.0f);
+  draw_list->AddPolyline(outline.data(), count, theme::kHalo, ImDrawFlags_Closed, 4.0f);
   draw_list->AddPolyline(outline.data(), count, color, ImDrawFlags_Closed, 2.0f);
   return true;
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/location_text.h"
+#include "app/theme.h"
 #include "core/util/chart_palette.h"
 #include "core/util/format.h"
 
@@ -25,9 +26,8 @@ void draw_site_legend(AppState& state, float width) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const float side = ImGui::GetTextLineHeight();
     const Rgba& color = kDefaultPalette[i % kDefaultPalette.size()];  // the chart's key -> color rule
-    ImGui::GetWindowDrawList()->AddRectFilled(
-        at, ImVec2(at.x + side, at.y + side),
-        ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, 1)));
+    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side),
+                                              theme::to_imgui(color, 1));
     ImGui::Dummy(ImVec2(side, side));
     ImGui::SameLine();
     ImGui::Text("%s", format_bytes(static_cast<double>(site.bytes)).c_str());

@@ -7,13 +7,13 @@
 #include <cstring>
 #include <exception>
 
+#include "app/theme.h"
 #include "core/sql/example_queries.h"
 #include "core/util/format.h"
 
 namespace snapscope {
 namespace {
 
-const ImVec4 kErrorText = ImVec4(1, 0.45f, 0.45f, 1);
 constexpr float kEditorLines = 4.5f;
 
 }  // namespace
@@ -42,7 +42,7 @@ void SqlConsolePanel::run() {
 
 void SqlConsolePanel::draw() {
   if (!error_.empty()) {
-    ImGui::TextColored(kErrorText, "%s", error_.c_str());
+    ImGui::TextColored(theme::kErrorText, "%s", error_.c_str());
     return;
   }
   if (!console_) {
@@ -126,9 +126,9 @@ void SqlConsolePanel::draw_status() const {
     return;
   }
   if (result_->cancelled) {
-    ImGui::TextColored(kErrorText, "cancelled after %.0f ms", result_->elapsed_ms);
+    ImGui::TextColored(theme::kErrorText, "cancelled after %.0f ms", result_->elapsed_ms);
   } else if (!result_->error.empty()) {
-    ImGui::TextColored(kErrorText, "%s", result_->error.c_str());
+    ImGui::TextColored(theme::kErrorText, "%s", result_->error.c_str());
   } else if (result_->more_rows() > 0) {
     ImGui::Text("%s rows shown, %s more rows... (%.1f ms)", format_grouped(result_->rows.size()).c_str(),
                 format_grouped(result_->more_rows()).c_str(), result_->elapsed_ms);

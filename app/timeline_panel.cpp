@@ -8,6 +8,7 @@
 
 #include "app/cursor_controls.h"
 #include "app/instance_placement.h"
+#include "app/theme.h"
 #include "core/util/chart_palette.h"
 #include "core/util/format.h"
 #include "core/view/axis_ticks.h"
@@ -17,16 +18,8 @@
 namespace snapscope {
 namespace {
 
-constexpr ImU32 kAxisColor = IM_COL32(150, 150, 160, 255);
-constexpr ImU32 kGridColor = IM_COL32(255, 255, 255, 28);
-constexpr ImU32 kBoxColor = IM_COL32(255, 255, 255, 200);
-constexpr ImU32 kHaloColor = IM_COL32(0, 0, 0, 255);
 constexpr double kWheelZoom = 1.25;  // per wheel notch
 constexpr double kKeyPanFraction = 0.1;
-
-ImU32 to_imgui(Rgba color) {
-  return ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, color.a));
-}
 
 std::string event_text(int64_t event) {
   return event < 0 ? std::string("before trace") : "#" + std::to_string(event);
@@ -65,7 +58,7 @@ bool TimelinePanel::draw(AppState& state, float width, float height) {
   if (box_start_) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     draw_list->AddRect(ImVec2(static_cast<float>(box_start_->first), static_cast<float>(box_start_->second)),
-                       mouse, kBoxColor);
+                       mouse, theme::kZoomBox);
   }
   draw_tooltip(state);
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
@@ -168,18 +161,18 @@ void TimelinePanel::draw_axes(const AppState& state) const {
   const float bottom = chart_y_ + chart_h_;
   for (const Tick& tick : byte_ticks(visible.y0, visible.y1, std::max(2, static_cast<int>(chart_h_ / 60)))) {
     const float y = chart_y_ + static_cast<float>(state.view.to_screen_y(tick.value));
-    draw_list->AddLine(ImVec2(chart_x_, y), ImVec2(chart_x_ + chart_w_, y), kGridColor);
+    draw_list->AddLine(ImVec2(chart_x_, y), ImVec2(chart_x_ + chart_w_, y), theme::kGrid);
     const ImVec2 text = ImGui::CalcTextSize(tick.label.c_str());
-    draw_list->AddText(ImVec2(chart_x_ - text.x - 6, y - text.y / 2), kAxisColor, tick.label.c_str());
+    draw_list->AddText(ImVec2(chart_x_ - text.x - 6, y - text.y / 2), theme::kAxis, tick.label.c_str());
   }
   const int max_x_ticks = std::max(2, static_cast<int>(chart_w_ / 110));
   for (const Tick& tick :
        step_axis_ticks(*state.timeline(), visible.x0, visible.x1, max_x_ticks, state.settings.time_axis)) {
     const float x = chart_x_ + static_cast<float>(state.view.to_screen_x(tick.value));
-    draw_list->AddLine(ImVec2(x, bottom), ImVec2(x, bottom + 4), kAxisColor);
-    draw_list->AddText(ImVec2(x + 2, bottom + 3), kAxisColor, tick.label.c_str());
+    draw_list->AddLine(ImVec2(x, bottom), ImVec2(x, bottom + 4), theme::kAxis);
+    draw_list->AddText(ImVec2(x + 2, bottom + 3), theme::kAxis, tick.label.c_str());
   }
-  draw_list->AddRect(ImVec2(chart_x_, chart_y_), ImVec2(chart_x_ + chart_w_, bottom), kAxisColor);
+  draw_list->AddRect(ImVec2(chart_x_, chart_y_), ImVec2(chart_x_ + chart_w_, bottom), theme::kAxis);
 }
 
 void TimelinePanel::draw_outline(const ViewTransform& view, uint32_t elem, unsigned color,
@@ -193,7 +186,7 @@ void TimelinePanel::draw_outline(const ViewTransform& view, uint32_t elem, unsig
     const float height = std::max(1.0f, shape.height * place.px_per_byte);
     const ImVec2 corners[4] = {ImVec2(left, bottom0), ImVec2(right, bottom1), ImVec2(right, bottom1 - height),
                                ImVec2(left, bottom0 - height)};
-    draw_list->AddPolyline(corners, 4, kHaloColor, ImDrawFlags_Closed, thickness + 2.0f);
+    draw_list->AddPolyline(corners, 4, theme::kHalo, ImDrawFlags_Closed, thickness + 2.0f);
     draw_list->AddPolyline(corners, 4, color, ImDrawFlags_Closed, thickness);
   }
   draw_list->PopClipRect();
@@ -202,14 +195,14 @@ void TimelinePanel::draw_outline(const ViewTransform& view, uint32_t elem, unsig
 void TimelinePanel::draw_highlights(const AppState& state) {
   const Timeline& timeline = *state.timeline();
   if (state.hovered && state.hovered != state.selected())
-    draw_outline(state.view, *state.hovered, to_imgui(kHoverOutline), 1.5f);
+    draw_outline(state.view, *state.hovered, theme::to_imgui(kHoverOutline), 1.5f);
   if (!state.selected()) return;
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   draw_list->PushClipRect(ImVec2(chart_x_, chart_y_), ImVec2(chart_x_ + chart_w_, chart_y_ + chart_h_), true);
   const bool drawn = selection_outline_.draw(timeline, *state.selected(), state.view, chart_x_, chart_y_,
-                                             to_imgui(kSelectionOutline));
+                                             theme::to_imgui(kSelectionOutline));
   draw_list->PopClipRect();
-  if (!drawn) draw_outline(state.view, *state.selected(), to_imgui(kSelectionOutline), 2.0f);
+  if (!drawn) draw_outline(state.view, *state.selected(), theme::to_imgui(kSelectionOutline), 2.0f);
 }
 
 void TimelinePanel::update_hover(AppState& state, bool item_hovered) {

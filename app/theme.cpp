@@ -1,0 +1,13 @@
+#include "app/theme.h"
+
+namespace snapscope::theme {
+
+ImU32 to_imgui(const Rgba& color) { return to_imgui(color, color.a); }
+
+ImU32 to_imgui(const Rgba& color, float alpha) {
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(color.r, color.g, color.b, alpha));
+}
+
+ImU32 from_rgb(uint32_t rgb) { return IM_COL32(rgb >> 16, (rgb >> 8) & 0xff, rgb & 0xff, 255); }
+
+}  // namespace snapscope::theme
