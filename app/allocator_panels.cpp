@@ -10,73 +10,65 @@
 #include "core/allocator/db_event_source.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/time_cursor.h"
-#include "core/util/background_priority.h"
 #include "core/util/format.h"
 
 namespace snapscope {
 
-AllocatorPanels::~AllocatorPanels() { cancel_build(); }
-
-void AllocatorPanels::cancel_build() {
-  if (cancel_) *cancel_ = true;
-  if (building_.valid()) building_.wait();
-  building_ = {};
-  cancel_.reset();
+void AllocatorPanels::reset() {
+  sql_open_ = false;
+  shown_device_.reset();
+  forget_device();
 }
 
-void AllocatorPanels::before_frame(AppState& state) {
-  if (state.document() != document_) {
-    document_ = state.document();
-    sql_.open(document_ != nullptr ? document_->elements_db().string() : std::string());
-    device_ = nullptr;
-  }
-  if (state.device() != device_) on_new_device(state);
-  history(false);
-}
-
-void AllocatorPanels::on_new_device(AppState& state) {
-  cancel_build();
-  device_ = state.device();
-  history_.reset();
-  build_error_.clear();
+void AllocatorPanels::forget_device() {
+  history_ = nullptr;
   usage_.reset();
   curve_.reset();
   state_.reset();
   shown_event_.reset();
   focus_.clear();
-  events_.open(document_ != nullptr && device_ != nullptr ? document_->elements_db().string() : std::string(),
-               device_ != nullptr ? device_->device : 0);
-  if (device_ == nullptr) return;
-  usage_ = std::make_unique<UsageCurve>(device_->blocks, device_->segments,
-                                        device_->pyramid(TimelineKind::Segments));
-  cancel_ = std::make_shared<std::atomic<bool>>(false);
-  // Seconds of indexing must not slow the frames.
-  building_ =
-      start_bulk_work([db = document_->elements_db().string(), device = device_->device, cancel = cancel_] {
-        return allocator_history_from_db(db, device, cancel.get());
-      });
 }
 
-AllocatorHistory* AllocatorPanels::history(bool wait) {
-  if (history_ || !building_.valid()) return history_.get();
-  if (!wait && building_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return nullptr;
-  try {
-    history_ = building_.get();
-    events_.set_history(history_.get());
-  } catch (const std::exception& error) {
-    build_error_ = error.what();
+void AllocatorPanels::before_frame(Session& state) {
+  const Document* document = state.document();
+  if (!sql_open_) {
+    sql_.open(document != nullptr ? document->elements_db().string() : std::string());
+    sql_open_ = true;
   }
-  building_ = {};
-  return history_.get();
+  const DeviceDocument* device = state.device();
+  const std::optional<int> device_index = device ? std::optional(device->device) : std::nullopt;
+  if (device_index != shown_device_) on_new_device(state);
+  take_history(state);
 }
 
-int64_t AllocatorPanels::focused_event(const AppState& state) const {
+void AllocatorPanels::on_new_device(Session& state) {
+  forget_device();
+  const DeviceDocument* device = state.device();
+  shown_device_ = device ? std::optional(device->device) : std::nullopt;
+  const Document* document = state.document();
+  events_.open(document != nullptr && device != nullptr ? document->elements_db().string() : std::string(),
+               device != nullptr ? device->device : 0);
+  if (device == nullptr) return;
+  usage_ = std::make_unique<UsageCurve>(device->blocks, device->segments,
+                                        device->pyramid(TimelineKind::Segments));
+}
+
+void AllocatorPanels::take_history(const Session& state) {
+  AllocatorHistory* built = state.allocator_history();
+  if (built == history_) return;
+  history_ = built;
+  events_.set_history(history_);
+  state_.reset();
+  shown_event_.reset();
+}
+
+int64_t AllocatorPanels::focused_event(const Session& state) const {
   const Timeline* timeline = state.timeline();
   if (timeline == nullptr || !state.cursor.placed()) return -1;
   return focus_.event(*timeline, state.cursor.state());
 }
 
-void AllocatorPanels::focus_event(AppState& state, int64_t event) {
+void AllocatorPanels::focus_event(Session& state, int64_t event) {
   const Timeline* timeline = state.timeline();
   if (timeline == nullptr) return;
   state.cursor.place(*timeline, focus_.focus(*timeline, event, events_.event_count()));
@@ -91,7 +83,7 @@ void AllocatorPanels::refresh_state(int64_t event) {
   shown_event_ = event;
 }
 
-void AllocatorPanels::draw_usage_strip(AppState& state, float x_offset, float width, float height) {
+void AllocatorPanels::draw_usage_strip(Session& state, float x_offset, float width, float height) {
   const Timeline* timeline = state.timeline();
   if (usage_ == nullptr || timeline == nullptr) {
     ImGui::Dummy(ImVec2(width, height));
@@ -100,13 +92,13 @@ void AllocatorPanels::draw_usage_strip(AppState& state, float x_offset, float wi
   curve_.draw(state, *usage_, *timeline, x_offset, width, height);
 }
 
-void AllocatorPanels::draw_oom_markers(const AppState& state, float x, float y, float width, float height) {
+void AllocatorPanels::draw_oom_markers(const Session& state, float x, float y, float width, float height) {
   const Timeline* timeline = state.timeline();
   if (history_ == nullptr || timeline == nullptr) return;
   draw_oom_lines(state, *timeline, history_->ooms(), x, y, width, height);
 }
 
-void AllocatorPanels::draw_pane(AppState& state, float width, float height) {
+void AllocatorPanels::draw_pane(Session& state, float width, float height) {
   ImGui::BeginChild("allocator-pane", ImVec2(width, height), true);
   const int64_t event = focused_event(state);
   if (history_ != nullptr && state.cursor.placed()) refresh_state(event);
@@ -115,10 +107,11 @@ void AllocatorPanels::draw_pane(AppState& state, float width, float height) {
       return select_tab_ == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
     };
     if (ImGui::BeginTabItem("Allocator state", nullptr, tab_flags(Tab::Allocator))) {
-      if (!build_error_.empty()) {
-        ImGui::TextColored(theme::kErrorText, "allocator history unavailable: %s", build_error_.c_str());
+      if (!state.allocator_history_error().empty()) {
+        ImGui::TextColored(theme::kErrorText, "allocator history unavailable: %s",
+                           state.allocator_history_error().c_str());
       } else if (history_ == nullptr) {
-        ImGui::TextDisabled(device_ != nullptr ? "replaying the trace backwards from the segment snapshot..."
+        ImGui::TextDisabled(state.device() != nullptr ? "replaying the trace backwards from the segment snapshot..."
                                                : "no snapshot open");
       } else if (!state.cursor.placed() || !state_) {
         ImGui::TextDisabled(
@@ -144,9 +137,11 @@ void AllocatorPanels::draw_pane(AppState& state, float width, float height) {
   ImGui::EndChild();
 }
 
-nlohmann::json AllocatorPanels::json(AppState& state) {
+nlohmann::json AllocatorPanels::json(Session& state) {
   nlohmann::json out = {{"sql", sql_.json()}};
-  AllocatorHistory* built = history(true);
+  state.wait_allocator_history();
+  take_history(state);
+  AllocatorHistory* built = history_;
   if (built == nullptr || !state.cursor.placed()) return out;
   const int64_t event = focused_event(state);
   refresh_state(event);

@@ -5,15 +5,13 @@
 // core/sql.
 #pragma once
 
-#include <atomic>
-#include <future>
 #include <memory>
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
 #include "app/allocator_state_panel.h"
-#include "app/app_state.h"
+#include "core/session/session.h"
 #include "app/event_list_panel.h"
 #include "app/reserved_curve.h"
 #include "app/sql_console_panel.h"
@@ -26,37 +24,36 @@ namespace snapscope {
 
 class AllocatorPanels {
  public:
-  ~AllocatorPanels();
-  void before_frame(AppState& state);
+  // Forgets what belonged to the previous session (its history, curve and SQL connection).
+  void reset();
+  // Follows the session's device and takes its allocator history when it has been built.
+  void before_frame(Session& state);
   // The reserved-memory and fragmentation strip, aligned with the chart's x axis.
-  void draw_usage_strip(AppState& state, float x_offset, float width, float height);
+  void draw_usage_strip(Session& state, float x_offset, float width, float height);
   // OOM markers over the chart rectangle (window pixels).
-  void draw_oom_markers(const AppState& state, float x, float y, float width, float height);
+  void draw_oom_markers(const Session& state, float x, float y, float width, float height);
   // The tabbed pane: allocator state, event list, SQL console.
-  void draw_pane(AppState& state, float width, float height);
+  void draw_pane(Session& state, float width, float height);
   void focus_sql_console() {
     sql_.request_focus();
     select_tab_ = Tab::Sql;
   }
 
   // Test hook (Ctrl+K): focused event, allocator totals and the SQL console's last result.
-  nlohmann::json json(AppState& state);
+  nlohmann::json json(Session& state);
 
  private:
   enum class Tab { None, Allocator, Events, Sql };
-  void on_new_device(AppState& state);
-  void cancel_build();
-  AllocatorHistory* history(bool wait);
-  int64_t focused_event(const AppState& state) const;
-  void focus_event(AppState& state, int64_t event);
+  void on_new_device(Session& state);
+  void forget_device();
+  void take_history(const Session& state);
+  int64_t focused_event(const Session& state) const;
+  void focus_event(Session& state, int64_t event);
   void refresh_state(int64_t event);
 
-  const Document* document_ = nullptr;
-  const DeviceDocument* device_ = nullptr;
-  std::shared_ptr<std::atomic<bool>> cancel_;
-  std::future<std::unique_ptr<AllocatorHistory>> building_;
-  std::unique_ptr<AllocatorHistory> history_;
-  std::string build_error_;
+  bool sql_open_ = false;           // the SQL console is connected to this session's database
+  std::optional<int> shown_device_;  // the device the panels below describe
+  AllocatorHistory* history_ = nullptr;  // the session's, once built
   std::unique_ptr<UsageCurve> usage_;
   EventFocus focus_;
   std::optional<int64_t> shown_event_;  // the event state_ / layout_ describe

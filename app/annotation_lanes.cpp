@@ -42,7 +42,7 @@ float AnnotationLanes::height(const PhaseTable& table) {
 
 // Bars narrower than a few pixels land in per-lane pixel columns (last one wins), emitted as
 // runs: with tens of thousands of phases the lanes cost at most a few rectangles per column.
-void AnnotationLanes::layout(const AppState& state, const PhaseTable& table, float chart_width) {
+void AnnotationLanes::layout(const Session& state, const PhaseTable& table, float chart_width) {
   const Timeline& timeline = *state.timeline();
   bars_.clear();
   columns_ = static_cast<size_t>(std::max(1.0f, chart_width));
@@ -102,7 +102,7 @@ const PhaseRow* AnnotationLanes::row_at(float x, float y) const {
   return narrow_rows_[lane * columns_ + static_cast<size_t>(x)];
 }
 
-void AnnotationLanes::draw(AppState& state, const PhaseTable& table, float chart_x, float chart_width) {
+void AnnotationLanes::draw(Session& state, const PhaseTable& table, float chart_x, float chart_width) {
   const float lanes_height = height(table);
   const Timeline* timeline = state.timeline();
   if (lanes_height == 0 || timeline == nullptr) return;

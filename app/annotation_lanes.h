@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/app_state.h"
+#include "core/session/session.h"
 #include "core/analysis/phase_table.h"
 
 namespace snapscope {
@@ -19,7 +19,7 @@ class AnnotationLanes {
   // Height the lanes need (0 when there is nothing to draw).
   float height(const PhaseTable& table);
   // Draws at the current cursor position; x and width are the chart's, in window pixels.
-  void draw(AppState& state, const PhaseTable& table, float chart_x, float chart_width);
+  void draw(Session& state, const PhaseTable& table, float chart_x, float chart_width);
 
  private:
   struct Bar {
@@ -35,7 +35,7 @@ class AnnotationLanes {
     float chart_width = 0;
     bool operator==(const Key&) const = default;
   };
-  void layout(const AppState& state, const PhaseTable& table, float chart_width);
+  void layout(const Session& state, const PhaseTable& table, float chart_width);
   const PhaseRow* row_at(float x, float y) const;  // x, y relative to the lanes
 
   // Each row's start and end in timesteps, read once per table: state_x is a random access into

@@ -1,94 +1,52 @@
-// What the viewer is showing: the open document (or the one loading), the chosen device and
-// timeline, the view rectangle, the selection and the inspector's details. Panels read and
-// change it; only the frame loop owns it.
+// What the viewer has open: the active Session (core/session: one snapshot and everything
+// derived from it), the one being opened, the recent files and the wrapper-library list. A load
+// that fails leaves the active session as it was; one that succeeds replaces it, and the old
+// session's background work is cancelled when it is destroyed.
 #pragma once
 
 #include <functional>
 #include <memory>
-#include <optional>
 #include <string>
+#include <vector>
 
-#include "core/cursor/element_marks.h"
-#include "core/cursor/time_cursor.h"
-#include "core/view/allocation_details.h"
+#include "core/session/session.h"
 #include "core/view/document_loader.h"
 #include "core/view/recent_files.h"
-#include "core/view/site_colors.h"
-#include "core/view/view_transform.h"
-#include "core/view/y_fit.h"
 
 namespace snapscope {
-
-struct ChartSettings {
-  int device = -1;
-  TimelineKind kind = TimelineKind::Blocks;
-  bool color_by_site = false;
-  bool time_axis = false;  // label x with wall-clock time instead of event index
-  bool show_all_frames = false;
-  YFitSettings y_fit;  // zooming time fits y to the totals in view
-};
 
 class AppState {
  public:
   AppState();
 
-  // Document lifecycle.
-  void open(const std::string& path);  // starts a background load
-  // Installs a finished load; true when a new document arrived this call. before_replace runs
-  // first (stop background readers of the old document).
+  // Starts a background load; the active session stays until it finishes.
+  void open(const std::string& path);
+  // Installs a finished load as the active session; true when one arrived this call.
+  // before_replace runs first: whatever reads the old session lets go of it.
   bool poll_loader(const std::function<void()>& before_replace = {});
-  const Document* document() const { return document_.get(); }
   const DocumentLoader& loader() const { return loader_; }
-  const std::string& error() const { return error_; }
-  // A caveat about the whole document (the allocator trace overflowed), shown in the status bar.
-  const std::string& warning() const { return warning_; }
-  void clear_error() { error_.clear(); }
+  Session& session() { return *session_; }
+  const Session& session() const { return *session_; }
+  // Set before the first open: background results wake the event loop through it.
+  void set_ready_callback(std::function<void()> ready) { ready_ = std::move(ready); }
+
+  // The last open that failed (the session's own errors are session().error()).
+  const std::string& error() const { return error_.empty() ? session_->error() : error_; }
+  void clear_error() {
+    error_.clear();
+    session_->clear_error();
+  }
   RecentFiles& recent() { return recent_; }
-
-  // The chart being shown.
-  ChartSettings settings;
-  ViewTransform view;
-  const DeviceDocument* device() const;
-  const Timeline* timeline() const;
-  void select_device(int device);
-  void select_kind(TimelineKind kind);
-  void fit_view();  // bounds = the timeline's extent, view = all of it
-
-  // Selection and hover (element indices in the current timeline).
-  std::optional<uint32_t> hovered;
-  const std::optional<uint32_t>& selected() const { return selected_; }
-  void select(std::optional<uint32_t> elem);  // fills details() from elements.db
-  const std::optional<AllocationDetails>& details() const { return details_; }
-  std::optional<uint32_t> find_by_address(uint64_t address) const;
-  // Frames the selection's whole lifetime in both axes (y fitting is switched off).
-  void zoom_to_selection();
-  // Where `elem` was allocated (innermost user frame, stack_format.h), for the hover tooltip;
-  // the last answer is cached, so hovering one allocation reads elements.db once.
-  const std::string& location_of(uint32_t elem);
-
-  // The time cursor every analysis panel follows (a state of timeline()), and element highlights.
-  TimeCursor cursor;
-  ElementHighlights highlights;
-
-  // Allocation sites of the current timeline, computed on first use (one elements.db pass).
-  const SiteColoring& site_coloring();
   // Sets the wrapper list (core/analysis/frame_kind.h), saves it with the settings, and drops
   // what was grouped by location under the old list.
   void set_wrapper_libraries(std::vector<std::string> packages);
 
  private:
-  void install(std::unique_ptr<Document> document);
-
-  std::unique_ptr<Document> document_;
-  std::unique_ptr<ElementsDbReader> elements_db_;
+  std::unique_ptr<Session> session_ = std::make_unique<Session>();
   DocumentLoader loader_;
   RecentFiles recent_;
   std::string error_;
-  std::string warning_;
-  std::optional<uint32_t> selected_;
-  std::optional<AllocationDetails> details_;
-  std::optional<std::pair<uint32_t, std::string>> location_;  // location_of's cache
-  std::optional<SiteColoring> site_coloring_;
+  std::function<void()> ready_;
 };
 
 }  // namespace snapscope

@@ -32,10 +32,17 @@ constexpr int kMaxSettleFrames = 100;  // headless: the view may still move whil
 Application::Application(const AppOptions& options) : options_(options), window_("snapscope", options.size) {
   // Wakes run_interactive's wait when the chart's worker finished a frame (thread-safe call).
   timeline_.layer().set_frame_ready_callback([] { glfwPostEmptyEvent(); });
-  cursor_panels_.set_ready_callback([] { glfwPostEmptyEvent(); });
-  state_.settings.device = options.device;
-  state_.settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
+  state_.set_ready_callback([] { glfwPostEmptyEvent(); });
+  session().settings.device = options.device;
+  session().settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
   if (!options.path.empty()) state_.open(options.path);
+}
+
+void Application::forget_session() {
+  timeline_.layer().reset();
+  cursor_panels_.reset();
+  allocator_panels_.reset();
+  minimap_.reset();
 }
 
 void Application::on_document_loaded() {
@@ -44,39 +51,40 @@ void Application::on_document_loaded() {
   minimap_.reset();
   if (options_.view) apply_view(*options_.view);
   apply_color_mode();
-  window_.set_title("snapscope - " + state_.document()->opened_path);
+  window_.set_title("snapscope - " + session().document()->opened_path);
 }
 
 void Application::apply_view(const ViewSpec& spec) {
-  DataRect rect = state_.view.visible();
+  DataRect rect = session().view.visible();
   rect.x0 = spec.x0;
   rect.x1 = spec.x1;
   if (spec.y0 && spec.y1) {  // an explicit y range holds: y fitting is off
     rect.y0 = *spec.y0;
     rect.y1 = *spec.y1;
-    state_.settings.y_fit.enabled = false;
+    session().settings.y_fit.enabled = false;
   }
-  state_.view.set_visible(rect);
+  session().view.set_visible(rect);
 }
 
 void Application::apply_color_mode() {
   std::vector<uint32_t> keys;
-  if (state_.settings.color_by_site) keys = state_.site_coloring().keys;
+  if (session().settings.color_by_site) keys = session().site_coloring().keys;
   timeline_.layer().set_color_keys(std::move(keys));
 }
 
 bool Application::render_frame() {
   for (const std::string& path : window_.take_dropped_paths()) state_.open(path);
-  cursor_panels_.before_frame(state_);
-  // The chart's worker reads the old timeline: stop it before that document goes away.
-  if (state_.poll_loader([this] { timeline_.layer().reset(); })) on_document_loaded();
-  allocator_panels_.before_frame(state_);
+  // The chart's worker and the panels read the old session: let go of it before it goes away.
+  if (state_.poll_loader([this] { forget_session(); })) on_document_loaded();
+  session().poll();
+  cursor_panels_.before_frame(session());
+  allocator_panels_.before_frame(session());
   window_.begin_frame();
   const MenuActions actions = draw_menu_bar(state_, browser_);
   if (actions.quit) quit_ = true;
   if (actions.color_changed) apply_color_mode();
-  if (actions.export_requested) export_dialog_.open(state_);
-  export_dialog_.draw(state_, [this](const std::string& path) {
+  if (actions.export_requested) export_dialog_.open(session());
+  export_dialog_.draw(session(), [this](const std::string& path) {
     pending_png_ = path;
     pending_png_frames_ = 2;
   });
@@ -98,28 +106,28 @@ bool Application::render_frame() {
   }
   const float chart_width = available.x - panes_.inspector_width - kSplitterThickness;
   ImGui::BeginGroup();
-  const float legend_height = state_.settings.color_by_site ? site_legend_height() : 0;
-  cursor_panels_.draw_search_bar(state_);
-  const float lanes_height = cursor_panels_.lanes_height(state_);
-  cursor_panels_.draw_lanes(state_, ImGui::GetCursorScreenPos().x + TimelinePanel::kAxisLeft,
+  const float legend_height = session().settings.color_by_site ? site_legend_height() : 0;
+  cursor_panels_.draw_search_bar(session());
+  const float lanes_height = cursor_panels_.lanes_height(session());
+  cursor_panels_.draw_lanes(session(), ImGui::GetCursorScreenPos().x + TimelinePanel::kAxisLeft,
                             chart_width - TimelinePanel::kAxisLeft);
-  const float pane_height = state_.document() ? panes_.analysis_height : 0;
+  const float pane_height = session().document() ? panes_.analysis_height : 0;
   const float bar_height = ImGui::GetFrameHeightWithSpacing();
-  const float strip_height = state_.document() ? kUsageStripHeight + 4 : 0;
+  const float strip_height = session().document() ? kUsageStripHeight + 4 : 0;
   const float splitter_height = pane_height > 0 ? kSplitterThickness : 0;
   const float timeline_height = available.y - kMinimapHeight - legend_height - 8 - bar_height - lanes_height -
                                 pane_height - strip_height - splitter_height;
-  restreamed = timeline_.draw(state_, chart_width, timeline_height);
-  allocator_panels_.draw_oom_markers(state_, timeline_.chart_x(), timeline_.chart_y(),
+  restreamed = timeline_.draw(session(), chart_width, timeline_height);
+  allocator_panels_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(),
                                      chart_width - TimelinePanel::kAxisLeft,
                                      timeline_height - TimelinePanel::kAxisBottom);
   if (strip_height > 0) {
-    allocator_panels_.draw_usage_strip(state_, TimelinePanel::kAxisLeft,
+    allocator_panels_.draw_usage_strip(session(), TimelinePanel::kAxisLeft,
                                        chart_width - TimelinePanel::kAxisLeft, kUsageStripHeight);
   }
   ImGui::Dummy(ImVec2(1, 4));
-  minimap_.draw(state_, TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
-  if (state_.settings.color_by_site) draw_site_legend(state_, chart_width);
+  minimap_.draw(session(), TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
+  if (session().settings.color_by_site) draw_site_legend(session(), chart_width);
   if (pane_height > 0) {
     const float max_pane = available.y - bar_height - lanes_height - kMinimapHeight - kMinPane;
     // Dragging the bar up grows the analysis pane (and shrinks the chart above it).
@@ -129,12 +137,12 @@ bool Application::render_frame() {
     panes_.allocator_width =
         std::clamp(panes_.allocator_width, kMinPane, std::max(kMinPane, chart_width - kMinPane));
     const float analysis_width = chart_width - panes_.allocator_width - kSplitterThickness;
-    cursor_panels_.draw_analysis_pane(state_, analysis_width, 0);
+    cursor_panels_.draw_analysis_pane(session(), analysis_width, 0);
     ImGui::SameLine(0, 0);
     splitter("##split-allocator", SplitAxis::Vertical, kSplitterThickness, ImGui::GetContentRegionAvail().y,
              panes_.allocator_width, kMinPane, chart_width - kMinPane, false);
     ImGui::SameLine(0, 0);
-    allocator_panels_.draw_pane(state_, panes_.allocator_width, 0);
+    allocator_panels_.draw_pane(session(), panes_.allocator_width, 0);
   }
   ImGui::EndGroup();
   ImGui::SameLine(0, 0);
@@ -142,7 +150,7 @@ bool Application::render_frame() {
            kMinPane, available.x - 2 * kMinPane, false);
   ImGui::SameLine(0, 0);
   ImGui::BeginChild("inspector", ImVec2(0, 0), true);
-  draw_inspector(state_);
+  draw_inspector(session());
   ImGui::EndChild();
   ImGui::End();
   draw_status_bar(state_, io.DisplaySize.y - kStatusHeight, io.DisplaySize.x, kStatusHeight);
@@ -187,23 +195,24 @@ void Application::handle_global_keys() {
     if (ctrl && press.key == GLFW_KEY_K) print_allocator_json();
     if (ctrl && !shift && press.key == GLFW_KEY_E) allocator_panels_.focus_sql_console();
     if (ctrl && press.key == GLFW_KEY_Q) quit_ = true;
-    if (ctrl && shift && press.key == GLFW_KEY_E) export_dialog_.open(state_);
+    if (ctrl && shift && press.key == GLFW_KEY_E) export_dialog_.open(session());
     if (ImGui::GetIO().WantTextInput) continue;
     if (ctrl && press.key == GLFW_KEY_O) browser_.open();
-    if (press.key == GLFW_KEY_ESCAPE) state_.select(std::nullopt);
+    if (press.key == GLFW_KEY_ESCAPE) session().select(std::nullopt);
   }
 }
 
 void Application::print_selection_json() {
-  const auto& details = state_.details();
+  const auto& details = session().details();
   const std::string line =
-      details ? details_to_json(*details, state_.settings.show_all_frames).dump() : std::string("null");
+      details ? details_to_json(*details, session().settings.show_all_frames).dump() : std::string("null");
   std::printf("%s\n", line.c_str());
   std::fflush(stdout);
 }
 
 void Application::print_cursor_json() {
-  nlohmann::json json = cursor_panels_.cursor_json(state_);
+  nlohmann::json json = cursor_panels_.cursor_json(session());
+  if (!json.value("loaded", true)) json["error"] = state_.error();  // the load's, not the session's
   if (json.is_object()) {
     json["panes"] = {{"inspector_width", panes_.inspector_width},
                      {"analysis_height", panes_.analysis_height},
@@ -214,22 +223,38 @@ void Application::print_cursor_json() {
 }
 
 void Application::print_allocator_json() {
-  std::printf("%s\n", allocator_panels_.json(state_).dump().c_str());
+  std::printf("%s\n", allocator_panels_.json(session()).dump().c_str());
   std::fflush(stdout);
+}
+
+bool Application::panels_settled() {
+  return session().settled() && cursor_panels_.settled(session());
 }
 
 bool Application::render_settled(Settle what) {
   const bool panels = what == Settle::Everything;
   bool restreamed = render_frame();
+  // ImGui lays windows out from the previous frame: the chart's rectangle is settled when two
+  // frames in a row agree on it.
+  ChartRect before = chart_rect();
+  bool layout_moved = true;
   for (int frame = 0; frame < kMaxSettleFrames &&
-                      !(timeline_.layer().settled() && (!panels || cursor_panels_.settled(state_)));
+                      (layout_moved || !timeline_.layer().settled() || (panels && !panels_settled()));
        ++frame) {
-    if (panels) cursor_panels_.wait_settled();  // the lanes above the chart change its height
-    timeline_.layer().wait_for_build();         // sleep, leaving the cores to the worker
+    if (panels) session().wait_settled();  // the lanes above the chart change its height
+    timeline_.layer().wait_for_build();    // sleep, leaving the cores to the worker
     present();
     restreamed = render_frame() || restreamed;
+    const ChartRect after = chart_rect();
+    layout_moved = after != before;
+    before = after;
   }
   return restreamed;
+}
+
+Application::ChartRect Application::chart_rect() const {
+  const ViewTransform& view = state_.session().view;
+  return {timeline_.chart_x(), timeline_.chart_y(), view.viewport_width(), view.viewport_height()};
 }
 
 bool Application::wait_for_load() {
@@ -247,7 +272,7 @@ bool Application::wait_for_load() {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   render_frame();  // installs the result
-  return state_.document() != nullptr && state_.error().empty();
+  return session().document() != nullptr && state_.error().empty();
 }
 
 int Application::run_interactive() {
@@ -261,14 +286,14 @@ int Application::run_interactive() {
       present();
       --frames_owed;
     }
-    const bool background = state_.loader().busy() || cursor_panels_.background_pending();
+    const bool background = state_.loader().busy() || session().background_busy();
     if (window_.wait_events(background ? kBusyWaitSeconds : kIdleWaitSeconds)) {
       frames_owed = kSettleFrames;
     }
     // The chart's worker posts an empty event when a frame is ready, the analysis worker when a
     // result lands (no input marks either): draw them without waiting for the mouse.
     if (timeline_.layer().frame_waiting()) frames_owed = std::max(frames_owed, 1);
-    if (cursor_panels_.result_waiting()) frames_owed = std::max(frames_owed, 2);
+    if (session().result_waiting()) frames_owed = std::max(frames_owed, 2);
   }
   return 0;
 }

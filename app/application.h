@@ -39,12 +39,20 @@ class Application {
   void write_chart_png(const std::string& path);
 
   AppState& state() { return state_; }
+  Session& session() { return state_.session(); }
   TimelinePanel& timeline() { return timeline_; }
   GuiWindow& window() { return window_; }
   CursorPanels& cursor_panels() { return cursor_panels_; }
   ExportDialog& export_dialog() { return export_dialog_; }
 
  private:
+  struct ChartRect {
+    double x = 0, y = 0, width = 0, height = 0;
+    bool operator==(const ChartRect&) const = default;
+  };
+  ChartRect chart_rect() const;
+  bool panels_settled();  // every background result the panels show has landed and been drawn
+  void forget_session();  // before the active session is replaced
   void on_document_loaded();
   void draw_workspace();
   void handle_global_keys();

@@ -39,7 +39,7 @@ void CallTreePanel::reset() {
   generation_ = 0;
 }
 
-void CallTreePanel::bind(AppState& state, const CursorAnalysis& analysis, uint64_t generation,
+void CallTreePanel::bind(Session& state, const CursorAnalysis& analysis, uint64_t generation,
                          const StackSource& source) {
   analysis_ = &analysis;
   tree_ = direction_ == TreeDirection::TopDown ? &analysis.top_down : &analysis.bottom_up;
@@ -68,7 +68,7 @@ void CallTreePanel::refocus() {
   }
 }
 
-void CallTreePanel::select(AppState& state, uint32_t id) {
+void CallTreePanel::select(Session& state, uint32_t id) {
   selected_ = id;
   selected_path_ = node_path(*tree_, id);
   const Timeline* timeline = state.timeline();
@@ -185,7 +185,7 @@ void CallTreePanel::draw_hidden_children(const CallTreeNode& node, size_t shown)
   ImGui::TextDisabled("%s", format_grouped(count).c_str());
 }
 
-void CallTreePanel::draw_node(AppState& state, uint32_t id, bool force_open, size_t& forced_budget) {
+void CallTreePanel::draw_node(Session& state, uint32_t id, bool force_open, size_t& forced_budget) {
   const CallTreeNode& node = tree_->node(id);
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
@@ -212,6 +212,7 @@ void CallTreePanel::draw_node(AppState& state, uint32_t id, bool force_open, siz
   if (id == scroll_to_) {
     ImGui::SetScrollHereY(0.3f);
     scroll_to_ = kNoIndex;
+    scroll_frames_left_ = 2;
   }
   draw_node_menu(id);
   const double share = tree_->total_bytes() == 0
@@ -233,7 +234,8 @@ void CallTreePanel::draw_node(AppState& state, uint32_t id, bool force_open, siz
   ImGui::PopID();
 }
 
-void CallTreePanel::draw_rows(AppState& state) {
+void CallTreePanel::draw_rows(Session& state) {
+  if (scroll_frames_left_ > 0) --scroll_frames_left_;
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
   if (!ImGui::BeginTable("tree", 4, flags)) return;
@@ -271,7 +273,7 @@ nlohmann::json CallTreePanel::search_json() const {
       {"current_visible", current != kNoIndex && current_match_visible_}};
 }
 
-void CallTreePanel::draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation,
+void CallTreePanel::draw(Session& state, const CursorAnalysis* analysis, uint64_t generation,
                          const StackSource* source, bool& filter_frames) {
   if (analysis == nullptr || source == nullptr) {
     ImGui::TextDisabled(state.cursor.placed()

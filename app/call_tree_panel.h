@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/app_state.h"
+#include "core/session/session.h"
 #include "core/analysis/call_tree_navigator.h"
 #include "core/cursor/cursor_analysis.h"
 
@@ -26,7 +26,7 @@ class CallTreePanel {
 
   // `analysis` may be null (nothing computed yet); `generation` changes with every new result.
   // `filter_frames` is the shared memory_viz frame-filter toggle.
-  void draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation, const StackSource* source,
+  void draw(Session& state, const CursorAnalysis* analysis, uint64_t generation, const StackSource* source,
             bool& filter_frames);
   void reset();
   const CallTree* tree() const { return tree_; }
@@ -34,19 +34,23 @@ class CallTreePanel {
   // The tree search as the last frame drew it (for Ctrl+J): query, matches, the current match's
   // label and whether its row was inside the scrolled view.
   nlohmann::json search_json() const;
+  // The typed query is applied and the view has finished scrolling to its match.
+  bool settled() const {
+    return navigator_ == nullptr || (applied_query_ == query_ && scroll_to_ == kNoIndex && scroll_frames_left_ == 0);
+  }
   // Types `text` into the search box (applied, revealed and scrolled to at the next draw).
   void set_query(const std::string& text);
 
  private:
-  void bind(AppState& state, const CursorAnalysis& analysis, uint64_t generation, const StackSource& source);
+  void bind(Session& state, const CursorAnalysis& analysis, uint64_t generation, const StackSource& source);
   void draw_toolbar(bool& filter_frames);
   void draw_search_box();
   void handle_keys();
-  void draw_rows(AppState& state);
-  void draw_node(AppState& state, uint32_t id, bool force_open, size_t& forced_budget);
+  void draw_rows(Session& state);
+  void draw_node(Session& state, uint32_t id, bool force_open, size_t& forced_budget);
   void draw_node_menu(uint32_t id);
   void draw_hidden_children(const CallTreeNode& node, size_t shown);
-  void select(AppState& state, uint32_t id);
+  void select(Session& state, uint32_t id);
   void reveal(uint32_t id);
   void apply_query();
   void refocus();
@@ -69,6 +73,7 @@ class CallTreePanel {
   uint32_t expand_subtree_ = kNoIndex;
   std::unordered_set<uint32_t> reveal_;  // nodes to open this frame (path to a search match)
   uint32_t scroll_to_ = kNoIndex;
+  int scroll_frames_left_ = 0;  // ImGui applies SetScrollHereY in the next frame
   bool current_match_visible_ = false;
 };
 

@@ -37,7 +37,7 @@ void outline_marked(const ChartLayer& layer, const ViewTransform& view, const El
 
 // Where matches were allocated, as ticks along the chart's bottom edge: visible even where an
 // allocation is too thin to cover a pixel row's centre.
-void draw_match_rug(const AppState& state, const Timeline& timeline, float x, float y, float width,
+void draw_match_rug(const Session& state, const Timeline& timeline, float x, float y, float width,
                     float height) {
   const ElementMarks& marks = state.highlights.search;
   if (marks.empty()) return;
@@ -55,14 +55,14 @@ void draw_match_rug(const AppState& state, const Timeline& timeline, float x, fl
   }
 }
 
-void move_cursor(AppState& state, const Timeline& timeline, int64_t delta) {
+void move_cursor(Session& state, const Timeline& timeline, int64_t delta) {
   state.cursor.step(timeline, delta);
   keep_cursor_in_view(state);
 }
 
 }  // namespace
 
-bool handle_cursor_keys(AppState& state, bool chart_focused) {
+bool handle_cursor_keys(Session& state, bool chart_focused) {
   const Timeline* timeline = state.timeline();
   if (timeline == nullptr || ImGui::GetIO().WantTextInput || ImGui::GetIO().KeyCtrl) return false;
   const bool home = ImGui::IsKeyPressed(GLFW_KEY_HOME), end = ImGui::IsKeyPressed(GLFW_KEY_END);
@@ -78,7 +78,7 @@ bool handle_cursor_keys(AppState& state, bool chart_focused) {
   return true;
 }
 
-void keep_cursor_in_view(AppState& state) {
+void keep_cursor_in_view(Session& state) {
   const Timeline* timeline = state.timeline();
   if (timeline == nullptr || !state.cursor.placed()) return;
   const double x = state_x(*timeline, state.cursor.state());
@@ -90,7 +90,7 @@ void keep_cursor_in_view(AppState& state) {
   state.view.set_visible(visible);
 }
 
-void draw_cursor_overlay(const AppState& state, const ChartLayer& layer, float x, float y, float width,
+void draw_cursor_overlay(const Session& state, const ChartLayer& layer, float x, float y, float width,
                          float height) {
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   draw_list->PushClipRect(ImVec2(x, y), ImVec2(x + width, y + height), true);
@@ -107,7 +107,7 @@ void draw_cursor_overlay(const AppState& state, const ChartLayer& layer, float x
   draw_list->PopClipRect();
 }
 
-void draw_cursor_status(const AppState& state) {
+void draw_cursor_status(const Session& state) {
   const DeviceDocument* device = state.device();
   if (device == nullptr || !state.cursor.placed()) {
     ImGui::TextDisabled("click empty chart space to place the time cursor");

@@ -35,14 +35,14 @@ std::string extension_of(const std::string& format) {
 
 // The export moment: the cursor's state mapped to the block timeline (through its event when
 // the segment timeline is shown), else memory_viz's peak.
-size_t export_state(const AppState& state, const DeviceDocument& device) {
+size_t export_state(const Session& state, const DeviceDocument& device) {
   if (!state.cursor.placed()) return peak_state(device.blocks);
   if (state.settings.kind == TimelineKind::Blocks) return state.cursor.state();
   return state_after_event(device.blocks, event_of_state(device.segments, state.cursor.state()));
 }
 
 // svg: the chart as shown, at the chart's pixel size (so the same level of detail).
-SvgRequest shown_chart(const AppState& state) {
+SvgRequest shown_chart(const Session& state) {
   const DataRect& visible = state.view.visible();
   SvgRequest svg;
   svg.kind = state.settings.kind;
@@ -64,14 +64,14 @@ std::string snapshot_stem(const Document& document) {
 
 }  // namespace
 
-void ExportDialog::open(const AppState& state) {
+void ExportDialog::open(const Session& state) {
   if (state.document() == nullptr || state.device() == nullptr) return;
   open_requested_ = true;
   const std::string path = default_path(state);
   std::snprintf(path_, sizeof path_, "%s", path.c_str());
 }
 
-std::string ExportDialog::default_path(const AppState& state) const {
+std::string ExportDialog::default_path(const Session& state) const {
   const std::string format = format_names()[size_t(format_index_)];
   const std::string name = snapshot_stem(*state.document()) + "-" + format + extension_of(format);
   // Beside the snapshot, where its other artefacts usually live.
@@ -82,7 +82,7 @@ std::string ExportDialog::default_path(const AppState& state) const {
   return (directory / name).string();
 }
 
-void ExportDialog::load_document_inputs(const AppState& state) {
+void ExportDialog::load_document_inputs(const Session& state) {
   if (loaded_for_ == state.document()) return;
   const std::string db = state.document()->elements_db().string();
   stacks_ = std::make_unique<DbStackSource>(db);
@@ -90,7 +90,7 @@ void ExportDialog::load_document_inputs(const AppState& state) {
   loaded_for_ = state.document();
 }
 
-void ExportDialog::run(AppState& state, const std::string& format, const std::string& path,
+void ExportDialog::run(Session& state, const std::string& format, const std::string& path,
                        const PngWriter& write_png) {
   const DeviceDocument* device = state.device();
   if (state.document() == nullptr || device == nullptr)
@@ -118,7 +118,7 @@ void ExportDialog::run(AppState& state, const std::string& format, const std::st
   message_ = "exported " + format + " to " + path;
 }
 
-void ExportDialog::draw(AppState& state, const PngWriter& write_png) {
+void ExportDialog::draw(Session& state, const PngWriter& write_png) {
   if (open_requested_) {
     ImGui::OpenPopup(kPopup);
     open_requested_ = false;

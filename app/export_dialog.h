@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/app_state.h"
+#include "core/session/session.h"
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/stack_source.h"
 
@@ -19,17 +19,17 @@ class ExportDialog {
   // Writes the window's current frame to a PNG (the screenshot path); throws on failure.
   using PngWriter = std::function<void(const std::string& path)>;
 
-  void open(const AppState& state);  // shows the dialog with a default file name
-  void draw(AppState& state, const PngWriter& write_png);
+  void open(const Session& state);  // shows the dialog with a default file name
+  void draw(Session& state, const PngWriter& write_png);
   // The export itself, shared by the dialog and the `export` script command. FORMAT is a
   // `--export` name or "png". Throws with a one-line message naming the file on failure.
-  void run(AppState& state, const std::string& format, const std::string& path, const PngWriter& write_png);
+  void run(Session& state, const std::string& format, const std::string& path, const PngWriter& write_png);
   const std::string& message() const { return message_; }  // the last result, shown in the dialog
   void set_message(std::string message) { message_ = std::move(message); }
 
  private:
-  void load_document_inputs(const AppState& state);
-  std::string default_path(const AppState& state) const;
+  void load_document_inputs(const Session& state);
+  std::string default_path(const Session& state) const;
 
   bool open_requested_ = false;
   int format_index_ = 0;

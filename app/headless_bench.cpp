@@ -65,7 +65,7 @@ double timed_frame(Application& app) {
 // Continuous motion from the whole trace down to single events (16 px per timestep), a pan
 // there, and back out: one view change per frame, like a wheel or a drag.
 void run_motion(Application& app, BenchReport& report) {
-  ViewTransform& view = app.state().view;
+  ViewTransform& view = app.session().view;
   const auto zoom_in = [&] { view.zoom_x_at(view.viewport_width() / 2, 1.25); };
   const auto zoom_out = [&] { view.zoom_x_at(view.viewport_width() / 2, 1 / 1.25); };
   for (int i = 0; i < 200 && steps_per_px(view) > 1.0 / 16; ++i) {
@@ -91,7 +91,7 @@ void run_motion(Application& app, BenchReport& report) {
 
 // Time from a view change to the frame built for it on screen, at fixed zoom levels.
 void measure_settled_views(Application& app, BenchReport& report) {
-  ViewTransform& view = app.state().view;
+  ViewTransform& view = app.session().view;
   view.fit();
   const DataRect whole = view.visible();
   for (double fraction : {1.0, 0.1, 0.01, 0.001, 1e-4, 1e-5, 1e-6}) {
@@ -128,11 +128,11 @@ void measure_click(Application& app, BenchReport& report) {
     const double py = frame.height - (shape.bottom0 + shape.height / 2) / frame.bytes_per_px();
     if (!layer.pick(px, py)) continue;
     const auto start = Clock::now();
-    app.timeline().click_at(app.state(), app.timeline().chart_x() + px, app.timeline().chart_y() + py);
+    app.timeline().click_at(app.session(), app.timeline().chart_x() + px, app.timeline().chart_y() + py);
     app.render_frame();
     app.window().finish_gl();
     report.click_ms = elapsed_ms(start);
-    report.click_filled = app.state().details().has_value();
+    report.click_filled = app.session().details().has_value();
     app.present();
     return;
   }
@@ -218,7 +218,7 @@ int run_bench(Application& app) {
   measure_click(app, report);
   report.rss_mib = static_cast<double>(resident_kib()) / 1024.0;
   report.rss_peak_mib = static_cast<double>(resident_kib("VmHWM:")) / 1024.0;
-  report.allocations = app.state().timeline() ? app.state().timeline()->element_count() : 0;
+  report.allocations = app.session().timeline() ? app.session().timeline()->element_count() : 0;
   print_report(report);
   return 0;
 }

@@ -20,32 +20,32 @@ namespace {
 struct CommandRunner {
   Application& app;
   void operator()(const script::View& command) { app.apply_view(command.spec); }
-  void operator()(const script::Fit&) { app.state().view.fit(); }
-  void operator()(const script::Device& command) { app.state().select_device(command.device); }
+  void operator()(const script::Fit&) { app.session().view.fit(); }
+  void operator()(const script::Device& command) { app.session().select_device(command.device); }
   void operator()(const script::ShowSegments& command) {
-    app.state().select_kind(command.segments ? TimelineKind::Segments : TimelineKind::Blocks);
+    app.session().select_kind(command.segments ? TimelineKind::Segments : TimelineKind::Blocks);
   }
   void operator()(const script::ColorBySite& command) {
-    app.state().settings.color_by_site = command.enabled;
+    app.session().settings.color_by_site = command.enabled;
     app.apply_color_mode();
   }
-  void operator()(const script::TimeAxis& command) { app.state().settings.time_axis = command.time; }
+  void operator()(const script::TimeAxis& command) { app.session().settings.time_axis = command.time; }
   void operator()(const script::Click& command) {
     app.render_settled();  // the chart must show the current view before it is picked
-    app.timeline().click_at(app.state(), command.x, command.y);
+    app.timeline().click_at(app.session(), command.x, command.y);
   }
   void operator()(const script::Hover& command) {
     app.render_settled();  // the chart must show the current view before it is picked
     app.timeline().hover_at(command.x, command.y);
   }
-  void operator()(const script::ZoomSelection&) { app.state().zoom_to_selection(); }
+  void operator()(const script::ZoomSelection&) { app.session().zoom_to_selection(); }
   void operator()(const script::Phase& command) {
-    const PhaseTable& table = app.cursor_panels().phases().table(app.state());
+    const PhaseTable& table = app.cursor_panels().phases().table(app.session());
     if (command.index >= table.rows.size())
       throw std::runtime_error("no phase " + std::to_string(command.index) + " (" +
                                std::to_string(table.rows.size()) + " phases)");
     const PhaseRow& row = table.rows[command.index];
-    select_phase(app.state(), row);
+    select_phase(app.session(), row);
     const nlohmann::json line = {{"phase", row.name},
                                  {"start_state", row.start_state},
                                  {"end_state", row.end_state},
@@ -54,14 +54,14 @@ struct CommandRunner {
     std::fflush(stdout);
   }
   void operator()(const script::YFit& command) {
-    YFitSettings& fit = app.state().settings.y_fit;
+    YFitSettings& fit = app.session().settings.y_fit;
     fit.enabled = command.mode != script::YFit::Mode::Off;
     fit.raise_floor = command.mode == script::YFit::Mode::Floor;
   }
   void operator()(const script::Select& command) {
-    const auto elem = app.state().find_by_address(command.address);
+    const auto elem = app.session().find_by_address(command.address);
     if (!elem) throw std::runtime_error("no allocation at address " + std::to_string(command.address));
-    app.state().select(elem);
+    app.session().select(elem);
   }
   void operator()(const script::Wait& command) {
     using Clock = std::chrono::steady_clock;
@@ -73,13 +73,13 @@ struct CommandRunner {
   }
   void operator()(const script::Screenshot& command) { capture_screenshot(app, command.path, false); }
   void operator()(const script::Export& command) {
-    app.export_dialog().run(app.state(), command.format, command.path,
+    app.export_dialog().run(app.session(), command.format, command.path,
                             [this](const std::string& path) { capture_screenshot(app, path, true); });
   }
   void operator()(const script::PrintSelection&) { app.print_selection_json(); }
   void operator()(const script::PrintView&) {
     const TimelinePanel& panel = app.timeline();
-    const ViewTransform& view = app.state().view;
+    const ViewTransform& view = app.session().view;
     const DataRect& visible = view.visible();
     const nlohmann::json line = {
         {"chart",
@@ -88,16 +88,16 @@ struct CommandRunner {
           {"width", view.viewport_width()},
           {"height", view.viewport_height()}}},
         {"view", {{"x0", visible.x0}, {"x1", visible.x1}, {"y0", visible.y0}, {"y1", visible.y1}}},
-        {"device", app.state().settings.device},
-        {"hovered", app.state().hovered ? nlohmann::json(*app.state().hovered) : nlohmann::json(nullptr)},
+        {"device", app.session().settings.device},
+        {"hovered", app.session().hovered ? nlohmann::json(*app.session().hovered) : nlohmann::json(nullptr)},
         {"instances", panel.layer().instance_count()}};
     std::printf("%s\n", line.dump().c_str());
     std::fflush(stdout);
   }
   void operator()(const script::Cursor& command) {
-    const Timeline* timeline = app.state().timeline();
+    const Timeline* timeline = app.session().timeline();
     if (timeline == nullptr) throw std::runtime_error("cursor: no timeline");
-    TimeCursor& cursor = app.state().cursor;
+    TimeCursor& cursor = app.session().cursor;
     using Move = script::Cursor::Move;
     switch (command.move) {
       case Move::Peak:
@@ -118,11 +118,11 @@ struct CommandRunner {
     }
   }
   void operator()(const script::Search& command) {
-    if (!app.cursor_panels().search(app.state(), command.text))
+    if (!app.cursor_panels().search(app.session(), command.text))
       throw std::runtime_error("search: stacks unavailable");
   }
   void operator()(const script::SearchStep& command) {
-    app.cursor_panels().search_panel().step(app.state(), command.forward);
+    app.cursor_panels().search_panel().step(app.session(), command.forward);
   }
   void operator()(const script::PrintCursor&) { app.print_cursor_json(); }
   void operator()(const script::Tab& command) { app.cursor_panels().select_tab(command.name); }

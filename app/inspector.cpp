@@ -62,7 +62,7 @@ void draw_fields(const AllocationDetails& details, std::optional<int64_t> first_
 
 }  // namespace
 
-void draw_inspector(AppState& state) {
+void draw_inspector(Session& state) {
   ImGui::TextUnformatted(state.settings.kind == TimelineKind::Blocks ? "Allocation" : "Segment");
   ImGui::Separator();
   const auto& details = state.details();

@@ -2,10 +2,10 @@
 // (copy to clipboard, zoom to allocation).
 #pragma once
 
-#include "app/app_state.h"
+#include "core/session/session.h"
 
 namespace snapscope {
 
-void draw_inspector(AppState& state);
+void draw_inspector(Session& state);
 
 }  // namespace snapscope

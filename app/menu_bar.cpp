@@ -25,7 +25,7 @@ void draw_file_menu(AppState& state, FileBrowser& browser, MenuActions& actions)
     if (!chosen.empty()) state.open(chosen);
   }
   ImGui::Separator();
-  if (ImGui::MenuItem("Export...", "Ctrl+Shift+E", false, state.device() != nullptr))
+  if (ImGui::MenuItem("Export...", "Ctrl+Shift+E", false, state.session().device() != nullptr))
     actions.export_requested = true;
   ImGui::Separator();
   if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
@@ -53,7 +53,8 @@ void draw_wrapper_setting(AppState& state, MenuActions& actions) {
   ImGui::EndMenu();
 }
 
-void draw_view_menu(AppState& state, MenuActions& actions) {
+void draw_view_menu(AppState& app, MenuActions& actions) {
+  Session& state = app.session();
   if (!ImGui::BeginMenu("View")) return;
   if (ImGui::MenuItem("Active Memory Timeline", nullptr, state.settings.kind == TimelineKind::Blocks)) {
     state.select_kind(TimelineKind::Blocks);
@@ -69,7 +70,7 @@ void draw_view_menu(AppState& state, MenuActions& actions) {
   const bool has_time = state.device() != nullptr && state.device()->has_time;
   ImGui::MenuItem("Wall-clock time axis", nullptr, &state.settings.time_axis, has_time);
   ImGui::MenuItem("Show all stack frames", nullptr, &state.settings.show_all_frames);
-  draw_wrapper_setting(state, actions);
+  draw_wrapper_setting(app, actions);
   if (ImGui::MenuItem("Fit", "F")) {
     state.view.fit();
     state.settings.y_fit = YFitSettings{};
@@ -81,7 +82,7 @@ void draw_view_menu(AppState& state, MenuActions& actions) {
   ImGui::EndMenu();
 }
 
-void draw_device_selector(AppState& state) {
+void draw_device_selector(Session& state) {
   const Document* document = state.document();
   if (document == nullptr || document->devices.empty()) return;
   ImGui::Separator();
@@ -105,7 +106,7 @@ MenuActions draw_menu_bar(AppState& state, FileBrowser& browser) {
   if (!ImGui::BeginMainMenuBar()) return actions;
   draw_file_menu(state, browser, actions);
   draw_view_menu(state, actions);
-  draw_device_selector(state);
+  draw_device_selector(state.session());
   ImGui::EndMainMenuBar();
   return actions;
 }
@@ -126,15 +127,15 @@ void draw_status_bar(AppState& state, float y, float width, float height) {
     ImGui::TextColored(theme::kErrorText, "Error: %s", state.error().c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton("dismiss")) state.clear_error();
-  } else if (const Timeline* timeline = state.timeline()) {
-    ImGui::Text("%s | %zu allocations | %zu actions | peak %s", state.document()->opened_path.c_str(),
+  } else if (const Timeline* timeline = state.session().timeline()) {
+    ImGui::Text("%s | %zu allocations | %zu actions | peak %s", state.session().document()->opened_path.c_str(),
                 timeline->element_count(), timeline->action_count(),
                 format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
     ImGui::SameLine(0, 24);
-    draw_cursor_status(state);
-    if (!state.warning().empty()) {
+    draw_cursor_status(state.session());
+    if (!state.session().warning().empty()) {
       ImGui::SameLine(0, 24);
-      ImGui::TextColored(theme::kWarningText, "Warning: %s", state.warning().c_str());
+      ImGui::TextColored(theme::kWarningText, "Warning: %s", state.session().warning().c_str());
     }
   } else {
     ImGui::TextDisabled("File > Open, drop a snapshot on the window, or pass a path on the command line");

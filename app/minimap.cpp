@@ -31,7 +31,7 @@ void Minimap::rebuild(const DeviceDocument& device, int columns) {
       static_cast<double>(std::max({device.blocks.peak_bytes(), device.segments.peak_bytes(), uint64_t{1}}));
 }
 
-void Minimap::draw(AppState& state, float x_offset, float width, float height) {
+void Minimap::draw(Session& state, float x_offset, float width, float height) {
   const DeviceDocument* device = state.device();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float x = origin.x + x_offset;

@@ -6,14 +6,14 @@
 #include <memory>
 #include <vector>
 
-#include "app/app_state.h"
+#include "core/session/session.h"
 #include "core/timeline/memory_pyramid.h"
 
 namespace snapscope {
 
 class Minimap {
  public:
-  void draw(AppState& state, float x_offset, float width, float height);
+  void draw(Session& state, float x_offset, float width, float height);
   void reset() { device_ = nullptr; }  // the document changed: pointers may be reused
 
  private:

@@ -9,13 +9,13 @@
 
 namespace snapscope {
 
-void MomentPanel::select(AppState& state, const CursorAnalysis& analysis, LocationId location) {
+void MomentPanel::select(Session& state, const CursorAnalysis& analysis, LocationId location) {
   const Timeline* timeline = state.timeline();
   if (timeline == nullptr) return;
   state.highlights.group.assign(timeline->element_count(), analysis.elements_at_location(location));
 }
 
-void MomentPanel::draw_toolbar(AppState& state, const MomentTable& table, LocationRule& rule) {
+void MomentPanel::draw_toolbar(Session& state, const MomentTable& table, LocationRule& rule) {
   if (ImGui::Button("At peak") && state.timeline() != nullptr) {
     state.cursor.peak(*state.timeline());
     keep_cursor_in_view(state);
@@ -41,7 +41,7 @@ void MomentPanel::draw_toolbar(AppState& state, const MomentTable& table, Locati
               format_bytes_exact(table.live_bytes).c_str());
 }
 
-void MomentPanel::draw_rows(AppState& state, const CursorAnalysis& analysis) {
+void MomentPanel::draw_rows(Session& state, const CursorAnalysis& analysis) {
   const MomentTable& table = analysis.moment;
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
@@ -83,7 +83,7 @@ void MomentPanel::draw_rows(AppState& state, const CursorAnalysis& analysis) {
   ImGui::EndTable();
 }
 
-void MomentPanel::draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation,
+void MomentPanel::draw(Session& state, const CursorAnalysis* analysis, uint64_t generation,
                        LocationRule& rule) {
   if (analysis == nullptr) {
     ImGui::TextDisabled(state.cursor.placed()

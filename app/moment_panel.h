@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "app/app_state.h"
+#include "core/session/session.h"
 #include "core/cursor/cursor_analysis.h"
 
 namespace snapscope {
@@ -14,13 +14,13 @@ namespace snapscope {
 class MomentPanel {
  public:
   // `rule` is the shared choice of which frame names a location (toggle in the toolbar).
-  void draw(AppState& state, const CursorAnalysis* analysis, uint64_t generation, LocationRule& rule);
+  void draw(Session& state, const CursorAnalysis* analysis, uint64_t generation, LocationRule& rule);
   void reset() { selected_.reset(); }
 
  private:
-  void draw_toolbar(AppState& state, const MomentTable& table, LocationRule& rule);
-  void draw_rows(AppState& state, const CursorAnalysis& analysis);
-  void select(AppState& state, const CursorAnalysis& analysis, LocationId location);
+  void draw_toolbar(Session& state, const MomentTable& table, LocationRule& rule);
+  void draw_rows(Session& state, const CursorAnalysis& analysis);
+  void select(Session& state, const CursorAnalysis& analysis, LocationId location);
 
   std::optional<std::string> selected_;  // by label: location ids change with every analysis
   uint64_t generation_ = 0;

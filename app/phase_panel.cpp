@@ -3,14 +3,10 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <exception>
 
 #include "app/cursor_controls.h"
-#include "core/analysis/db_annotations.h"
 #include "core/cursor/time_cursor.h"
-#include "core/util/background_priority.h"
 #include "core/util/format.h"
 #include "core/view/y_fit.h"
 
@@ -26,7 +22,7 @@ std::string event_label(int64_t event) { return event < 0 ? std::string("-") : "
 
 }  // namespace
 
-void select_phase(AppState& state, const PhaseRow& row) {
+void select_phase(Session& state, const PhaseRow& row) {
   const Timeline* timeline = state.timeline();
   if (timeline == nullptr) return;
   const double x0 = state_x(*timeline, row.start_state), x1 = state_x(*timeline, row.end_state);
@@ -40,88 +36,31 @@ void select_phase(AppState& state, const PhaseRow& row) {
   state.cursor.place(*timeline, row.peak_state);
 }
 
-void PhasePanel::open(const std::string& elements_db) {
-  wait_idle();
-  records_loading_ = {};
-  shown_key_.reset();
-  table_ = {};
-  selected_ = SIZE_MAX;
-  if (elements_db.empty()) return;
-  records_loading_ =
-      start_bulk_work([elements_db, ready = ready_]() -> Records {
-        Records records;
-        try {
-          records = std::make_shared<const std::vector<AnnotationRecord>>(read_db_annotations(elements_db));
-        } catch (const std::exception&) {
-          // A database without annotations still shows everything else.
-          records = std::make_shared<const std::vector<AnnotationRecord>>();
-        }
-        if (ready) ready();
-        return records;
-      }).share();
-}
-
-void PhasePanel::wait_idle() {
-  if (building_.valid()) building_.wait();
-}
-
-PhasePanel::Key PhasePanel::wanted_key(const AppState& state) const {
-  return {state.timeline(), state.settings.device, filter_};
-}
-
-bool PhasePanel::settled(const AppState& state) {
-  if (state.timeline() == nullptr || !records_loading_.valid()) return true;
-  // A finished build is taken by the next frame's table(), not here: until that frame is drawn,
-  // what is on screen is not settled.
-  return records() && !building_.valid() && shown_key_ == wanted_key(state);
-}
-
-void PhasePanel::wait_settled() {
-  if (records_loading_.valid()) records_loading_.wait();
-  wait_idle();
-}
-
-const PhasePanel::Records& PhasePanel::records() const {
-  static const Records kNotYet;
-  if (!records_loading_.valid() ||
-      records_loading_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-    return kNotYet;
-  return records_loading_.get();
-}
-
-void PhasePanel::take_finished_build() {
-  if (!building_.valid() || building_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
-  table_ = building_.get();
-  shown_key_ = building_key_;
+void PhasePanel::reset() {
+  filter_[0] = '\0';
   selected_ = SIZE_MAX;
 }
 
-const PhaseTable& PhasePanel::table(const AppState& state) {
+bool PhasePanel::settled(const Session& state) const {
+  return state.document() == nullptr || state.phase_table_current(filter_);
+}
+
+const PhaseTable& PhasePanel::table(Session& state) {
   static const PhaseTable kNone;
-  const Timeline* timeline = state.timeline();
-  if (timeline == nullptr) return kNone;
-  take_finished_build();
-  Key wanted = wanted_key(state);
-  const bool shown_timeline = shown_key_ && shown_key_->timeline == timeline;
-  if (shown_key_ == wanted || building_.valid() || !records()) return shown_timeline ? table_ : kNone;
-  building_key_ = wanted;
-  building_ = start_bulk_work([records = records(), wanted, ready = ready_] {
-    PhaseTable built =
-        build_phase_table(*wanted.timeline, pair_annotations(*records, wanted.device), wanted.filter);
-    if (ready) ready();
-    return built;
-  });
-  return shown_timeline ? table_ : kNone;
+  const PhaseTable* table = state.phase_table(filter_);
+  return table != nullptr ? *table : kNone;
 }
 
-void PhasePanel::draw(AppState& state) {
+void PhasePanel::draw(Session& state) {
   ImGui::SetNextItemWidth(240);
-  ImGui::InputTextWithHint("##phase-filter", "filter by annotation name", filter_, sizeof filter_);
+  if (ImGui::InputTextWithHint("##phase-filter", "filter by annotation name", filter_, sizeof filter_))
+    selected_ = SIZE_MAX;  // the rows change
   const PhaseTable& phases = table(state);
   ImGui::SameLine();
-  if (!records() || building_.valid()) {
+  const bool current = state.phase_table_current(filter_);
+  if (!current) {
     ImGui::TextDisabled("reading phases...");
-    if (!shown_key_) return;
+    if (state.annotations() == nullptr) return;
     ImGui::SameLine();
   }
   ImGui::Text("%zu phases", phases.rows.size());
@@ -129,7 +68,7 @@ void PhasePanel::draw(AppState& state) {
     ImGui::TextDisabled("this trace has no time_us, so annotations cannot be placed on the timeline");
     return;
   }
-  if (records()->empty()) {
+  if (state.annotations() != nullptr && state.annotations()->empty()) {
     ImGui::TextDisabled("this snapshot has no external_annotations");
     return;
   }

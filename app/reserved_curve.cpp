@@ -29,7 +29,7 @@ void ReservedCurve::update(const UsageCurve& usage, const Timeline& timeline, do
   for (const UsageColumn& column : columns_) top_ = std::max(top_, column.reserved_max);
 }
 
-void ReservedCurve::draw(const AppState& state, const UsageCurve& usage, const Timeline& timeline,
+void ReservedCurve::draw(const Session& state, const UsageCurve& usage, const Timeline& timeline,
                          float x_offset, float width, float height) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float left = origin.x + x_offset;
@@ -80,7 +80,7 @@ void ReservedCurve::draw_tooltip(float x, float width) const {
   ImGui::EndTooltip();
 }
 
-void draw_oom_lines(const AppState& state, const Timeline& timeline, const std::vector<OomEvent>& ooms,
+void draw_oom_lines(const Session& state, const Timeline& timeline, const std::vector<OomEvent>& ooms,
                     float x, float y, float width, float height) {
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   const ImVec2 mouse = ImGui::GetIO().MousePos;

@@ -23,7 +23,7 @@ void SearchPanel::reset() {
   invalid_ = false;
 }
 
-void SearchPanel::refresh(AppState& state, const StackCatalog& catalog) {
+void SearchPanel::refresh(Session& state, const StackCatalog& catalog) {
   const Timeline* timeline = state.timeline();
   searched_ = text_;
   searched_mode_ = mode_;
@@ -39,13 +39,13 @@ void SearchPanel::refresh(AppState& state, const StackCatalog& catalog) {
   }
 }
 
-bool SearchPanel::search_now(AppState& state, const StackCatalog& catalog, const std::string& text) {
+bool SearchPanel::search_now(Session& state, const StackCatalog& catalog, const std::string& text) {
   std::snprintf(text_, sizeof text_, "%s", text.c_str());
   refresh(state, catalog);
   return true;
 }
 
-void SearchPanel::step(AppState& state, bool forward) {
+void SearchPanel::step(Session& state, bool forward) {
   const Timeline* timeline = state.timeline();
   if (timeline == nullptr || matches_.empty()) return;
   const size_t at = state.cursor.placed() ? state.cursor.state() : 0;
@@ -57,7 +57,7 @@ void SearchPanel::step(AppState& state, bool forward) {
   keep_cursor_in_view(state);
 }
 
-void SearchPanel::draw(AppState& state, const StackCatalog* catalog, bool loading) {
+void SearchPanel::draw(Session& state, const StackCatalog* catalog, bool loading) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) focus_ = true;
   if (focus_) {

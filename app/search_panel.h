@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "app/app_state.h"
+#include "core/session/session.h"
 #include "core/cursor/allocation_search.h"
 
 namespace snapscope {
@@ -19,18 +19,18 @@ namespace snapscope {
 class SearchPanel {
  public:
   // `loading`: the catalog is being read (nothing to search yet, and no error to show instead).
-  void draw(AppState& state, const StackCatalog* catalog, bool loading);
+  void draw(Session& state, const StackCatalog* catalog, bool loading);
   // The text beside the field in the last frame ("loading stacks...", "12 matches", or nothing).
   const std::string& shown_status() const { return shown_status_; }
   void reset();
   // Runs a search now (script command); false while stacks are not loaded yet.
-  bool search_now(AppState& state, const StackCatalog& catalog, const std::string& text);
+  bool search_now(Session& state, const StackCatalog& catalog, const std::string& text);
   const std::string& query() const { return searched_; }
   size_t match_count() const { return matches_.size(); }
-  void step(AppState& state, bool forward);
+  void step(Session& state, bool forward);
 
  private:
-  void refresh(AppState& state, const StackCatalog& catalog);
+  void refresh(Session& state, const StackCatalog& catalog);
 
   char text_[160] = {};
   int mode_ = 0;  // SearchMode

@@ -27,7 +27,7 @@ std::string event_text(int64_t event) {
 
 }  // namespace
 
-bool TimelinePanel::draw(AppState& state, float width, float height) {
+bool TimelinePanel::draw(Session& state, float width, float height) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   chart_x_ = origin.x + kAxisLeft;
   chart_y_ = origin.y;
@@ -65,7 +65,7 @@ bool TimelinePanel::draw(AppState& state, float width, float height) {
   return restreamed;
 }
 
-void TimelinePanel::click_at(AppState& state, double window_x, double window_y) {
+void TimelinePanel::click_at(Session& state, double window_x, double window_y) {
   const auto elem = layer_.pick(window_x - chart_x_, window_y - chart_y_);
   state.select(elem);
   // Empty space places the time cursor there; an allocation is selected instead.
@@ -73,7 +73,7 @@ void TimelinePanel::click_at(AppState& state, double window_x, double window_y) 
     state.cursor.place_at_x(*state.timeline(), state.view.to_data_x(window_x - chart_x_));
 }
 
-void TimelinePanel::apply_y_fit(AppState& state) const {
+void TimelinePanel::apply_y_fit(Session& state) const {
   const YFitSettings& fit = state.settings.y_fit;
   const Timeline* timeline = state.timeline();
   if (!fit.enabled || timeline == nullptr) return;
@@ -81,7 +81,7 @@ void TimelinePanel::apply_y_fit(AppState& state) const {
   state.view.set_visible(snapscope::fit_y(state.view.visible(), *timeline, *pyramid, fit.raise_floor));
 }
 
-void TimelinePanel::handle_keys(AppState& state) {
+void TimelinePanel::handle_keys(Session& state) {
   if (ImGui::GetIO().WantTextInput) return;
   const double pan_x = state.view.viewport_width() * kKeyPanFraction;
   const double pan_y = state.view.viewport_height() * kKeyPanFraction;
@@ -111,7 +111,7 @@ void TimelinePanel::handle_keys(AppState& state) {
   }
 }
 
-void TimelinePanel::handle_mouse(AppState& state) {
+void TimelinePanel::handle_mouse(Session& state) {
   const ImGuiIO& io = ImGui::GetIO();
   const double local_x = io.MousePos.x - chart_x_;
   const double local_y = io.MousePos.y - chart_y_;
@@ -155,7 +155,7 @@ void TimelinePanel::handle_mouse(AppState& state) {
   }
 }
 
-void TimelinePanel::draw_axes(const AppState& state) const {
+void TimelinePanel::draw_axes(const Session& state) const {
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   const DataRect& visible = state.view.visible();
   const float bottom = chart_y_ + chart_h_;
@@ -192,7 +192,7 @@ void TimelinePanel::draw_outline(const ViewTransform& view, uint32_t elem, unsig
   draw_list->PopClipRect();
 }
 
-void TimelinePanel::draw_highlights(const AppState& state) {
+void TimelinePanel::draw_highlights(const Session& state) {
   const Timeline& timeline = *state.timeline();
   if (state.hovered && state.hovered != state.selected())
     draw_outline(state.view, *state.hovered, theme::to_imgui(kHoverOutline), 1.5f);
@@ -205,7 +205,7 @@ void TimelinePanel::draw_highlights(const AppState& state) {
   if (!drawn) draw_outline(state.view, *state.selected(), theme::to_imgui(kSelectionOutline), 2.0f);
 }
 
-void TimelinePanel::update_hover(AppState& state, bool item_hovered) {
+void TimelinePanel::update_hover(Session& state, bool item_hovered) {
   hover_pointer_.reset();
   if (scripted_pointer_) {
     hover_pointer_ = scripted_pointer_;
@@ -218,7 +218,7 @@ void TimelinePanel::update_hover(AppState& state, bool item_hovered) {
 }
 
 // Size, where it was allocated and its lifetime, beside the pointer.
-void TimelinePanel::draw_tooltip(AppState& state) const {
+void TimelinePanel::draw_tooltip(Session& state) const {
   if (!state.hovered || !hover_pointer_ || box_start_) return;
   const uint32_t elem = *state.hovered;
   const ReplayElement& element = state.timeline()->element(elem);

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "app/app_state.h"
+#include "core/session/session.h"
 #include "app/chart_layer.h"
 #include "app/selection_outline.h"
 
@@ -18,9 +18,9 @@ class TimelinePanel {
   static constexpr float kAxisBottom = 22;  // room for step / time labels
 
   // Draws inside the current ImGui window, filling `size`. Returns true when a re-stream happened.
-  bool draw(AppState& state, float width, float height);
+  bool draw(Session& state, float width, float height);
   // A click at a window pixel, as the script's `click X Y` (same path as a real click).
-  void click_at(AppState& state, double window_x, double window_y);
+  void click_at(Session& state, double window_x, double window_y);
   // Headless runs ignore the OS pointer (it rests wherever the display put it); a script's
   // `hover X Y` places a pointer at a window pixel instead, kept until the next hover.
   void set_os_pointer(bool follow) { os_pointer_ = follow; }
@@ -34,13 +34,13 @@ class TimelinePanel {
   float chart_height() const { return chart_h_; }
 
  private:
-  void handle_keys(AppState& state);
-  void handle_mouse(AppState& state);
-  void draw_axes(const AppState& state) const;
-  void draw_highlights(const AppState& state);
-  void draw_tooltip(AppState& state) const;
-  void update_hover(AppState& state, bool item_hovered);
-  void apply_y_fit(AppState& state) const;
+  void handle_keys(Session& state);
+  void handle_mouse(Session& state);
+  void draw_axes(const Session& state) const;
+  void draw_highlights(const Session& state);
+  void draw_tooltip(Session& state) const;
+  void update_hover(Session& state, bool item_hovered);
+  void apply_y_fit(Session& state) const;
   void draw_outline(const ViewTransform& view, uint32_t elem, unsigned color, float thickness) const;
 
   ChartLayer layer_;

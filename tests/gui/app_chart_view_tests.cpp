@@ -148,7 +148,7 @@ TEST_CASE("script: hovering an allocation outlines it and shows its tooltip; no 
   const fs::path sandbox = make_sandbox("hover");
   const std::string input = fixture_pickle(sandbox).string();
   // A few frames first (here and below): the layout of the first frames can still move.
-  const RunResult probe = run_script(sandbox, input, "wait 300\nprint-view\n");
+  const RunResult probe = run_script(sandbox, input, "print-view\n");
   REQUIRE(probe.exit_code == 0);
   const auto chart = json_lines(probe.out).at(0)["chart"];
   // Low in the chart, a third of the way in: under the curve at the fit view.
@@ -158,7 +158,7 @@ TEST_CASE("script: hovering an allocation outlines it and shows its tooltip; no 
   const std::string at = std::to_string(x) + " " + std::to_string(y);
   const RunResult run =
       run_script(sandbox, input,
-                 "wait 300\nscreenshot " + plain.string() + "\nprint-view\nhover " + at + "\nscreenshot " +
+                 "screenshot " + plain.string() + "\nprint-view\nhover " + at + "\nscreenshot " +
                      hovered.string() + "\nprint-view\nclick " + at + "\nprint-selection\n");
   REQUIRE(run.exit_code == 0);
   const auto lines = json_lines(run.out);

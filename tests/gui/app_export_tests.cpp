@@ -133,7 +133,7 @@ TEST_CASE("script: the svg export covers the same pixel columns as the chart PNG
   const std::string input = fixture_pickle(sandbox).string();
   const RunResult run = run_script(sandbox, input,
                                    // A few frames first: the layout of the first frames can still move.
-                                   "wait 300\nprint-view\nexport png " + (sandbox / "chart.png").string() +
+                                   "print-view\nexport png " + (sandbox / "chart.png").string() +
                                        "\nexport svg " + (sandbox / "chart.svg").string() + "\n",
                                    "1200x800");
   REQUIRE(run.exit_code == 0);

@@ -1,0 +1,119 @@
+#include "core/session/session.h"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <thread>
+
+#include "core/analysis/db_annotations.h"
+#include "core/allocator/db_event_source.h"
+#include "core/analysis/trace_overflow.h"
+
+namespace snapscope {
+
+Session::Session() = default;
+
+Session::Session(std::unique_ptr<Document> document, std::function<void()> ready)
+    : document_(std::move(document)), ready_(std::move(ready)) {
+  analysis_worker_.set_ready_callback(ready_);
+  try {
+    elements_db_ = std::make_unique<ElementsDbReader>(document_->elements_db().string());
+    warning_ = trace_overflow_warning_in_db(document_->elements_db().string()).value_or("");
+  } catch (const std::exception& failure) {
+    error_ = std::string("details unavailable: ") + failure.what();
+  }
+  if (!document_->devices.empty()) settings.device = document_->devices.front().device;
+  fit_view();
+  start_indexes();
+}
+
+Session::~Session() { cancel_background(); }
+
+std::unique_ptr<Session> Session::open(const std::string& path, std::function<void()> ready) {
+  LoadProgress progress;
+  return std::make_unique<Session>(open_document(path, progress), std::move(ready));
+}
+
+void Session::cancel_background() {
+  analysis_worker_.wait_idle();
+  phase_build_.cancel();
+  history_.cancel();
+  annotations_.cancel();
+  catalog_.cancel();
+}
+
+void Session::start_indexes() {
+  const std::string db = document_->elements_db().string();
+  catalog_.start([db](const std::atomic<bool>&) { return catalog_from_elements_db(db); }, ready_);
+  annotations_.start(
+      [db](const std::atomic<bool>&) {
+        try {
+          return std::make_shared<const std::vector<AnnotationRecord>>(read_db_annotations(db));
+        } catch (const std::exception&) {
+          // A database without annotations still shows everything else.
+          return std::make_shared<const std::vector<AnnotationRecord>>();
+        }
+      },
+      ready_);
+  start_allocator_history();
+}
+
+void Session::start_allocator_history() {
+  const DeviceDocument* shown = device();
+  if (shown == nullptr) {
+    history_.cancel();
+    return;
+  }
+  history_.start(
+      [db = document_->elements_db().string(), index = shown->device](const std::atomic<bool>& cancelled) {
+        return std::shared_ptr<AllocatorHistory>(allocator_history_from_db(db, index, &cancelled));
+      },
+      ready_);
+}
+
+bool Session::poll() {
+  bool arrived = catalog_.poll();
+  if (annotations_.poll()) {
+    arrived = true;
+    if (phase_wanted_key_) phase_table(phase_wanted_key_->filter);  // it waited for them
+  }
+  arrived = history_.poll() || arrived;
+  if (phase_build_.poll()) {
+    // A failed build shows the previous table rather than waiting for one forever.
+    if (phase_build_.get()) phase_table_ = phase_build_.get();
+    phase_shown_key_ = phase_building_key_;
+    arrived = true;
+  }
+  if (auto result = analysis_worker_.take_result()) {
+    analysis_ = std::move(result);
+    ++analysis_generation_;
+    arrived = true;
+  }
+  return arrived;
+}
+
+bool Session::background_busy() const {
+  return catalog_.running() || annotations_.running() || history_.running() || phase_build_.running() ||
+         analysis_worker_.busy();
+}
+
+bool Session::result_waiting() const {
+  return catalog_.finished() || annotations_.finished() || history_.finished() || phase_build_.finished() ||
+         analysis_worker_.has_result();
+}
+
+bool Session::settled() const {
+  if (background_busy() || analysis_worker_.has_result()) return false;
+  // A wanted phase table not built yet (its request comes from the next drawn frame).
+  return !phase_wanted_key_ || phase_shown_key_ == phase_wanted_key_ || timeline() == nullptr;
+}
+
+void Session::wait_settled() {
+  for (;;) {
+    poll();
+    if (settled()) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+}  // namespace snapscope

@@ -1,0 +1,171 @@
+// One open snapshot and everything derived from it, with no GUI: the document, the chosen device
+// and timeline, the view, the time cursor and its analysis, the selection and the inspector's
+// details, and the background indexes (stack catalog, annotations and phase tables, allocator
+// history). Like Tracy's Worker: panels draw a Session and send it commands; "is X ready / get X"
+// queries answer null until a background result has been taken by poll(). A Session is the one
+// place that starts and cancels that work: destroying it cancels and joins every thread it
+// started, then frees its memory. Several can be open at once (two runs compared, many ranks).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/allocator/allocator_history.h"
+#include "core/analysis/annotation_pairing.h"
+#include "core/analysis/phase_table.h"
+#include "core/cursor/analysis_worker.h"
+#include "core/cursor/element_marks.h"
+#include "core/cursor/stack_catalog.h"
+#include "core/cursor/time_cursor.h"
+#include "core/session/background_result.h"
+#include "core/store/elements_db/elements_db.h"
+#include "core/view/allocation_details.h"
+#include "core/view/document.h"
+#include "core/view/site_colors.h"
+#include "core/view/view_transform.h"
+#include "core/view/y_fit.h"
+
+namespace snapscope {
+
+struct ChartSettings {
+  int device = -1;
+  TimelineKind kind = TimelineKind::Blocks;
+  bool color_by_site = false;
+  bool time_axis = false;  // label x with wall-clock time instead of event index
+  bool show_all_frames = false;
+  YFitSettings y_fit;  // zooming time fits y to the totals in view
+};
+
+// How the cursor's call trees and moment table group stacks (the analysis pane's toggles).
+struct AnalysisOptions {
+  bool filter_frames = true;
+  LocationRule location_rule = LocationRule::FirstUserFrame;
+  bool operator==(const AnalysisOptions&) const = default;
+};
+
+class Session {
+ public:
+  Session();  // nothing open: every query answers "none"
+  // Takes an opened document (open_document, DocumentLoader) and starts its background indexes;
+  // `ready` runs on a worker thread whenever a result lands (the viewer wakes its event loop).
+  explicit Session(std::unique_ptr<Document> document, std::function<void()> ready = {});
+  ~Session();  // cancels and joins every background task
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Opens a pickle or converted directory on the calling thread (tests, command-line tools).
+  static std::unique_ptr<Session> open(const std::string& path, std::function<void()> ready = {});
+
+  const Document* document() const { return document_.get(); }
+  // A failure inside the session (inspector details unreadable, an index failed), and a caveat
+  // about the whole document (the allocator trace overflowed).
+  const std::string& error() const { return error_; }
+  const std::string& warning() const { return warning_; }
+  void clear_error() { error_.clear(); }
+
+  // The chart being shown.
+  ChartSettings settings;
+  ViewTransform view;
+  const DeviceDocument* device() const;
+  const Timeline* timeline() const;
+  void select_device(int device);  // restarts the device's allocator history
+  void select_kind(TimelineKind kind);
+  void fit_view();  // bounds = the timeline's extent, view = all of it
+
+  // Selection and hover (element indices in the current timeline).
+  std::optional<uint32_t> hovered;
+  const std::optional<uint32_t>& selected() const { return selected_; }
+  void select(std::optional<uint32_t> elem);  // fills details() from elements.db
+  const std::optional<AllocationDetails>& details() const { return details_; }
+  std::optional<uint32_t> find_by_address(uint64_t address) const;
+  // Frames the selection's whole lifetime in both axes (y fitting is switched off).
+  void zoom_to_selection();
+  // Where `elem` was allocated (innermost user frame), for the hover tooltip; cached per element.
+  const std::string& location_of(uint32_t elem);
+
+  // The time cursor every analysis follows (a state of timeline()), and element highlights.
+  TimeCursor cursor;
+  ElementHighlights highlights;
+
+  // Allocation sites of the current timeline, computed on first use (one elements.db pass).
+  const SiteColoring& site_coloring();
+  // The wrapper-library list changed: what was grouped by location is stale.
+  void forget_locations();
+
+  // --- Background work ---------------------------------------------------------------------
+  // Takes finished background results; call once per frame on the thread that reads the
+  // session. True when something new arrived.
+  bool poll();
+  // Every started task has finished and been taken, and the phase table and cursor analysis
+  // for the current settings are the ones shown: what headless screenshots wait for.
+  bool settled() const;
+  void wait_settled();
+  bool background_busy() const;  // some task is running
+  bool result_waiting() const;   // a finished result waits for poll()
+
+  // The stack catalog (every stack and frame of elements.db): null while it loads or if it failed.
+  const std::shared_ptr<const StackCatalog>& stack_catalog() const { return catalog_.get(); }
+  bool stack_catalog_loading() const { return catalog_.running(); }
+  // external_annotations records: null while they are read (empty when the trace has none).
+  const std::vector<AnnotationRecord>* annotations() const { return annotations_.get().get(); }
+  // The current device's allocator state history: null while it is built or if it failed.
+  AllocatorHistory* allocator_history() const { return history_.get().get(); }
+  const std::string& allocator_history_error() const { return history_.error(); }
+  void wait_allocator_history() { history_.wait(); }
+
+  // The phase table of the shown timeline for `filter`: requests it, and answers the newest
+  // one built for this timeline (an older filter's until the new one lands), or null.
+  const PhaseTable* phase_table(const std::string& filter);
+  bool phase_table_current(const std::string& filter) const;
+
+  // The cursor's analysis (call trees, moment table) under `options`: request() computes it in
+  // the background; analysis() is the newest taken, whatever it was computed for;
+  // analysis_now() computes synchronously when the newest does not match (headless scripts).
+  void request_analysis(const AnalysisOptions& options);
+  const std::shared_ptr<const CursorAnalysis>& analysis() const { return analysis_; }
+  uint64_t analysis_generation() const { return analysis_generation_; }
+  std::shared_ptr<const CursorAnalysis> analysis_now(const AnalysisOptions& options);
+  bool analysis_matches(const CursorAnalysis& analysis, const AnalysisOptions& options) const;
+
+ private:
+  struct PhaseKey {
+    const Timeline* timeline = nullptr;
+    int device = -1;
+    std::string filter;
+    bool operator==(const PhaseKey&) const = default;
+  };
+  void start_indexes();
+  void start_allocator_history();
+  void cancel_background();
+  std::optional<AnalysisRequest> analysis_request(const AnalysisOptions& options) const;
+  void forget_view_state();
+
+  std::unique_ptr<Document> document_;
+  std::unique_ptr<ElementsDbReader> elements_db_;
+  std::function<void()> ready_;
+  std::string error_;
+  std::string warning_;
+  std::optional<uint32_t> selected_;
+  std::optional<AllocationDetails> details_;
+  std::optional<std::pair<uint32_t, std::string>> location_;  // location_of's cache
+  std::optional<SiteColoring> site_coloring_;
+
+  BackgroundResult<const StackCatalog> catalog_;
+  BackgroundResult<const std::vector<AnnotationRecord>> annotations_;
+  BackgroundResult<AllocatorHistory> history_;
+  BackgroundResult<const PhaseTable> phase_build_;
+  PhaseKey phase_building_key_;
+  std::shared_ptr<const PhaseTable> phase_table_;
+  std::optional<PhaseKey> phase_shown_key_;
+  std::optional<PhaseKey> phase_wanted_key_;
+  AnalysisWorker analysis_worker_;
+  std::optional<AnalysisRequest> analysis_requested_;
+  std::shared_ptr<const CursorAnalysis> analysis_;
+  uint64_t analysis_generation_ = 0;
+};
+
+}  // namespace snapscope

@@ -1,0 +1,131 @@
+// Session: the chart's device and timeline, the view, the selection and what is read for it.
+#include <algorithm>
+#include <exception>
+
+#include "core/session/session.h"
+#include "core/view/stack_format.h"
+
+namespace snapscope {
+
+const DeviceDocument* Session::device() const {
+  return document_ ? document_->find_device(settings.device) : nullptr;
+}
+
+const Timeline* Session::timeline() const {
+  const DeviceDocument* current = device();
+  return current ? &current->timeline(settings.kind) : nullptr;
+}
+
+void Session::forget_view_state() {
+  location_.reset();
+  highlights.clear();
+  site_coloring_.reset();
+  select(std::nullopt);
+  fit_view();
+}
+
+void Session::select_device(int device) {
+  if (device == settings.device || !document_ || !document_->find_device(device)) return;
+  // The analysis worker reads the old device's timeline: nothing may run on it once it changes.
+  analysis_worker_.wait_idle();
+  analysis_requested_.reset();
+  settings.device = device;
+  cursor.clear();
+  forget_view_state();
+  start_allocator_history();
+}
+
+void Session::select_kind(TimelineKind kind) {
+  if (kind == settings.kind) return;
+  const Timeline* before = timeline();
+  settings.kind = kind;
+  if (before && timeline()) cursor.remap(*before, *timeline());  // same moment, other timeline
+  forget_view_state();
+}
+
+void Session::fit_view() {
+  const Timeline* shown = timeline();
+  const double steps = shown ? static_cast<double>(shown->timesteps()) : 1.0;
+  // A little headroom above the peak so the top allocation is not glued to the frame.
+  const double top = shown ? static_cast<double>(std::max<uint64_t>(shown->peak_bytes(), 1)) * 1.05 : 1.0;
+  view.set_bounds({0, std::max(steps, 1.0), 0, top});
+  view.fit();
+}
+
+void Session::select(std::optional<uint32_t> elem) {
+  selected_ = elem;
+  details_.reset();
+  if (!elem || !elements_db_) return;
+  try {
+    details_ = read_allocation_details(*elements_db_, settings.device, settings.kind, *elem);
+  } catch (const std::exception& failure) {
+    error_ = failure.what();
+  }
+}
+
+std::optional<uint32_t> Session::find_by_address(uint64_t address) const {
+  const Timeline* shown = timeline();
+  if (!shown) return std::nullopt;
+  for (uint32_t elem = 0; elem < shown->element_count(); ++elem) {
+    if (shown->element(elem).addr == address && shown->ever_live(elem)) return elem;
+  }
+  return std::nullopt;
+}
+
+const SiteColoring& Session::site_coloring() {
+  if (!site_coloring_) {
+    site_coloring_.emplace();
+    const Timeline* shown = timeline();
+    if (shown && elements_db_) {
+      try {
+        site_coloring_ = color_by_site(*elements_db_, settings.device, settings.kind, shown->element_count());
+      } catch (const std::exception& failure) {
+        error_ = failure.what();
+      }
+    }
+  }
+  return *site_coloring_;
+}
+
+void Session::forget_locations() {
+  site_coloring_.reset();
+  location_.reset();
+}
+
+void Session::zoom_to_selection() {
+  const Timeline* shown = timeline();
+  if (!shown || !selected_) return;
+  const uint32_t elem = *selected_;
+  if (!shown->ever_live(elem)) return;
+  // The extent of memory_viz's polygon without walking it: from the step it is allocated in to
+  // the free's first step (or the end); frees below it only slide it down, so it is highest when
+  // allocated and lowest in its last live state. O(checkpoint interval), whatever the lifetime.
+  const size_t first = shown->alloc_state(elem), freed_at = shown->free_state(elem);
+  const bool freed = freed_at != shown->never_freed();
+  const size_t last = freed ? freed_at - 1 : shown->action_count();
+  const double x0 = first == 0 ? 0.0 : static_cast<double>(shown->step_begin(first - 1));
+  const double x1 = static_cast<double>(freed ? shown->step_begin(last) + 1 : shown->timesteps());
+  const double margin = std::max(2.0, (x1 - x0) * 0.05);
+  const auto size = static_cast<double>(shown->element(elem).size);
+  settings.y_fit.enabled = false;
+  view.set_visible(frame_bytes({x0 - margin, x1 + margin, 0, 1},
+                               static_cast<double>(shown->offset_of(elem, last)),
+                               static_cast<double>(shown->offset_of(elem, first)) + size));
+}
+
+const std::string& Session::location_of(uint32_t elem) {
+  if (location_ && location_->first == elem) return location_->second;
+  location_.emplace(elem, std::string());
+  if (!elements_db_) return location_->second;
+  try {
+    const AllocationDetails found =
+        read_allocation_details(*elements_db_, settings.device, settings.kind, elem);
+    const size_t frame = first_user_frame(found.frames);
+    location_->second = frame < found.frames.size() ? frame_line(found.frames[frame]) : "<no stack>";
+  } catch (const std::exception& failure) {
+    location_->second = failure.what();
+  }
+  return location_->second;
+}
+
+}  // namespace snapscope

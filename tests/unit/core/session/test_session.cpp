@@ -1,0 +1,158 @@
+// Session (core/session): one open snapshot and its background work, with no window — opening,
+// background results arriving, the cursor's analysis, switching device and timeline, closing
+// while work is under way, and two sessions open at once.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include "core/analysis/state_mapping.h"
+#include "core/convert/convert.h"
+#include "core/gen/snapshot_generator.h"
+#include "core/session/session.h"
+#include "unit/support/test_store_fixture.h"
+
+using namespace snapscope;
+using snapscope::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A generated training loop (phases, stacks, two devices) converted into `dir`/name.
+fs::path converted_snapshot(const TempDir& dir, const std::string& name, uint64_t seed, int devices = 1) {
+  gen::GenOptions options;
+  options.events = 3000;
+  options.seed = seed;
+  options.devices = devices;
+  const fs::path pickle = dir / (name + ".pickle");
+  {
+    std::ofstream out(pickle, std::ios::binary);
+    gen::write_snapshot(options, out);
+  }
+  ConvertOptions convert;
+  convert.input = pickle.string();
+  convert.output_dir = (dir / name).string();
+  convert_snapshot(convert);
+  return dir / name;
+}
+
+}  // namespace
+
+TEST_CASE("session: an empty session answers none to every query") {
+  Session session;
+  CHECK(session.document() == nullptr);
+  CHECK(session.timeline() == nullptr);
+  CHECK(session.stack_catalog() == nullptr);
+  CHECK(session.annotations() == nullptr);
+  CHECK(session.allocator_history() == nullptr);
+  CHECK(session.phase_table("") == nullptr);
+  CHECK(session.analysis_now({}) == nullptr);
+  CHECK(session.settled());
+  session.wait_settled();  // returns at once
+}
+
+TEST_CASE("session: background indexes arrive through poll, and the cursor's analysis follows") {
+  TempDir dir;
+  const fs::path converted = converted_snapshot(dir, "one", 3);
+  std::atomic<int> wakes{0};
+  auto session = Session::open(converted.string(), [&] { ++wakes; });
+  REQUIRE(session->document() != nullptr);
+  REQUIRE(session->timeline() != nullptr);
+  CHECK(session->settings.device == session->document()->devices.front().device);
+  session->wait_settled();
+  CHECK(wakes.load() >= 3);  // catalog, annotations, allocator history each woke the owner
+  REQUIRE(session->stack_catalog() != nullptr);
+  REQUIRE(session->annotations() != nullptr);
+  CHECK_FALSE(session->annotations()->empty());  // the generator writes external_annotations
+  REQUIRE(session->allocator_history() != nullptr);
+  CHECK(session->allocator_history_error().empty());
+
+  // The phase table is built in the background for the filter asked for.
+  CHECK_FALSE(session->phase_table_current("forward"));
+  session->phase_table("forward");
+  session->wait_settled();
+  CHECK(session->phase_table_current("forward"));
+  const PhaseTable* phases = session->phase_table("forward");
+  REQUIRE(phases != nullptr);
+  CHECK_FALSE(phases->rows.empty());
+  for (const PhaseRow& row : phases->rows) CHECK(row.name.find("forward") != std::string::npos);
+
+  // The cursor at the peak: the background analysis lands and its tree holds the peak's bytes.
+  const Timeline& timeline = *session->timeline();
+  session->cursor.place(timeline, peak_state(timeline));
+  session->request_analysis({});
+  session->wait_settled();
+  REQUIRE(session->analysis() != nullptr);
+  CHECK(session->analysis_matches(*session->analysis(), {}));
+  CHECK(session->analysis()->top_down.total_bytes() == timeline.peak_bytes());
+  const uint64_t generation = session->analysis_generation();
+  CHECK(session->analysis_now({}) == session->analysis());  // already current: nothing recomputed
+  CHECK(session->analysis_generation() == generation);
+}
+
+TEST_CASE("session: switching timeline keeps the moment, switching device rebuilds its history") {
+  TempDir dir;
+  const fs::path converted = converted_snapshot(dir, "two", 5, 2);
+  auto session = Session::open(converted.string());
+  REQUIRE(session->document()->devices.size() == 2);
+  session->wait_settled();
+  const Timeline& blocks = *session->timeline();
+  session->cursor.place(blocks, peak_state(blocks));
+  session->select(0);
+  CHECK(session->details().has_value());
+
+  session->select_kind(TimelineKind::Segments);
+  CHECK(session->timeline() == &session->device()->segments);
+  CHECK(session->cursor.placed());  // remapped onto the segments timeline
+  CHECK_FALSE(session->selected().has_value());
+
+  const int other = session->document()->devices.back().device;
+  session->select_device(other);
+  CHECK(session->settings.device == other);
+  CHECK_FALSE(session->cursor.placed());
+  CHECK(session->allocator_history() == nullptr);  // the old device's is gone at once
+  session->wait_settled();
+  REQUIRE(session->allocator_history() != nullptr);
+}
+
+TEST_CASE("session: closing while background work runs cancels it and frees everything") {
+  TempDir dir;
+  const fs::path converted = converted_snapshot(dir, "close", 9);
+  for (int round = 0; round < 3; ++round) {
+    auto session = Session::open(converted.string());
+    session->phase_table("");
+    if (round == 1) session->poll();
+    session.reset();  // joins every thread it started (ASan/TSan would see a leak or a race)
+  }
+  CHECK(fs::exists(converted / "elements.db"));
+}
+
+TEST_CASE("session: two sessions at once give independent results") {
+  TempDir dir;
+  const fs::path small = converted_snapshot(dir, "a", 11);
+  const fs::path other = converted_snapshot(dir, "b", 12, 2);
+  auto a = Session::open(small.string());
+  auto b = Session::open(other.string());
+  a->wait_settled();
+  b->wait_settled();
+  CHECK(a->document()->devices.size() == 1);
+  CHECK(b->document()->devices.size() == 2);
+  a->cursor.place(*a->timeline(), peak_state(*a->timeline()));
+  b->cursor.place(*b->timeline(), peak_state(*b->timeline()));
+  const auto analysis_a = a->analysis_now({});
+  const auto analysis_b = b->analysis_now({});
+  REQUIRE(analysis_a != nullptr);
+  REQUIRE(analysis_b != nullptr);
+  CHECK(analysis_a->top_down.total_bytes() == a->timeline()->peak_bytes());
+  CHECK(analysis_b->top_down.total_bytes() == b->timeline()->peak_bytes());
+  CHECK(a->stack_catalog() != b->stack_catalog());
+  // Closing one leaves the other whole.
+  a.reset();
+  b->select_kind(TimelineKind::Segments);
+  b->wait_settled();
+  CHECK(b->timeline() != nullptr);
+  CHECK(b->allocator_history() != nullptr);
+}
