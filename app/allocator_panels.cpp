@@ -49,8 +49,8 @@ void AllocatorPanels::on_new_device(Session& state) {
   events_.open(document != nullptr && device != nullptr ? document->elements_db().string() : std::string(),
                device != nullptr ? device->device : 0);
   if (device == nullptr) return;
-  usage_ = std::make_unique<UsageCurve>(device->blocks, device->segments,
-                                        device->pyramid(TimelineKind::Segments));
+  usage_ =
+      std::make_unique<UsageCurve>(device->blocks, device->segments, device->pyramid(TimelineKind::Segments));
 }
 
 void AllocatorPanels::take_history(const Session& state) {
@@ -111,8 +111,9 @@ void AllocatorPanels::draw_pane(Session& state, float width, float height) {
         ImGui::TextColored(theme::kErrorText, "allocator history unavailable: %s",
                            state.allocator_history_error().c_str());
       } else if (history_ == nullptr) {
-        ImGui::TextDisabled(state.device() != nullptr ? "replaying the trace backwards from the segment snapshot..."
-                                               : "no snapshot open");
+        ImGui::TextDisabled(state.device() != nullptr
+                                ? "replaying the trace backwards from the segment snapshot..."
+                                : "no snapshot open");
       } else if (!state.cursor.placed() || !state_) {
         ImGui::TextDisabled(
             "place the time cursor (click the chart, Home/End, P for peak) to see the allocator");

@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include "app/allocator_state_panel.h"
-#include "core/session/session.h"
 #include "app/event_list_panel.h"
 #include "app/reserved_curve.h"
 #include "app/sql_console_panel.h"
@@ -19,6 +18,7 @@
 #include "core/allocator/event_focus.h"
 #include "core/allocator/segment_layout.h"
 #include "core/allocator/usage_curve.h"
+#include "core/session/session.h"
 
 namespace snapscope {
 
@@ -51,8 +51,8 @@ class AllocatorPanels {
   void focus_event(Session& state, int64_t event);
   void refresh_state(int64_t event);
 
-  bool sql_open_ = false;           // the SQL console is connected to this session's database
-  std::optional<int> shown_device_;  // the device the panels below describe
+  bool sql_open_ = false;                // the SQL console is connected to this session's database
+  std::optional<int> shown_device_;      // the device the panels below describe
   AllocatorHistory* history_ = nullptr;  // the session's, once built
   std::unique_ptr<UsageCurve> usage_;
   EventFocus focus_;

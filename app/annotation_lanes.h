@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/session/session.h"
 #include "core/analysis/phase_table.h"
+#include "core/session/session.h"
 
 namespace snapscope {
 

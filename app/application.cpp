@@ -227,9 +227,7 @@ void Application::print_allocator_json() {
   std::fflush(stdout);
 }
 
-bool Application::panels_settled() {
-  return session().settled() && cursor_panels_.settled(session());
-}
+bool Application::panels_settled() { return session().settled() && cursor_panels_.settled(session()); }
 
 bool Application::render_settled(Settle what) {
   const bool panels = what == Settle::Everything;

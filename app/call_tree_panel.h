@@ -14,9 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/session/session.h"
 #include "core/analysis/call_tree_navigator.h"
 #include "core/cursor/cursor_analysis.h"
+#include "core/session/session.h"
 
 namespace snapscope {
 
@@ -36,7 +36,8 @@ class CallTreePanel {
   nlohmann::json search_json() const;
   // The typed query is applied and the view has finished scrolling to its match.
   bool settled() const {
-    return navigator_ == nullptr || (applied_query_ == query_ && scroll_to_ == kNoIndex && scroll_frames_left_ == 0);
+    return navigator_ == nullptr ||
+           (applied_query_ == query_ && scroll_to_ == kNoIndex && scroll_frames_left_ == 0);
   }
   // Types `text` into the search box (applied, revealed and scrolled to at the next draw).
   void set_query(const std::string& text);

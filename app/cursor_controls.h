@@ -2,8 +2,8 @@
 // outlines drawn over the chart, and its readout in the status bar.
 #pragma once
 
-#include "core/session/session.h"
 #include "app/chart_layer.h"
+#include "core/session/session.h"
 
 namespace snapscope {
 

@@ -33,7 +33,8 @@ void CursorPanels::reset() {
 
 bool CursorPanels::settled(const Session& state) const {
   const CallTreePanel& tree = shown_tab_ == script::Tab::Name::BottomUp ? bottom_up_ : top_down_;
-  const bool tree_shown = shown_tab_ == script::Tab::Name::CallTree || shown_tab_ == script::Tab::Name::BottomUp;
+  const bool tree_shown =
+      shown_tab_ == script::Tab::Name::CallTree || shown_tab_ == script::Tab::Name::BottomUp;
   return phases_.settled(state) && (!tree_shown || tree.settled());
 }
 

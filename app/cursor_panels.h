@@ -12,12 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "app/annotation_lanes.h"
-#include "core/session/session.h"
 #include "app/call_tree_panel.h"
 #include "app/moment_panel.h"
 #include "app/phase_panel.h"
 #include "app/search_panel.h"
 #include "core/cursor/analysis_worker.h"
+#include "core/session/session.h"
 #include "core/view/script.h"
 
 namespace snapscope {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "core/session/session.h"
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/stack_source.h"
+#include "core/session/session.h"
 
 namespace snapscope {
 

@@ -128,9 +128,9 @@ void draw_status_bar(AppState& state, float y, float width, float height) {
     ImGui::SameLine();
     if (ImGui::SmallButton("dismiss")) state.clear_error();
   } else if (const Timeline* timeline = state.session().timeline()) {
-    ImGui::Text("%s | %zu allocations | %zu actions | peak %s", state.session().document()->opened_path.c_str(),
-                timeline->element_count(), timeline->action_count(),
-                format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
+    ImGui::Text("%s | %zu allocations | %zu actions | peak %s",
+                state.session().document()->opened_path.c_str(), timeline->element_count(),
+                timeline->action_count(), format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
     ImGui::SameLine(0, 24);
     draw_cursor_status(state.session());
     if (!state.session().warning().empty()) {

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "core/session/session.h"
 #include "core/cursor/cursor_analysis.h"
+#include "core/session/session.h"
 
 namespace snapscope {
 

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "core/session/session.h"
 #include "core/analysis/phase_table.h"
+#include "core/session/session.h"
 
 namespace snapscope {
 

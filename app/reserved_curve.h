@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "core/session/session.h"
 #include "core/allocator/allocator_history.h"
 #include "core/allocator/usage_curve.h"
+#include "core/session/session.h"
 
 namespace snapscope {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/session/session.h"
 #include "core/cursor/allocation_search.h"
+#include "core/session/session.h"
 
 namespace snapscope {
 

@@ -4,9 +4,9 @@
 
 #include <optional>
 
-#include "core/session/session.h"
 #include "app/chart_layer.h"
 #include "app/selection_outline.h"
+#include "core/session/session.h"
 
 struct ImVec2;
 

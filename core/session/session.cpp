@@ -5,8 +5,8 @@
 #include <exception>
 #include <thread>
 
-#include "core/analysis/db_annotations.h"
 #include "core/allocator/db_event_source.h"
+#include "core/analysis/db_annotations.h"
 #include "core/analysis/trace_overflow.h"
 
 namespace snapscope {

@@ -10,8 +10,8 @@ const PhaseTable* Session::phase_table(const std::string& filter) {
   if (shown == nullptr) return nullptr;
   const PhaseKey wanted{shown, settings.device, filter};
   phase_wanted_key_ = wanted;
-  const bool same_timeline = phase_shown_key_ && phase_shown_key_->timeline == shown &&
-                             phase_shown_key_->device == settings.device;
+  const bool same_timeline =
+      phase_shown_key_ && phase_shown_key_->timeline == shown && phase_shown_key_->device == settings.device;
   const PhaseTable* current = same_timeline ? phase_table_.get() : nullptr;
   const auto* records = annotations();
   if (phase_shown_key_ == wanted || phase_build_.running() || records == nullptr) return current;

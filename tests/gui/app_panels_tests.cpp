@@ -106,8 +106,7 @@ TEST_CASE("script: tree search opens the path to the match and scrolls its row i
   const std::string label = deepest_label(*document);
   // A short window leaves the call tree a few rows: the deepest node is far below them.
   const RunResult run = run_script(
-      sandbox, input, "cursor peak\nprint-cursor\ntree-search " + label + "\nprint-cursor\n",
-      "1000x560");
+      sandbox, input, "cursor peak\nprint-cursor\ntree-search " + label + "\nprint-cursor\n", "1000x560");
   REQUIRE(run.exit_code == 0);
   const auto lines = json_lines(run.out);
   REQUIRE(lines.size() == 2);
