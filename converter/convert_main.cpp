@@ -12,6 +12,7 @@
 
 #include "converter/cli_args.h"
 #include "converter/conversion_summary.h"
+#include "converter/diff_command.h"
 #include "converter/export_command.h"
 #include "converter/progress_meter.h"
 #include "converter/query_bench.h"
@@ -73,6 +74,9 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   if (!args.empty() && args.front() == "--report") {
     return snapscope::run_report(std::span(args).subspan(1), stdout, stderr);
+  }
+  if (!args.empty() && args.front() == "--diff") {
+    return snapscope::run_diff(std::span(args).subspan(1), stdout, stderr);
   }
   if (!args.empty() && args.front() == "--export") {
     return snapscope::run_export(std::span(args).subspan(1), stdout, stderr);

@@ -2,8 +2,6 @@
 // summary, --force, --device, --bench-queries and --export.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -14,6 +12,7 @@
 #include "core/analysis/trace_overflow.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/timeline.h"
+#include "unit/support/cli_runner.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -21,24 +20,8 @@ using snapscope::test::TempDir;
 
 namespace {
 
-struct CliResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-CliResult run_cli(const TempDir& dir, const std::string& args) {
-  const std::string command = "cd '" + dir.path().string() +
-                              "' && '" SNAPSCOPE_BIN_DIR "/snapscope-convert' " + args + " >'" +
-                              (dir / ".stdout").string() + "' 2>'" + (dir / ".stderr").string() + "'";
-  const int status = std::system(command.c_str());
-  CliResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = test::read_file(dir / ".stdout");
-  result.err = test::read_file(dir / ".stderr");
-  std::filesystem::remove(dir / ".stdout");
-  std::filesystem::remove(dir / ".stderr");
-  return result;
-}
+using test::CliResult;
+using test::run_cli;
 
 size_t line_count(const std::string& text) {
   return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));

@@ -1,0 +1,221 @@
+#include "converter/diff_command.h"
+
+#include "converter/subcommand.h"
+
+#include <charconv>
+#include <cmath>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/analysis/live_elements.h"
+#include "core/analysis/moment_table.h"
+#include "core/analysis/state_mapping.h"
+#include "core/compare/moment_diff.h"
+#include "core/export/export_source.h"
+#include "core/util/format.h"
+
+namespace snapscope {
+
+const char* const kDiffUsage =
+    "usage: snapscope-convert --diff A B [--at peak|EVENT[,EVENT]] [--device N] [--top N]\n"
+    "                         [--location user|shown] [--summary json] [--fail-if-peak-grows PCT]\n"
+    "  A, B        snapshot pickles or converted directories (A: before, B: after)\n"
+    "  --at        the moments compared: each one's peak (default), the state after raw event EVENT\n"
+    "              in both, or EVENT_A,EVENT_B\n"
+    "  --device    device index in both (default: each one's first device with a trace)\n"
+    "  --top       rows to show before folding the rest into one row (default 20, 0 = all; text only)\n"
+    "  --location  how rows are grouped, as in --report\n"
+    "  --summary json   print JSON instead of text: peak_a, peak_b, peak_delta, rows (location,\n"
+    "              bytes_a, bytes_b, delta, ...)\n"
+    "  --fail-if-peak-grows PCT   exit 3 when B's peak exceeds A's by more than PCT per cent\n"
+    "exit codes: 0 done, 1 bad input, 2 usage error, 3 the peak grew past --fail-if-peak-grows\n";
+
+namespace {
+
+struct DiffOptions {
+  std::string input_a, input_b;
+  std::optional<int64_t> at_a, at_b;  // empty: the peak
+  int device = -1;
+  size_t top = 20;
+  LocationRule location = LocationRule::FirstUserFrame;
+  bool json = false;
+  std::optional<double> fail_growth_percent;
+};
+
+double parse_percent(std::string_view text) {
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0)
+    throw subcommand::UsageError("--fail-if-peak-grows needs a non-negative number, got '" +
+                                 std::string(text) + "'");
+  return value;
+}
+
+void parse_at(std::string_view value, DiffOptions& options) {
+  if (value == "peak") return;
+  const size_t comma = value.find(',');
+  options.at_a = subcommand::parse_non_negative(value.substr(0, comma), "--at");
+  options.at_b = comma == std::string_view::npos
+                     ? options.at_a
+                     : subcommand::parse_non_negative(value.substr(comma + 1), "--at");
+}
+
+DiffOptions parse_diff_args(std::span<const std::string_view> args) {
+  DiffOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    const bool takes_value = arg == "--at" || arg == "--device" || arg == "--top" || arg == "--location" ||
+                             arg == "--summary" || arg == "--fail-if-peak-grows";
+    if (takes_value && i + 1 == args.size())
+      throw subcommand::UsageError(std::string(arg) + " needs a value");
+    if (arg == "--at") {
+      parse_at(args[++i], options);
+    } else if (arg == "--device") {
+      options.device = static_cast<int>(subcommand::parse_non_negative(args[++i], arg));
+    } else if (arg == "--top") {
+      options.top = static_cast<size_t>(subcommand::parse_non_negative(args[++i], arg));
+    } else if (arg == "--location") {
+      options.location = subcommand::parse_location_rule(args[++i]);
+    } else if (arg == "--summary") {
+      if (args[++i] != "json") throw subcommand::UsageError("--summary needs 'json'");
+      options.json = true;
+    } else if (arg == "--fail-if-peak-grows") {
+      options.fail_growth_percent = parse_percent(args[++i]);
+    } else if (arg.starts_with("-")) {
+      throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
+    } else if (options.input_a.empty()) {
+      options.input_a = arg;
+    } else if (options.input_b.empty()) {
+      options.input_b = arg;
+    } else {
+      throw subcommand::UsageError("unexpected argument '" + std::string(arg) +
+                                   "' (--diff takes two inputs)");
+    }
+  }
+  if (options.input_b.empty()) throw subcommand::UsageError("--diff needs two inputs, A and B");
+  return options;
+}
+
+// One side of the comparison: its peaks and the moment table at the chosen state.
+struct Side {
+  AnalysisSource source;
+  size_t state = 0;
+  int64_t event = -1;
+  MomentTable moment;
+};
+
+Side load_side(const std::string& path, const DiffOptions& options, std::optional<int64_t> at) {
+  SourceOptions source_options;
+  source_options.device = options.device;
+  source_options.with_segments = true;  // the reserved peak
+  Side side;
+  side.source = load_analysis_source(path, source_options);
+  const Timeline& timeline = *side.source.blocks;
+  side.state = resolve_moment(side.source, at);
+  side.event = event_of_state(timeline, side.state);
+  LocationIndex locations(*side.source.stacks, options.location);
+  side.moment = build_moment_table(live_elements(timeline, side.state), locations, side.state);
+  return side;
+}
+
+uint64_t peak_of(const Side& side) { return side.source.blocks->peak_bytes(); }
+uint64_t reserved_peak_of(const Side& side) {
+  return side.source.segments ? side.source.segments->peak_bytes() : 0;
+}
+
+std::string event_text(int64_t event) {
+  return event < 0 ? std::string("the start") : "event #" + std::to_string(event);
+}
+
+std::string signed_text(int64_t delta) {
+  if (delta == 0) return "0 B";
+  const std::string magnitude = format_bytes(static_cast<double>(delta < 0 ? -delta : delta));
+  return (delta < 0 ? "-" : "+") + magnitude;
+}
+
+std::string percent_text(double percent) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.2f %%", percent);
+  return text;
+}
+
+std::string diff_text(const DiffOptions& options, const Side& a, const Side& b, const MomentDiff& diff) {
+  const auto side_line = [](const char* name, const Side& side) {
+    const Timeline& timeline = *side.source.blocks;
+    return std::string(name) + ": " + side.source.file + " (device " + std::to_string(side.source.device) +
+           "): peak " + format_bytes(static_cast<double>(timeline.peak_bytes())) + " at " +
+           event_text(event_of_state(timeline, peak_state(timeline))) + ", reserved peak " +
+           format_bytes(static_cast<double>(reserved_peak_of(side))) + "\n";
+  };
+  const int64_t peak_delta = static_cast<int64_t>(peak_of(b)) - static_cast<int64_t>(peak_of(a));
+  std::string text = side_line("A", a) + side_line("B", b);
+  text += "peak delta:     " + signed_text(peak_delta) + " (" +
+          percent_text(growth_percent(peak_of(a), peak_of(b))) + ")\n";
+  const int64_t reserved_delta =
+      static_cast<int64_t>(reserved_peak_of(b)) - static_cast<int64_t>(reserved_peak_of(a));
+  text += "reserved delta: " + signed_text(reserved_delta) + "\n\n";
+  text += "live memory, A at " + event_text(a.event) + " vs B at " + event_text(b.event) + ": " +
+          format_bytes(static_cast<double>(diff.live_a)) + " -> " +
+          format_bytes(static_cast<double>(diff.live_b)) + " (" + signed_text(diff.delta()) + ")\n\n";
+  return text + moment_diff_text(diff, options.top);
+}
+
+nlohmann::json diff_json(const Side& a, const Side& b, const MomentDiff& diff) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const DiffRow& row : diff.rows) {
+    rows.push_back({{"location", row.location},
+                    {"bytes_a", row.bytes_a},
+                    {"bytes_b", row.bytes_b},
+                    {"delta", row.delta()},
+                    {"count_a", row.count_a},
+                    {"count_b", row.count_b},
+                    {"status", row.status == DiffStatus::Both ? "both" : diff_status_name(row.status)}});
+  }
+  const auto side_json = [](const Side& side) {
+    return nlohmann::json{{"file", side.source.file},
+                          {"device", side.source.device},
+                          {"event", side.event},
+                          {"live_bytes", side.moment.live_bytes},
+                          {"reserved_peak", reserved_peak_of(side)}};
+  };
+  return {{"peak_a", peak_of(a)},
+          {"peak_b", peak_of(b)},
+          {"peak_delta", static_cast<int64_t>(peak_of(b)) - static_cast<int64_t>(peak_of(a))},
+          {"peak_growth_percent", growth_percent(peak_of(a), peak_of(b))},
+          {"a", side_json(a)},
+          {"b", side_json(b)},
+          {"live_delta", diff.delta()},
+          {"rows", rows}};
+}
+
+int run_parsed(const DiffOptions& options, std::FILE* out, std::FILE* err) {
+  const Side a = load_side(options.input_a, options, options.at_a);
+  const Side b = load_side(options.input_b, options, options.at_b);
+  const MomentDiff diff = diff_moments(a.moment, b.moment);
+  if (options.json) {
+    std::fprintf(out, "%s\n", diff_json(a, b, diff).dump(2).c_str());
+  } else {
+    std::fputs(diff_text(options, a, b, diff).c_str(), out);
+  }
+  const double growth = growth_percent(peak_of(a), peak_of(b));
+  if (options.fail_growth_percent && growth > *options.fail_growth_percent) {
+    std::fprintf(err, "snapscope-convert: %s: peak grew %s over %s (limit %+.2f %%)\n",
+                 options.input_b.c_str(), percent_text(growth).c_str(), options.input_a.c_str(),
+                 *options.fail_growth_percent);
+    return kExitPeakGrew;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_diff(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
+  return subcommand::run(
+      args, out, err, kDiffUsage, parse_diff_args,
+      [out, err](const DiffOptions& options) { return run_parsed(options, out, err); },
+      [](const DiffOptions& options) { return options.input_a + ", " + options.input_b; });
+}
+
+}  // namespace snapscope

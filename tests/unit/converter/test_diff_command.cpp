@@ -1,0 +1,129 @@
+// snapscope-convert --diff: a planted regression (a location that grows by a known amount, a new
+// one, a vanished one) in text and JSON, self-diff zero, the CI gate's exit codes, bad input.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/compare/moment_diff.h"
+#include "unit/support/cli_runner.h"
+
+using namespace snapscope;
+using snapscope::test::FixtureEvent;
+using snapscope::test::FixtureSnapshot;
+using snapscope::test::run_cli;
+using snapscope::test::TempDir;
+
+namespace {
+
+FixtureEvent alloc(uint64_t addr, uint64_t size, const std::string& site, int64_t time_us) {
+  return {"alloc", addr, size, time_us, {{site, site + ".py", 1}, {"main", "m.py", 2}}, "", 0};
+}
+
+// Before: grow 100 B, gone 50 B, same 30 B. After: grow 400 B, new 70 B, same 30 B (all live at
+// the end, so the peaks are 180 B and 500 B).
+void write_pair(const TempDir& dir) {
+  FixtureSnapshot before, after;
+  before.traces = {
+      {alloc(0x1000, 100, "grow", 1), alloc(0x2000, 50, "gone", 2), alloc(0x3000, 30, "same", 3)}};
+  after.traces = {{alloc(0x1000, 400, "grow", 1), alloc(0x2000, 70, "new", 2), alloc(0x3000, 30, "same", 3)}};
+  test::write_file(dir / "a.pickle", test::pickle_bytes(before));
+  test::write_file(dir / "b.pickle", test::pickle_bytes(after));
+}
+
+}  // namespace
+
+TEST_CASE("diff: rows joined by location, sorted by |delta|, deltas summing to the live delta") {
+  MomentTable a, b;
+  a.live_bytes = 180;
+  a.rows = {{1, "grow", 100, 100, 100, 1}, {2, "gone", 50, 150, 50, 1}, {3, "same", 30, 180, 30, 1}};
+  b.live_bytes = 500;
+  b.rows = {{7, "grow", 400, 400, 400, 2}, {8, "new", 70, 470, 70, 1}, {9, "same", 30, 500, 30, 1}};
+  const MomentDiff diff = diff_moments(a, b);
+  REQUIRE(diff.rows.size() == 4);
+  CHECK(diff.rows[0].location == "grow");
+  CHECK(diff.rows[0].delta() == 300);
+  CHECK(diff.rows[0].count_b == 2);
+  CHECK(diff.rows[1].location == "new");
+  CHECK(diff.rows[1].status == DiffStatus::New);
+  CHECK(diff.rows[2].location == "gone");
+  CHECK(diff.rows[2].status == DiffStatus::Vanished);
+  CHECK(diff.rows[2].delta() == -50);
+  CHECK(diff.rows[3].delta() == 0);
+  int64_t sum = 0;
+  for (const DiffRow& row : diff.rows) sum += row.delta();
+  CHECK(sum == diff.delta());
+  CHECK(growth_percent(180, 500) == doctest::Approx(177.777).epsilon(1e-4));
+  CHECK(growth_percent(0, 0) == 0);
+  // The folded row keeps the delta column adding up.
+  const std::string text = moment_diff_text(diff, 2);
+  CHECK(text.find("(2 more locations)") != std::string::npos);
+  CHECK(text.find("[new]") != std::string::npos);
+}
+
+TEST_CASE("cli --diff: the planted regression, exactly, in JSON and text") {
+  TempDir dir;
+  write_pair(dir);
+  const auto result = run_cli(dir, "--diff a.pickle b.pickle --summary json");
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.err.empty());
+  const auto json = nlohmann::json::parse(result.out);
+  CHECK(json["peak_a"] == 180);
+  CHECK(json["peak_b"] == 500);
+  CHECK(json["peak_delta"] == 320);
+  const auto& rows = json["rows"];
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0]["location"] == "grow.py:1 (grow)");
+  CHECK(rows[0]["bytes_a"] == 100);
+  CHECK(rows[0]["bytes_b"] == 400);
+  CHECK(rows[0]["delta"] == 300);
+  CHECK(rows[1]["location"] == "new.py:1 (new)");
+  CHECK(rows[1]["status"] == "new");
+  CHECK(rows[2]["location"] == "gone.py:1 (gone)");
+  CHECK(rows[2]["status"] == "vanished");
+  CHECK(rows[2]["delta"] == -50);
+  CHECK(rows[3]["delta"] == 0);
+
+  const auto text = run_cli(dir, "--diff a.pickle b.pickle");
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("peak delta:     +320 B (+177.78 %)") != std::string::npos);
+  CHECK(text.out.find("[vanished]") != std::string::npos);
+}
+
+TEST_CASE("cli --diff: a snapshot against itself is zero everywhere") {
+  TempDir dir;
+  write_pair(dir);
+  REQUIRE(run_cli(dir, "b.pickle -o b").exit_code == 0);
+  const auto result = run_cli(dir, "--diff b.pickle b --summary json");  // pickle vs its conversion
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  CHECK(json["peak_delta"] == 0);
+  CHECK(json["live_delta"] == 0);
+  for (const auto& row : json["rows"]) CHECK(row["delta"] == 0);
+}
+
+TEST_CASE("cli --diff: the gate exits 3 past the allowed growth, 0 within it") {
+  TempDir dir;
+  write_pair(dir);
+  CHECK(run_cli(dir, "--diff a.pickle b.pickle --fail-if-peak-grows 200").exit_code == 0);
+  const auto tripped = run_cli(dir, "--diff a.pickle b.pickle --fail-if-peak-grows 10");
+  CHECK(tripped.exit_code == 3);
+  CHECK(tripped.err == "snapscope-convert: b.pickle: peak grew +177.78 % over a.pickle (limit +10.00 %)\n");
+  CHECK(run_cli(dir, "--diff b.pickle a.pickle --fail-if-peak-grows 0").exit_code == 0);  // it shrank
+}
+
+TEST_CASE("cli --diff: usage errors exit 2, bad input exits 1 with one line naming the file") {
+  TempDir dir;
+  write_pair(dir);
+  CHECK(run_cli(dir, "--diff a.pickle").exit_code == 2);
+  CHECK(run_cli(dir, "--diff a.pickle b.pickle --fail-if-peak-grows x").exit_code == 2);
+  CHECK(run_cli(dir, "--diff a.pickle b.pickle --summary yaml").exit_code == 2);
+  test::write_file(dir / "bad.pickle", "not a pickle");
+  const auto bad = run_cli(dir, "--diff a.pickle bad.pickle");
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.out.empty());
+  CHECK(bad.err.find("bad.pickle") != std::string::npos);
+  CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+}
