@@ -16,6 +16,7 @@
 #include "converter/export_command.h"
 #include "converter/progress_meter.h"
 #include "converter/query_bench.h"
+#include "converter/ranks_command.h"
 #include "converter/report_command.h"
 #include "core/convert/convert.h"
 #include "core/convert/signal_cleanup.h"
@@ -77,6 +78,9 @@ int main(int argc, char** argv) {
   }
   if (!args.empty() && args.front() == "--diff") {
     return snapscope::run_diff(std::span(args).subspan(1), stdout, stderr);
+  }
+  if (!args.empty() && args.front() == "--ranks") {
+    return snapscope::run_ranks(std::span(args).subspan(1), stdout, stderr);
   }
   if (!args.empty() && args.front() == "--export") {
     return snapscope::run_export(std::span(args).subspan(1), stdout, stderr);
