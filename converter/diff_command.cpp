@@ -13,6 +13,7 @@
 #include "core/analysis/moment_table.h"
 #include "core/analysis/state_mapping.h"
 #include "core/compare/moment_diff.h"
+#include "core/cursor/cursor_readout.h"
 #include "core/export/export_source.h"
 #include "core/util/format.h"
 
@@ -104,7 +105,14 @@ struct Side {
   size_t state = 0;
   int64_t event = -1;
   MomentTable moment;
+  uint64_t reserved_bytes = 0;  // reserved at the compared moment (0: no segment information)
 };
+
+// 1 - allocated / reserved at the compared moment; empty without segment information.
+std::optional<double> fragmentation_of(const Side& side) {
+  if (side.reserved_bytes == 0) return std::nullopt;
+  return 1.0 - static_cast<double>(side.moment.live_bytes) / static_cast<double>(side.reserved_bytes);
+}
 
 Side load_side(const std::string& path, const DiffOptions& options, std::optional<int64_t> at) {
   SourceOptions source_options;
@@ -117,6 +125,9 @@ Side load_side(const std::string& path, const DiffOptions& options, std::optiona
   side.event = event_of_state(timeline, side.state);
   LocationIndex locations(*side.source.stacks, options.location);
   side.moment = build_moment_table(live_elements(timeline, side.state), locations, side.state);
+  if (side.source.segments) {
+    side.reserved_bytes = read_cursor(timeline, timeline, *side.source.segments, side.state).reserved_bytes;
+  }
   return side;
 }
 
@@ -141,6 +152,14 @@ std::string percent_text(double percent) {
   return text;
 }
 
+std::string fragmentation_text(const Side& side) {
+  const auto fragmentation = fragmentation_of(side);
+  if (!fragmentation) return "n/a";
+  char text[16];
+  std::snprintf(text, sizeof text, "%.1f %%", 100.0 * *fragmentation);
+  return text;
+}
+
 std::string diff_text(const DiffOptions& options, const Side& a, const Side& b, const MomentDiff& diff) {
   const auto side_line = [](const char* name, const Side& side) {
     const Timeline& timeline = *side.source.blocks;
@@ -158,7 +177,10 @@ std::string diff_text(const DiffOptions& options, const Side& a, const Side& b, 
   text += "reserved delta: " + signed_text(reserved_delta) + "\n\n";
   text += "live memory, A at " + event_text(a.event) + " vs B at " + event_text(b.event) + ": " +
           format_bytes(static_cast<double>(diff.live_a)) + " -> " +
-          format_bytes(static_cast<double>(diff.live_b)) + " (" + signed_text(diff.delta()) + ")\n\n";
+          format_bytes(static_cast<double>(diff.live_b)) + " (" + signed_text(diff.delta()) + ")\n";
+  text += "reserved there: " + format_bytes(static_cast<double>(a.reserved_bytes)) + " -> " +
+          format_bytes(static_cast<double>(b.reserved_bytes)) + ", fragmentation " + fragmentation_text(a) +
+          " -> " + fragmentation_text(b) + "\n\n";
   return text + moment_diff_text(diff, options.top);
 }
 
@@ -178,6 +200,9 @@ nlohmann::json diff_json(const Side& a, const Side& b, const MomentDiff& diff) {
                           {"device", side.source.device},
                           {"event", side.event},
                           {"live_bytes", side.moment.live_bytes},
+                          {"reserved_bytes", side.reserved_bytes},
+                          {"fragmentation", fragmentation_of(side) ? nlohmann::json(*fragmentation_of(side))
+                                                                   : nlohmann::json(nullptr)},
                           {"reserved_peak", reserved_peak_of(side)}};
   };
   return {{"peak_a", peak_of(a)},

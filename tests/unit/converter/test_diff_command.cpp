@@ -3,11 +3,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "core/compare/moment_diff.h"
+#include "core/gen/snapshot_generator.h"
 #include "unit/support/cli_runner.h"
 
 using namespace snapscope;
@@ -126,4 +128,29 @@ TEST_CASE("cli --diff: usage errors exit 2, bad input exits 1 with one line nami
   CHECK(bad.out.empty());
   CHECK(bad.err.find("bad.pickle") != std::string::npos);
   CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+}
+
+TEST_CASE("cli --diff: reserved bytes and fragmentation at the compared moments") {
+  TempDir dir;
+  {
+    gen::GenOptions options;  // a generated training loop with its allocator's segments
+    options.events = 2000;
+    std::ofstream out(dir / "s.pickle", std::ios::binary);
+    gen::write_snapshot(options, out);
+  }
+  const auto result = run_cli(dir, "--diff s.pickle s.pickle --summary json");
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  for (const char* side : {"a", "b"}) {
+    const auto& figures = json[side];
+    const uint64_t live = figures["live_bytes"], reserved = figures["reserved_bytes"];
+    REQUIRE(reserved >= live);
+    REQUIRE(reserved > 0);
+    CHECK(figures["fragmentation"].get<double>() ==
+          doctest::Approx(1.0 - static_cast<double>(live) / static_cast<double>(reserved)));
+  }
+  // Without segment information there is no fragmentation to report.
+  write_pair(dir);
+  const auto bare = nlohmann::json::parse(run_cli(dir, "--diff a.pickle b.pickle --summary json").out);
+  CHECK(bare["a"]["fragmentation"].is_null());
 }
