@@ -14,6 +14,7 @@
 #include "app/site_legend.h"
 #include "app/splitter.h"
 #include "app/theme.h"
+#include "core/classify/category.h"
 #include "core/util/release_memory.h"
 #include "render/framebuffer_png.h"
 
@@ -68,8 +69,18 @@ void Application::apply_view(const ViewSpec& spec) {
 
 void Application::apply_color_mode() {
   std::vector<uint32_t> keys;
-  if (session().settings.color_by_site) keys = session().site_coloring().keys;
-  timeline_.layer().set_color_keys(std::move(keys));
+  std::vector<Rgba> palette;
+  colored_categories_ = nullptr;
+  if (session().settings.coloring == ChartColoring::Site) keys = session().site_coloring().keys;
+  if (session().settings.coloring == ChartColoring::Category) {
+    colored_categories_ = session().categories();
+    if (colored_categories_) {
+      const Classification& classification = colored_categories_->classification;
+      keys.assign(classification.categories.begin(), classification.categories.end());
+      palette = category_palette(classification.names);
+    }
+  }
+  timeline_.layer().set_color_keys(std::move(keys), std::move(palette));
 }
 
 bool Application::render_frame() {
@@ -77,6 +88,9 @@ bool Application::render_frame() {
   // The chart's worker and the panels read the old session: let go of it before it goes away.
   if (state_.poll_loader([this] { forget_session(); })) on_document_loaded();
   session().poll();
+  // Categories arrive in the background (and again after new rules): recolour when they do.
+  if (session().settings.coloring == ChartColoring::Category && session().categories() != colored_categories_)
+    apply_color_mode();
   cursor_panels_.before_frame(session());
   allocator_panels_.before_frame(session());
   window_.begin_frame();
@@ -106,7 +120,10 @@ bool Application::render_frame() {
   }
   const float chart_width = available.x - panes_.inspector_width - kSplitterThickness;
   ImGui::BeginGroup();
-  const float legend_height = session().settings.color_by_site ? site_legend_height() : 0;
+  const ChartColoring coloring = session().settings.coloring;
+  const float legend_height = coloring == ChartColoring::Site       ? site_legend_height()
+                              : coloring == ChartColoring::Category ? category_view_height()
+                                                                    : 0;
   cursor_panels_.draw_search_bar(session());
   const float lanes_height = cursor_panels_.lanes_height(session());
   cursor_panels_.draw_lanes(session(), ImGui::GetCursorScreenPos().x + TimelinePanel::kAxisLeft,
@@ -127,7 +144,9 @@ bool Application::render_frame() {
   }
   ImGui::Dummy(ImVec2(1, 4));
   minimap_.draw(session(), TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
-  if (session().settings.color_by_site) draw_site_legend(session(), chart_width);
+  if (coloring == ChartColoring::Site) draw_site_legend(session(), chart_width);
+  if (coloring == ChartColoring::Category)
+    category_view_.draw(session(), TimelinePanel::kAxisLeft, chart_width);
   if (pane_height > 0) {
     const float max_pane = available.y - bar_height - lanes_height - kMinimapHeight - kMinPane;
     // Dragging the bar up grows the analysis pane (and shrinks the chart above it).
@@ -204,8 +223,16 @@ void Application::handle_global_keys() {
 
 void Application::print_selection_json() {
   const auto& details = session().details();
-  const std::string line =
-      details ? details_to_json(*details, session().settings.show_all_frames).dump() : std::string("null");
+  std::string line = "null";
+  if (details) {
+    nlohmann::json json = details_to_json(*details, session().settings.show_all_frames);
+    const SessionCategories* categories = session().categories();
+    if (categories && session().selected()) {
+      json["category"] = categories->classification.category_name(*session().selected());
+      json["category_reason"] = session().category_reason(*session().selected());
+    }
+    line = json.dump();
+  }
   std::printf("%s\n", line.c_str());
   std::fflush(stdout);
 }

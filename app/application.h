@@ -4,6 +4,7 @@
 
 #include "app/allocator_panels.h"
 #include "app/app_state.h"
+#include "app/category_view.h"
 #include "app/cursor_panels.h"
 #include "app/export_dialog.h"
 #include "app/file_browser.h"
@@ -68,6 +69,8 @@ class Application {
   CursorPanels cursor_panels_;
   AllocatorPanels allocator_panels_;
   ExportDialog export_dialog_;
+  CategoryView category_view_;
+  const SessionCategories* colored_categories_ = nullptr;  // what the chart's colours come from
   std::string pending_png_;
   int pending_png_frames_ = 0;  // frames to draw first (the dialog takes one to close)
   bool quit_ = false;

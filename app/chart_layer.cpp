@@ -37,6 +37,7 @@ struct ChartLayer::Impl {
   std::unique_ptr<ChartRenderer> renderer;  // created lazily: needs the GL context
   std::function<void()> on_ready;
   std::vector<uint32_t> color_keys;
+  std::vector<Rgba> palette{kDefaultPalette.begin(), kDefaultPalette.end()};
   bool colors_changed = false;
   ChartView wanted;
   bool has_frame = false;
@@ -73,8 +74,10 @@ void ChartLayer::set_frame_ready_callback(std::function<void()> callback) {
   impl_->on_ready = std::move(callback);
 }
 
-void ChartLayer::set_color_keys(std::vector<uint32_t> keys) {
+void ChartLayer::set_color_keys(std::vector<uint32_t> keys, std::vector<Rgba> palette) {
   impl_->color_keys = std::move(keys);
+  impl_->palette = palette.empty() ? std::vector<Rgba>(kDefaultPalette.begin(), kDefaultPalette.end())
+                                   : std::move(palette);
   impl_->colors_changed = true;
 }
 
@@ -104,6 +107,7 @@ bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view,
   impl.frame = std::move(*built);
   impl.has_frame = true;
   if (!impl.renderer) impl.renderer = std::make_unique<ChartRenderer>();
+  impl.renderer->set_palette(impl.palette);
   impl.renderer->render(impl.frame);
   impl.note_drawn();
   return true;

@@ -13,6 +13,7 @@
 
 #include "core/lod/chart_instance.h"
 #include "core/lod/chart_view.h"
+#include "core/util/chart_palette.h"
 #include "core/view/view_transform.h"
 
 namespace snapscope {
@@ -57,7 +58,9 @@ class ChartLayer {
   const std::vector<ChartInstance>& instances() const;
   const ChartView& frame_view() const;
   // Per-element color keys (allocation sites); empty restores memory_viz's per-element colors.
-  void set_color_keys(std::vector<uint32_t> keys);
+  // Per-element palette indices (empty: memory_viz's own colours) and the palette they index
+  // (empty: the default one).
+  void set_color_keys(std::vector<uint32_t> keys, std::vector<Rgba> palette = {});
 
  private:
   struct Impl;

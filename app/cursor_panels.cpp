@@ -5,6 +5,8 @@
 #include <exception>
 
 #include "app/annotation_lanes.h"
+#include "app/category_table_panel.h"
+#include "app/findings_panel.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/cursor_readout.h"
 #include "core/util/background_priority.h"
@@ -94,6 +96,14 @@ void CursorPanels::draw_analysis_pane(Session& state, float width, float height)
     }
     if (tab("Phases", Tab::Phases)) {
       phases_.draw(state);
+      ImGui::EndTabItem();
+    }
+    if (tab("Categories", Tab::Categories)) {
+      draw_category_table(state, shown);
+      ImGui::EndTabItem();
+    }
+    if (tab("Findings", Tab::Findings)) {
+      draw_findings_panel(state);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

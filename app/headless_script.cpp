@@ -10,6 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/classify/category_rules.h"
+#include "core/findings/findings.h"
+
 #include "app/headless_runner.h"
 #include "core/view/script.h"
 
@@ -25,9 +28,24 @@ struct CommandRunner {
   void operator()(const script::ShowSegments& command) {
     app.session().select_kind(command.segments ? TimelineKind::Segments : TimelineKind::Blocks);
   }
-  void operator()(const script::ColorBySite& command) {
-    app.session().settings.color_by_site = command.enabled;
+  void operator()(const script::Color& command) {
+    app.session().settings.coloring = command.coloring;
     app.apply_color_mode();
+  }
+  void operator()(const script::Rules& command) {
+    app.session().set_category_rules(load_category_rules(command.path));
+    app.render_settled();
+  }
+  void operator()(const script::Finding& command) {
+    app.render_settled();  // the findings are built in the background
+    const std::vector<snapscope::Finding>& findings = app.session().findings();
+    if (command.index >= findings.size())
+      throw std::runtime_error("no finding " + std::to_string(command.index) + " (" +
+                               std::to_string(findings.size()) + " found)");
+    app.session().activate(findings[command.index]);
+    std::printf("%s\n",
+                findings_json({findings[command.index]}, *app.session().timeline())[0].dump().c_str());
+    std::fflush(stdout);
   }
   void operator()(const script::TimeAxis& command) { app.session().settings.time_axis = command.time; }
   void operator()(const script::Click& command) {

@@ -30,7 +30,8 @@ std::string event_text(const std::optional<int64_t>& event, const std::optional<
   return text;
 }
 
-void draw_fields(const AllocationDetails& details, std::optional<int64_t> first_time) {
+void draw_fields(const AllocationDetails& details, std::optional<int64_t> first_time,
+                 const std::string& category) {
   if (!ImGui::BeginTable("fields", 2)) return;
   ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, 96);
   ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
@@ -49,6 +50,7 @@ void draw_fields(const AllocationDetails& details, std::optional<int64_t> first_
   field("lifetime", lifetime);
   field("total then", format_bytes(static_cast<double>(details.total_after_alloc)));
   field("origin", details.origin);
+  field("category", category.empty() ? std::string("(classifying...)") : category);
   if (!details.frames.empty()) {
     const FrameText& where = details.frames[first_user_frame(details.frames)];
     field("location", stack_location(details.frames, details.forward_stack));
@@ -79,7 +81,8 @@ void draw_inspector(Session& state) {
     state.select(std::nullopt);
     return;
   }
-  draw_fields(*details, state.timeline() ? first_time_us(*state.timeline()) : std::nullopt);
+  draw_fields(*details, state.timeline() ? first_time_us(*state.timeline()) : std::nullopt,
+              state.selected() ? state.category_reason(*state.selected()) : std::string());
   ImGui::Separator();
   ImGui::Checkbox("show all frames", &state.settings.show_all_frames);
   ImGui::BeginChild("stack", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);

@@ -3,11 +3,13 @@
 #include <imgui.h>
 
 #include <cstdio>
+#include <exception>
 #include <string>
 
 #include "app/cursor_controls.h"
 #include "app/theme.h"
 #include "core/analysis/frame_kind.h"
+#include "core/classify/category_rules.h"
 #include "core/util/format.h"
 
 namespace snapscope {
@@ -53,6 +55,31 @@ void draw_wrapper_setting(AppState& state, MenuActions& actions) {
   ImGui::EndMenu();
 }
 
+// Category rules (docs/RULES.md): a file path, loaded on Enter; errors stay in the menu.
+void draw_rules_setting(Session& state) {
+  if (!ImGui::BeginMenu("Category rules")) return;
+  static char path[1024] = {};
+  static std::string message;
+  if (ImGui::IsWindowAppearing() && state.category_rules())
+    std::snprintf(path, sizeof path, "%s", state.category_rules()->file.c_str());
+  ImGui::TextDisabled("A JSON rules file mapping frames, locations or annotations to categories");
+  ImGui::SetNextItemWidth(420);
+  if (ImGui::InputText("##rules", path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue)) {
+    try {
+      state.set_category_rules(load_category_rules(path));
+      message = "loaded " + std::to_string(state.category_rules()->rules.size()) + " rules";
+    } catch (const std::exception& error) {
+      message = error.what();
+    }
+  }
+  if (state.category_rules() && ImGui::MenuItem("Clear rules")) {
+    state.set_category_rules(std::nullopt);
+    message.clear();
+  }
+  if (!message.empty()) ImGui::TextWrapped("%s", message.c_str());
+  ImGui::EndMenu();
+}
+
 void draw_view_menu(AppState& app, MenuActions& actions) {
   Session& state = app.session();
   if (!ImGui::BeginMenu("View")) return;
@@ -64,9 +91,15 @@ void draw_view_menu(AppState& app, MenuActions& actions) {
     state.select_kind(TimelineKind::Segments);
   }
   ImGui::Separator();
-  if (ImGui::MenuItem("Color by allocation site", nullptr, &state.settings.color_by_site)) {
-    actions.color_changed = true;
-  }
+  const auto coloring_item = [&](const char* label, ChartColoring coloring) {
+    if (ImGui::MenuItem(label, nullptr, state.settings.coloring == coloring)) {
+      state.settings.coloring = state.settings.coloring == coloring ? ChartColoring::Allocation : coloring;
+      actions.color_changed = true;
+    }
+  };
+  coloring_item("Color by allocation site", ChartColoring::Site);
+  coloring_item("Color by category", ChartColoring::Category);
+  draw_rules_setting(state);
   const bool has_time = state.device() != nullptr && state.device()->has_time;
   ImGui::MenuItem("Wall-clock time axis", nullptr, &state.settings.time_axis, has_time);
   ImGui::MenuItem("Show all stack frames", nullptr, &state.settings.show_all_frames);

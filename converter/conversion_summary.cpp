@@ -1,5 +1,8 @@
 #include "converter/conversion_summary.h"
 
+#include "converter/source_findings.h"
+#include "core/analysis/state_mapping.h"
+
 #include <cstdio>
 #include <sstream>
 
@@ -84,6 +87,21 @@ std::string format_summary_text(const ConvertSummary& summary) {
   out << "converted in:  " << timing << "\n";
   for (const std::string& warning : summary.warnings) out << "warning:       " << warning << "\n";
   return out.str();
+}
+
+nlohmann::json summary_with_analysis(const ConvertSummary& summary) {
+  nlohmann::json json = summary_to_json(summary);
+  for (nlohmann::json& device : json["devices"]) {
+    SourceOptions options;
+    options.device = device["device"].get<int>();
+    options.with_segments = false;
+    const AnalysisSource source = load_analysis_source(summary.output_dir, options);
+    const Classification classification = classify_source(source, nullptr);
+    device["categories_at_peak"] =
+        categories_json(classification, *source.blocks, peak_state(*source.blocks));
+    device["findings"] = findings_json(source_findings(source, classification), *source.blocks);
+  }
+  return json;
 }
 
 nlohmann::json summary_to_json(const ConvertSummary& summary) {

@@ -53,7 +53,7 @@ int run_conversion(const snapscope::CliOptions& cli) {
     const snapscope::ConvertSummary summary = snapscope::convert_snapshot(options);
     if (meter) meter->finish();
     if (cli.timings) std::fputs(stage_log.format().c_str(), stderr);
-    const std::string text = cli.json_summary ? snapscope::summary_to_json(summary).dump(2) + "\n"
+    const std::string text = cli.json_summary ? snapscope::summary_with_analysis(summary).dump(2) + "\n"
                                               : snapscope::format_summary_text(summary);
     std::fputs(text.c_str(), stdout);
     return kExitOk;

@@ -8,26 +8,33 @@
 #include <string>
 #include <vector>
 
+#include "converter/source_findings.h"
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/live_elements.h"
 #include "core/analysis/moment_table.h"
 #include "core/analysis/phase_table.h"
 #include "core/analysis/state_mapping.h"
 #include "core/export/export_source.h"
+#include "core/findings/finding_text.h"
 #include "core/util/format.h"
 
 namespace snapscope {
 
 const char* const kReportUsage =
     "usage: snapscope-convert --report [--at peak|EVENT] [--device N] [--top N] [--location user|shown]\n"
-    "                         IN.pickle|DIR\n"
+    "                         [--by location|category] [--findings] [--rules FILE] IN.pickle|DIR\n"
     "  --at      the moment to analyse: the block timeline's peak (default) or the state right\n"
     "            after raw trace event EVENT\n"
     "  --device  device index (default: the first device with a trace or segments)\n"
     "  --top     moment-table rows to show before folding the rest into one row (default 20, 0 = all)\n"
     "  --location  how rows are grouped: 'user' (default) the innermost user frame, or for stacks\n"
     "            without one (backward pass, C++ only) the autograd node or ATen operator; 'shown'\n"
-    "            the innermost frame the frame filter keeps (memory_viz's literal rule)\n";
+    "            the innermost frame the frame filter keeps (memory_viz's literal rule)\n"
+    "  --by      group the moment table by 'location' (default) or by 'category' (parameter,\n"
+    "            gradient, optimizer state, activation, temporary, autograd / workspace, unknown)\n"
+    "  --findings  also print the findings: the peak, OOM forensics, step growth, leak candidates\n"
+    "            and recording caveats\n"
+    "  --rules   a category rules file (docs/RULES.md) tried before the built-in evidence\n";
 
 namespace {
 
@@ -36,6 +43,9 @@ struct ReportOptions {
   int device = -1;
   size_t top = 20;
   LocationRule location = LocationRule::FirstUserFrame;
+  bool by_category = false;
+  bool findings = false;
+  std::string rules_file;
   std::string input;
 };
 
@@ -43,7 +53,8 @@ ReportOptions parse_report_args(std::span<const std::string_view> args) {
   ReportOptions options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
-    const bool takes_value = arg == "--at" || arg == "--device" || arg == "--top" || arg == "--location";
+    const bool takes_value = arg == "--at" || arg == "--device" || arg == "--top" || arg == "--location" ||
+                             arg == "--by" || arg == "--rules";
     if (takes_value && i + 1 == args.size())
       throw subcommand::UsageError(std::string(arg) + " needs a value");
     if (arg == "--at") {
@@ -56,6 +67,15 @@ ReportOptions parse_report_args(std::span<const std::string_view> args) {
       options.top = static_cast<size_t>(subcommand::parse_non_negative(args[++i], arg));
     } else if (arg == "--location") {
       options.location = subcommand::parse_location_rule(args[++i]);
+    } else if (arg == "--by") {
+      const std::string_view value = args[++i];
+      if (value != "location" && value != "category")
+        throw subcommand::UsageError("--by needs 'location' or 'category', got '" + std::string(value) + "'");
+      options.by_category = value == "category";
+    } else if (arg == "--findings") {
+      options.findings = true;
+    } else if (arg == "--rules") {
+      options.rules_file = args[++i];
     } else if (arg.starts_with("-") || !options.input.empty()) {
       throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
     } else {
@@ -100,19 +120,36 @@ std::string summary_text(const AnalysisSource& input) {
   return text;
 }
 
-std::string report_text(const ReportOptions& options, const AnalysisSource& input) {
+MomentTable category_table(std::span<const LiveElement> live, const Classification& classification,
+                           size_t state) {
+  return build_grouped_table(
+      live, [&](const LiveElement& element) { return uint32_t{classification.category(element.elem)}; },
+      [&](uint32_t category) {
+        return std::string(classification.names.name(static_cast<CategoryId>(category)));
+      },
+      state);
+}
+
+std::string report_text(const ReportOptions& options, const AnalysisSource& input,
+                        const Classification& classification) {
   const Timeline& timeline = *input.blocks;
   const size_t state = resolve_moment(input, options.at_event);
   LocationIndex locations(*input.stacks, options.location);
   const std::vector<LiveElement> live = live_elements(timeline, state);
-  const MomentTable moment = build_moment_table(live, locations, state);
+  const MomentTable moment = options.by_category ? category_table(live, classification, state)
+                                                 : build_moment_table(live, locations, state);
 
   std::string text = summary_text(input) + "\n";
   text += "live memory at " + moment_text(timeline, state) + ": " + bytes_text(moment.live_bytes) + " in " +
-          format_grouped(live.size()) + " allocations\n\n";
-  text += moment_table_text(moment, options.top) + "\n";
+          format_grouped(live.size()) + " allocations\n";
+  text += "by category:   " +
+          category_breakdown(classification.names, category_bytes_at(classification, timeline, state)) +
+          "\n\n";
+  const GroupNames group = options.by_category ? GroupNames{"Category", "categories"} : GroupNames{};
+  text += moment_table_text(moment, options.top, group) + "\n";
   const PhaseTable phases = build_phase_table(timeline, pair_annotations(input.annotations, input.device));
   text += "phases (annotations on device " + std::to_string(input.device) + "):\n" + phase_table_text(phases);
+  if (options.findings) text += "\nfindings:\n" + findings_text(source_findings(input, classification));
   return text;
 }
 
@@ -123,8 +160,11 @@ int run_report(std::span<const std::string_view> args, std::FILE* out, std::FILE
     SourceOptions source_options;
     source_options.device = options.device;
     source_options.with_segments = false;  // the report shows block totals only
+    const std::optional<CategoryRules> rules =
+        options.rules_file.empty() ? std::nullopt : std::optional(load_category_rules(options.rules_file));
     const AnalysisSource input = load_analysis_source(options.input, source_options);
-    std::fputs(report_text(options, input).c_str(), out);
+    const Classification classification = classify_source(input, rules ? &*rules : nullptr);
+    std::fputs(report_text(options, input, classification).c_str(), out);
     return 0;
   };
   return subcommand::run(args, out, err, kReportUsage, parse_report_args, run_parsed,

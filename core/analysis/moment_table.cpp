@@ -26,17 +26,25 @@ std::vector<std::string> text_cells(const MomentRow& row) {
 }  // namespace
 
 MomentTable build_moment_table(std::span<const LiveElement> live, LocationIndex& locations, size_t state) {
-  std::unordered_map<LocationId, std::vector<uint64_t>> sizes_by_location;
+  return build_grouped_table(
+      live, [&](const LiveElement& element) { return locations.location_of(element.stack); },
+      [&](uint32_t location) { return std::string(locations.label(location)); }, state);
+}
+
+MomentTable build_grouped_table(std::span<const LiveElement> live,
+                                const std::function<uint32_t(const LiveElement&)>& group_of,
+                                const std::function<std::string(uint32_t)>& label_of, size_t state) {
+  std::unordered_map<uint32_t, std::vector<uint64_t>> sizes_by_group;
   MomentTable table;
   table.state = state;
   for (const LiveElement& element : live) {
-    sizes_by_location[locations.location_of(element.stack)].push_back(element.size);
+    sizes_by_group[group_of(element)].push_back(element.size);
     table.live_bytes += element.size;
   }
-  for (auto& [location, sizes] : sizes_by_location) {
+  for (auto& [group, sizes] : sizes_by_group) {
     MomentRow row;
-    row.location = location;
-    row.label = locations.label(location);
+    row.location = group;
+    row.label = label_of(group);
     row.count = sizes.size();
     for (uint64_t size : sizes) row.bytes += size;
     row.median_size = median_of(sizes);
@@ -50,8 +58,8 @@ MomentTable build_moment_table(std::span<const LiveElement> live, LocationIndex&
   return table;
 }
 
-std::string moment_table_text(const MomentTable& table, size_t top_n) {
-  TextTable text({"Mem", "Cumulative", "Median", "Count", "Location"});
+std::string moment_table_text(const MomentTable& table, size_t top_n, const GroupNames& group) {
+  TextTable text({"Mem", "Cumulative", "Median", "Count", group.title});
   const size_t shown = top_n == 0 ? table.rows.size() : std::min(top_n, table.rows.size());
   for (size_t i = 0; i < shown; ++i) text.add_row(text_cells(table.rows[i]));
   if (shown < table.rows.size()) {
@@ -61,7 +69,7 @@ std::string moment_table_text(const MomentTable& table, size_t top_n) {
       rest.count += table.rows[i].count;
     }
     rest.cumulative = table.live_bytes;
-    rest.label = "(" + std::to_string(table.rows.size() - shown) + " more locations)";
+    rest.label = "(" + std::to_string(table.rows.size() - shown) + " more " + group.plural + ")";
     std::vector<std::string> cells = text_cells(rest);
     cells[2] = "-";  // a median of medians would mislead
     text.add_row(std::move(cells));

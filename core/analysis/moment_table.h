@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,10 +29,20 @@ struct MomentTable {
 };
 
 MomentTable build_moment_table(std::span<const LiveElement> live, LocationIndex& locations, size_t state);
+// The same table grouped by any key (a category, ...): group_of(element) -> key (kept in
+// MomentRow::location), label_of(key) -> the row's label.
+MomentTable build_grouped_table(std::span<const LiveElement> live,
+                                const std::function<uint32_t(const LiveElement&)>& group_of,
+                                const std::function<std::string(uint32_t)>& label_of, size_t state);
+
+struct GroupNames {
+  std::string title = "Location";    // the label column's header
+  std::string plural = "locations";  // "(N more locations)"
+};
 
 // "Mem  Cumulative  Median  Count  Location" in human units; top_n > 0 keeps that many rows and
 // folds the rest into one "(N more locations)" row so the column still adds up.
-std::string moment_table_text(const MomentTable& table, size_t top_n = 0);
+std::string moment_table_text(const MomentTable& table, size_t top_n = 0, const GroupNames& group = {});
 // Exact byte counts, one row per location, with a header.
 std::string moment_table_csv(const MomentTable& table);
 

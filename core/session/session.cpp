@@ -37,6 +37,7 @@ std::unique_ptr<Session> Session::open(const std::string& path, std::function<vo
 void Session::cancel_background() {
   analysis_worker_.wait_idle();
   phase_build_.cancel();
+  categories_.cancel();
   history_.cancel();
   annotations_.cancel();
   catalog_.cancel();
@@ -77,7 +78,15 @@ bool Session::poll() {
     arrived = true;
     if (phase_wanted_key_) phase_table(phase_wanted_key_->filter);  // it waited for them
   }
-  arrived = history_.poll() || arrived;
+  if (history_.poll()) {
+    arrived = true;
+    rebuild_findings();  // OOM forensics need the history
+  }
+  if (catalog_.get() && annotations_.get() && timeline() && categories_key_ != timeline()) start_categories();
+  if (categories_.poll()) {
+    arrived = true;
+    rebuild_findings();
+  }
   if (phase_build_.poll()) {
     // A failed build shows the previous table rather than waiting for one forever.
     if (phase_build_.get()) phase_table_ = phase_build_.get();
@@ -94,16 +103,18 @@ bool Session::poll() {
 
 bool Session::background_busy() const {
   return catalog_.running() || annotations_.running() || history_.running() || phase_build_.running() ||
-         analysis_worker_.busy();
+         categories_.running() || analysis_worker_.busy();
 }
 
 bool Session::result_waiting() const {
   return catalog_.finished() || annotations_.finished() || history_.finished() || phase_build_.finished() ||
-         analysis_worker_.has_result();
+         categories_.finished() || analysis_worker_.has_result();
 }
 
 bool Session::settled() const {
   if (background_busy() || analysis_worker_.has_result()) return false;
+  // Categories follow the stack catalog and annotations: the next poll() starts them.
+  if (catalog_.get() && annotations_.get() && timeline() && categories_key_ != timeline()) return false;
   // A wanted phase table not built yet (its request comes from the next drawn frame).
   return !phase_wanted_key_ || phase_shown_key_ == phase_wanted_key_ || timeline() == nullptr;
 }

@@ -17,13 +17,17 @@
 #include "core/allocator/allocator_history.h"
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/phase_table.h"
+#include "core/classify/category_timeline.h"
+#include "core/classify/classifier.h"
 #include "core/cursor/analysis_worker.h"
 #include "core/cursor/element_marks.h"
 #include "core/cursor/stack_catalog.h"
 #include "core/cursor/time_cursor.h"
+#include "core/findings/findings.h"
 #include "core/session/background_result.h"
 #include "core/store/elements_db/elements_db.h"
 #include "core/view/allocation_details.h"
+#include "core/view/chart_coloring.h"
 #include "core/view/document.h"
 #include "core/view/site_colors.h"
 #include "core/view/view_transform.h"
@@ -34,10 +38,23 @@ namespace snapscope {
 struct ChartSettings {
   int device = -1;
   TimelineKind kind = TimelineKind::Blocks;
-  bool color_by_site = false;
+  ChartColoring coloring = ChartColoring::Allocation;
   bool time_axis = false;  // label x with wall-clock time instead of event index
   bool show_all_frames = false;
   YFitSettings y_fit;  // zooming time fits y to the totals in view
+};
+
+// What each allocation of one timeline is: its category and why, the category totals over time,
+// and the findings that need no allocator history. Built in the background; immutable after.
+struct SessionCategories {
+  SessionCategories(const Timeline& shown, Classification classified)
+      : timeline(&shown), classification(std::move(classified)), totals(shown, classification) {}
+  SessionCategories(const SessionCategories&) = delete;
+  SessionCategories& operator=(const SessionCategories&) = delete;
+  const Timeline* timeline;
+  Classification classification;
+  CategoryTimeline totals;  // refers to `classification` above
+  std::vector<Finding> findings;
 };
 
 // How the cursor's call trees and moment table group stacks (the analysis pane's toggles).
@@ -96,6 +113,17 @@ class Session {
   // The wrapper-library list changed: what was grouped by location is stale.
   void forget_locations();
 
+  // Categories of the shown timeline: null until they are classified (stacks and annotations
+  // are read first). The findings add OOM forensics once the allocator history is built.
+  const SessionCategories* categories() const;
+  const std::vector<Finding>& findings() const { return findings_; }
+  std::string category_reason(uint32_t elem) const;  // "" until categories() is ready
+  // User rules (docs/RULES.md) tried before the built-in evidence; reclassifies.
+  void set_category_rules(std::optional<CategoryRules> rules);
+  const std::optional<CategoryRules>& category_rules() const { return rules_; }
+  // Puts the cursor (and the selection) where a finding points.
+  void activate(const Finding& finding);
+
   // --- Background work ---------------------------------------------------------------------
   // Takes finished background results; call once per frame on the thread that reads the
   // session. True when something new arrived.
@@ -140,6 +168,8 @@ class Session {
   };
   void start_indexes();
   void start_allocator_history();
+  void start_categories();
+  void rebuild_findings();
   void cancel_background();
   std::optional<AnalysisRequest> analysis_request(const AnalysisOptions& options) const;
   void forget_view_state();
@@ -158,6 +188,10 @@ class Session {
   BackgroundResult<const std::vector<AnnotationRecord>> annotations_;
   BackgroundResult<AllocatorHistory> history_;
   BackgroundResult<const PhaseTable> phase_build_;
+  BackgroundResult<const SessionCategories> categories_;
+  const Timeline* categories_key_ = nullptr;  // the timeline categories_ was started for
+  std::optional<CategoryRules> rules_;
+  std::vector<Finding> findings_;
   PhaseKey phase_building_key_;
   std::shared_ptr<const PhaseTable> phase_table_;
   std::optional<PhaseKey> phase_shown_key_;

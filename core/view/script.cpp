@@ -156,8 +156,11 @@ script::Tab parse_tab_command(const std::vector<std::string_view>& words) {
   if (words[1] == "bottom-up") return {Name::BottomUp};
   if (words[1] == "moment") return {Name::Moment};
   if (words[1] == "phases") return {Name::Phases};
-  throw std::invalid_argument("tab needs call-tree, bottom-up, moment or phases, got '" +
-                              std::string(words[1]) + "'");
+  if (words[1] == "categories") return {Name::Categories};
+  if (words[1] == "findings") return {Name::Findings};
+  throw std::invalid_argument(
+      "tab needs call-tree, bottom-up, moment, phases, categories or findings, got '" +
+      std::string(words[1]) + "'");
 }
 
 ScriptCommand parse_script_line(std::string_view line) {
@@ -182,7 +185,17 @@ ScriptCommand parse_script_line(std::string_view line) {
   }
   if (verb == "color") {
     expect_arguments(words, 1);
-    return script::ColorBySite{parse_choice(words[1], "default", "site")};
+    if (words[1] == "category") return script::Color{ChartColoring::Category};
+    return script::Color{parse_choice(words[1], "default", "site") ? ChartColoring::Site
+                                                                   : ChartColoring::Allocation};
+  }
+  if (verb == "rules") {
+    expect_arguments(words, 1);
+    return script::Rules{std::string(words[1])};
+  }
+  if (verb == "finding") {
+    expect_arguments(words, 1);
+    return script::Finding{static_cast<size_t>(parse_int(words[1], "finding"))};
   }
   if (verb == "xaxis") {
     expect_arguments(words, 1);

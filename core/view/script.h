@@ -4,8 +4,10 @@
 //   fit                  show everything
 //   device N             switch device
 //   timeline blocks|segments
-//   color default|site
+//   color default|site|category
 //   xaxis index|time
+//   rules FILE           load a category rules file (docs/RULES.md) and reclassify
+//   finding N            activate finding N (0-based) of the Findings tab: cursor and selection
 //   click X Y            a left click at window pixel (X, Y)
 //   hover X Y            the pointer rests at window pixel (X, Y) (hover outline and tooltip)
 //   zoom-selection       frame the selection's lifetime in both axes (inspector's button)
@@ -20,7 +22,7 @@
 //   search TEXT          frame substring or address; search-next / search-previous step the cursor
 //   print-cursor         cursor, call tree root and moment table totals, one JSON line
 //   export FORMAT FILE   File > Export: a snapscope-convert --export FORMAT, or png, at the cursor
-//   tab call-tree|bottom-up|moment|phases   show that tab of the analysis pane
+//   tab call-tree|bottom-up|moment|phases|categories|findings  show that tab of the analysis pane
 //   tree-search TEXT     search the shown call tree (the rest of the line), as typing after '/'
 
 #pragma once
@@ -32,6 +34,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/view/chart_coloring.h"
 #include "core/view/view_transform.h"
 
 namespace snapscope {
@@ -57,8 +60,14 @@ struct Device {
 struct ShowSegments {
   bool segments = false;
 };
-struct ColorBySite {
-  bool enabled = false;
+struct Color {
+  ChartColoring coloring = ChartColoring::Allocation;
+};
+struct Rules {
+  std::string path;  // a category rules file (docs/RULES.md)
+};
+struct Finding {
+  size_t index = 0;  // activates finding `index` (0-based): cursor and selection
 };
 struct TimeAxis {
   bool time = false;
@@ -104,7 +113,7 @@ struct Export {
   std::string format, path;
 };
 struct Tab {
-  enum class Name : uint8_t { CallTree, BottomUp, Moment, Phases };
+  enum class Name : uint8_t { CallTree, BottomUp, Moment, Phases, Categories, Findings };
   Name name = Name::CallTree;
 };
 struct TreeSearch {
@@ -113,11 +122,12 @@ struct TreeSearch {
 }  // namespace script
 
 using ScriptCommand =
-    std::variant<script::View, script::Fit, script::Device, script::ShowSegments, script::ColorBySite,
+    std::variant<script::View, script::Fit, script::Device, script::ShowSegments, script::Color,
                  script::TimeAxis, script::Click, script::Select, script::Wait, script::Screenshot,
                  script::PrintSelection, script::PrintView, script::Cursor, script::Search,
                  script::SearchStep, script::PrintCursor, script::Export, script::Hover,
-                 script::ZoomSelection, script::YFit, script::Phase, script::Tab, script::TreeSearch>;
+                 script::ZoomSelection, script::YFit, script::Phase, script::Tab, script::TreeSearch,
+                 script::Rules, script::Finding>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "core/analysis/call_tree.h"
 #include "core/analysis/live_elements.h"
 #include "core/analysis/state_mapping.h"
+#include "core/classify/category.h"
 #include "core/cursor/stack_catalog.h"
 #include "core/view/document.h"
 #include "gui_harness.h"
@@ -175,4 +177,46 @@ TEST_CASE("app: a file opened by a relative path is remembered by its absolute p
   REQUIRE(std::getline(recent, first));
   CHECK(fs::path(first).is_absolute());
   CHECK(fs::equivalent(first, sandbox / "fixture.pickle"));
+}
+
+TEST_CASE("script: colour by category paints the chart in category colours, with a legend and findings") {
+  const fs::path sandbox = make_sandbox("panes-categories");
+  const std::string input = fixture_pickle(sandbox).string();
+  const fs::path png = sandbox / "categories.png";
+  const RunResult run = run_script(sandbox, input,
+                                   "color category\ncursor peak\ntab findings\nscreenshot " + png.string() +
+                                       "\nfinding 0\nprint-selection\n");
+  REQUIRE(run.exit_code == 0);
+  const auto lines = json_lines(run.out);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0]["kind"] == "peak");
+  CHECK(lines[0]["title"].get<std::string>().starts_with("Peak "));
+  const std::string category = lines[1]["category"].get<std::string>();
+  CHECK(!category.empty());
+  CHECK(lines[1]["category_reason"].get<std::string>().starts_with(category + ": "));
+  // The generated training loop has parameters, gradients, optimizer state and activations: each
+  // category's own colour covers a good part of the chart (legend squares alone are ~200 pixels).
+  const Image image = load_png(png);
+  const auto to_rgb = [](const Rgba& c) {
+    return (uint32_t(std::lround(c.r * 255)) << 16) | (uint32_t(std::lround(c.g * 255)) << 8) |
+           uint32_t(std::lround(c.b * 255));
+  };
+  CategoryNames names;
+  const std::vector<Rgba> palette = category_palette(names);
+  for (const Category shown : {Category::Parameter, Category::OptimizerState, Category::Activation}) {
+    const uint32_t rgb = to_rgb(palette[category_id(shown)]);
+    size_t pixels = 0;
+    for (int y = 0; y < image.height; ++y) {
+      for (int x = 0; x < image.width; ++x) pixels += image.pixel(x, y) == rgb;
+    }
+    CAPTURE(builtin_category_name(shown));
+    CHECK(pixels > 2000);
+  }
+  // The default palette's first colour (memory_viz colouring) is gone from the chart.
+  size_t default_pixels = 0;
+  const uint32_t default_rgb = to_rgb(kDefaultPalette[0]);
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) default_pixels += image.pixel(x, y) == default_rgb;
+  }
+  CHECK(default_pixels < 50);
 }

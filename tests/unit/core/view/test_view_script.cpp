@@ -49,11 +49,22 @@ TEST_CASE("script commands parse into their structs") {
   CHECK(std::get<script::Screenshot>(commands[4]).path == "out.png");
   CHECK(std::holds_alternative<script::PrintSelection>(commands[5]));
   CHECK(std::get<script::ShowSegments>(commands[6]).segments);
-  CHECK(std::get<script::ColorBySite>(commands[7]).enabled);
+  CHECK(std::get<script::Color>(commands[7]).coloring == ChartColoring::Site);
   CHECK(std::get<script::TimeAxis>(commands[8]).time);
   CHECK(std::get<script::Device>(commands[9]).device == 1);
   CHECK(std::holds_alternative<script::Fit>(commands[10]));
   CHECK(std::holds_alternative<script::PrintView>(commands[11]));
+}
+
+TEST_CASE("script: colour by category, rules files and findings") {
+  const auto commands =
+      parse_script("color category\nrules /tmp/r.json\nfinding 2\ntab findings\ncolor default\n", "s.txt");
+  REQUIRE(commands.size() == 5);
+  CHECK(std::get<script::Color>(commands[0]).coloring == ChartColoring::Category);
+  CHECK(std::get<script::Rules>(commands[1]).path == "/tmp/r.json");
+  CHECK(std::get<script::Finding>(commands[2]).index == 2);
+  CHECK(std::get<script::Tab>(commands[3]).name == script::Tab::Name::Findings);
+  CHECK(std::get<script::Color>(commands[4]).coloring == ChartColoring::Allocation);
 }
 
 TEST_CASE("script errors name the line") {

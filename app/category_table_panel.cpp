@@ -1,0 +1,90 @@
+#include "app/category_table_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "app/table_columns.h"
+#include "app/theme.h"
+#include "core/classify/category.h"
+#include "core/util/format.h"
+
+namespace snapscope {
+namespace {
+
+struct CategoryRow {
+  uint64_t bytes = 0, count = 0;
+  std::map<LocationId, uint64_t> by_location;
+};
+
+void draw_row(const CategoryNames& names, const std::vector<Rgba>& palette, const CursorAnalysis& shown,
+              CategoryId id, const CategoryRow& row) {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float side = ImGui::GetTextLineHeight();
+  ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side),
+                                            theme::to_imgui(palette[id], 1));
+  ImGui::Dummy(ImVec2(side, side));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(std::string(names.name(id)).c_str());
+  ImGui::TableNextColumn();
+  ImGui::Text("%s", format_bytes(static_cast<double>(row.bytes)).c_str());
+  ImGui::TableNextColumn();
+  ImGui::Text("%.1f%%", shown.moment.live_bytes == 0
+                            ? 0.0
+                            : 100.0 * double(row.bytes) / double(shown.moment.live_bytes));
+  ImGui::TableNextColumn();
+  ImGui::Text("%s", format_grouped(row.count).c_str());
+  ImGui::TableNextColumn();
+  const auto top = std::max_element(row.by_location.begin(), row.by_location.end(),
+                                    [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (const MomentRow& moment_row : shown.moment.rows) {
+    if (top != row.by_location.end() && moment_row.location == top->first) {
+      ImGui::TextUnformatted(moment_row.label.c_str());
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+void draw_category_table(Session& state, const CursorAnalysis* shown) {
+  const SessionCategories* categories = state.categories();
+  if (categories == nullptr || shown == nullptr || shown->timeline != categories->timeline) {
+    ImGui::TextDisabled(categories == nullptr ? "classifying allocations..."
+                                              : "place the time cursor (click the chart)");
+    return;
+  }
+  const Classification& classification = categories->classification;
+  std::vector<CategoryRow> rows(classification.names.size());
+  for (size_t i = 0; i < shown->live.size(); ++i) {
+    CategoryRow& row = rows[classification.category(shown->live[i].elem)];
+    row.bytes += shown->live[i].size;
+    ++row.count;
+    if (i < shown->live_locations.size()) row.by_location[shown->live_locations[i]] += shown->live[i].size;
+  }
+  std::vector<CategoryId> order;
+  for (size_t id = 0; id < rows.size(); ++id) {
+    if (rows[id].count > 0) order.push_back(static_cast<CategoryId>(id));
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](CategoryId a, CategoryId b) { return rows[a].bytes > rows[b].bytes; });
+  const std::vector<Rgba> palette = category_palette(classification.names);
+  if (!ImGui::BeginTable("categories", 5,
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY))
+    return;
+  ImGui::TableSetupColumn("Category", ImGuiTableColumnFlags_WidthFixed,
+                          fit_column_width("Category", "  autograd / workspace"));
+  ImGui::TableSetupColumn("Mem", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Mem", "999.99 MiB"));
+  ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Share", "100.0%"));
+  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Count", "9,999,999"));
+  ImGui::TableSetupColumn("Largest location", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  for (const CategoryId id : order) draw_row(classification.names, palette, *shown, id, rows[id]);
+  ImGui::EndTable();
+}
+
+}  // namespace snapscope

@@ -1,0 +1,118 @@
+#include "app/category_view.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/theme.h"
+#include "core/analysis/state_mapping.h"
+#include "core/classify/category.h"
+#include "core/util/format.h"
+
+namespace snapscope {
+namespace {
+
+constexpr float kStripHeight = 90;
+
+// The state memory_viz draws during the step at x: the larger of the totals around its action.
+size_t state_at_step(const Timeline& timeline, double x) {
+  const uint64_t steps = timeline.timesteps();
+  if (steps == 0) return 0;
+  const auto step = static_cast<uint64_t>(std::clamp(x, 0.0, static_cast<double>(steps - 1)));
+  const size_t action = timeline.action_at_step(step);
+  return timeline.total_after(action) >= timeline.total_before(action) ? action + 1 : action;
+}
+
+void draw_legend(const Session& state, const SessionCategories& categories, std::vector<uint64_t>& bytes) {
+  const Timeline& timeline = *categories.timeline;
+  const size_t moment = state.cursor.placed() ? state.cursor.state() : peak_state(timeline);
+  categories.totals.bytes_at(moment, bytes);
+  const std::vector<Rgba> palette = category_palette(categories.classification.names);
+  ImGui::TextDisabled("%s", state.cursor.placed() ? "at the cursor:" : "at the peak:");
+  for (size_t id = 0; id < bytes.size(); ++id) {
+    const std::string label = std::string(categories.classification.names.name(static_cast<CategoryId>(id))) +
+                              " " + format_bytes(static_cast<double>(bytes[id]));
+    const float item_width = ImGui::GetTextLineHeight() + ImGui::CalcTextSize(label.c_str()).x +
+                             3 * ImGui::GetStyle().ItemSpacing.x;
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < item_width)
+      ImGui::NewLine();  // wrap a legend too wide for the pane
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float side = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side),
+                                              theme::to_imgui(palette[id], 1));
+    ImGui::Dummy(ImVec2(side, side));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label.c_str());
+  }
+}
+
+}  // namespace
+
+float category_view_height() { return 2 * ImGui::GetTextLineHeightWithSpacing() + kStripHeight + 6; }
+
+void CategoryView::refresh(const Key& key) {
+  key_ = key;
+  const size_t count = key.categories->totals.category_count();
+  column_bytes_.assign(static_cast<size_t>(key.columns) * count, 0);
+  const Timeline& timeline = *key.categories->timeline;
+  for (int column = 0; column < key.columns; ++column) {
+    const double x = key.x0 + (column + 0.5) * (key.x1 - key.x0) / key.columns;
+    key.categories->totals.bytes_at(state_at_step(timeline, x), scratch_);
+    std::copy(scratch_.begin(), scratch_.end(),
+              column_bytes_.begin() + static_cast<ptrdiff_t>(column * count));
+  }
+}
+
+void CategoryView::draw(Session& state, float left, float width) {
+  ImGui::BeginChild("category-view", ImVec2(width, category_view_height()), false);
+  const SessionCategories* categories = state.categories();
+  if (categories == nullptr) {
+    ImGui::TextDisabled("classifying allocations...");
+    ImGui::EndChild();
+    return;
+  }
+  draw_legend(state, *categories, scratch_);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float strip_width = std::max(1.0f, width - left);
+  const DataRect visible = state.view.visible();
+  const Key key{categories, visible.x0, visible.x1, static_cast<int>(strip_width)};
+  if (!(key == key_)) refresh(key);
+  const size_t count = categories->totals.category_count();
+  const std::vector<Rgba> palette = category_palette(categories->classification.names);
+  const double top = static_cast<double>(std::max<uint64_t>(categories->timeline->peak_bytes(), 1));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float x0 = origin.x + left, bottom = origin.y + kStripHeight;
+  draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x0 + strip_width, bottom),
+                      theme::to_imgui(kDefaultBackground, 1));
+  for (int column = 0; column < key.columns; ++column) {
+    double below = 0;
+    for (size_t id = 0; id < count; ++id) {
+      const double bytes = static_cast<double>(column_bytes_[static_cast<size_t>(column) * count + id]);
+      if (bytes <= 0) continue;
+      const float y_low = bottom - static_cast<float>(below / top * kStripHeight);
+      below += bytes;
+      const float y_high = bottom - static_cast<float>(below / top * kStripHeight);
+      const float x = x0 + static_cast<float>(column);
+      draw->AddRectFilled(ImVec2(x, y_high), ImVec2(x + 1, y_low), theme::to_imgui(palette[id], 1));
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(x0, origin.y));
+  ImGui::InvisibleButton("category-strip", ImVec2(strip_width, kStripHeight));
+  if (ImGui::IsItemHovered()) {
+    const int column = std::clamp(static_cast<int>(ImGui::GetIO().MousePos.x - x0), 0, key.columns - 1);
+    std::string text;
+    for (size_t id = 0; id < count; ++id) {
+      const uint64_t bytes = column_bytes_[static_cast<size_t>(column) * count + id];
+      if (bytes > 0)
+        text += std::string(categories->classification.names.name(static_cast<CategoryId>(id))) + ": " +
+                format_bytes(static_cast<double>(bytes)) + "\n";
+    }
+    ImGui::SetTooltip("%s", text.empty() ? "nothing live" : text.c_str());
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace snapscope

@@ -1,0 +1,11 @@
+// The analysis pane's Findings tab: what the snapshot says, one entry per finding (core/findings),
+// each with a button that puts the cursor and the selection where it points.
+#pragma once
+
+#include "core/session/session.h"
+
+namespace snapscope {
+
+void draw_findings_panel(Session& state);
+
+}  // namespace snapscope

@@ -1,0 +1,114 @@
+#include "core/classify/category_rules.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/classify/category.h"
+#include "core/snapshot/snapshot_reader.h"
+
+namespace snapscope {
+namespace {
+
+constexpr size_t kMaxPatternBytes = 4096;
+
+CategoryRule parse_rule(const nlohmann::json& entry, size_t number, const std::string& file) {
+  const std::string where = file + ": rule " + std::to_string(number) + ": ";
+  if (!entry.is_object()) throw InputError(where + "is not an object");
+  CategoryRule rule;
+  int targets = 0;
+  for (const RuleTarget target : {RuleTarget::Frame, RuleTarget::Location, RuleTarget::Annotation}) {
+    const auto found = entry.find(rule_target_name(target));
+    if (found == entry.end()) continue;
+    if (!found->is_string()) throw InputError(where + "\"" + rule_target_name(target) + "\" is not a string");
+    rule.target = target;
+    rule.pattern = found->get<std::string>();
+    ++targets;
+  }
+  if (targets != 1) throw InputError(where + "needs exactly one of \"frame\", \"location\", \"annotation\"");
+  if (rule.pattern.empty() || rule.pattern.size() > kMaxPatternBytes)
+    throw InputError(where + "the pattern is empty or longer than 4096 bytes");
+  const auto category = entry.find("category");
+  if (category == entry.end() || !category->is_string() || category->get<std::string>().empty())
+    throw InputError(where + "needs a \"category\" name");
+  rule.category = category->get<std::string>();
+  for (const auto& [key, value] : entry.items()) {
+    if (key != "category" && key != "frame" && key != "location" && key != "annotation")
+      throw InputError(where + "unknown key \"" + key + "\"");
+  }
+  return rule;
+}
+
+}  // namespace
+
+const char* rule_target_name(RuleTarget target) {
+  switch (target) {
+    case RuleTarget::Frame:
+      return "frame";
+    case RuleTarget::Location:
+      return "location";
+    case RuleTarget::Annotation:
+      return "annotation";
+  }
+  return "frame";
+}
+
+CategoryRules parse_category_rules(std::string_view json_text, const std::string& file) {
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::exception& error) {
+    std::string message = error.what();
+    if (const size_t colon = message.find(": "); colon != std::string::npos)
+      message = message.substr(colon + 2);
+    throw InputError(file + ": not valid JSON: " + message);
+  }
+  if (!document.is_object() || !document.contains("rules") || !document["rules"].is_array())
+    throw InputError(file + ": expected an object with a \"rules\" array");
+  CategoryRules rules;
+  rules.file = file;
+  CategoryNames names;  // checks the number of custom categories
+  size_t number = 0;
+  for (const nlohmann::json& entry : document["rules"]) {
+    rules.rules.push_back(parse_rule(entry, ++number, file));
+    try {
+      names.intern(rules.rules.back().category);
+    } catch (const std::invalid_argument& error) {
+      throw InputError(file + ": rule " + std::to_string(number) + ": " + error.what());
+    }
+  }
+  return rules;
+}
+
+CategoryRules load_category_rules(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot open the rules file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(path + ": cannot read the rules file");
+  return parse_category_rules(text.str(), path);
+}
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  // Iterative matcher with one backtrack point (the last '*'): linear for typical patterns.
+  size_t p = 0, t = 0, star = std::string_view::npos, resume = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      t = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+}  // namespace snapscope

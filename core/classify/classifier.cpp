@@ -1,0 +1,287 @@
+#include "core/classify/classifier.h"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "core/analysis/frame_kind.h"
+#include "core/analysis/source_location.h"
+
+namespace snapscope {
+namespace {
+
+constexpr size_t kCancelCheckInterval = 1 << 16;
+constexpr int kNoRule = -1;
+
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
+// cuBLAS / cuDNN workspaces and collective-communication buffers: library memory, not tensors.
+bool is_workspace_frame(const FrameRef& frame) {
+  if (frame.filename.ends_with(".py")) return false;
+  return contains(frame.name, "orkspace") || contains(frame.name, "c10d::") ||
+         contains(frame.name, "ProcessGroupNCCL") || contains(frame.name, "ncclComm");
+}
+
+std::optional<FrameId> workspace_frame(std::span<const FrameId> frames, const StackSource& stacks) {
+  for (const FrameId id : frames) {
+    if (is_workspace_frame(stacks.frame(id))) return id;
+  }
+  return std::nullopt;
+}
+
+// Matches the rule file against allocations; per-stack answers are cached.
+class RuleMatcher {
+ public:
+  RuleMatcher(const CategoryRules& rules, const StackSource& stacks, std::span<const PlacedAnnotation> placed)
+      : rules_(rules), stacks_(stacks), locations_(stacks, LocationRule::FirstUserFrame) {
+    annotation_ranges_.resize(rules.rules.size());
+    for (size_t r = 0; r < rules.rules.size(); ++r) {
+      if (rules.rules[r].target != RuleTarget::Annotation) continue;
+      for (const PlacedAnnotation& annotation : placed) {
+        if (annotation.first_action < annotation.end_action &&
+            glob_match(rules.rules[r].pattern, annotation.name))
+          annotation_ranges_[r].emplace_back(annotation.first_action, annotation.end_action);
+      }
+    }
+  }
+
+  // The first rule (file order) matching an allocation made by `action` with `stack`.
+  int first_match(StackId stack, std::optional<size_t> action) {
+    const int by_stack = stack_match(stack);
+    for (size_t r = 0; r < rules_.rules.size(); ++r) {
+      if (by_stack != kNoRule && static_cast<size_t>(by_stack) <= r) return by_stack;
+      if (action && rules_.rules[r].target == RuleTarget::Annotation && inside(r, *action))
+        return static_cast<int>(r);
+    }
+    return by_stack;
+  }
+
+ private:
+  bool inside(size_t rule, size_t action) const {
+    for (const auto& [first, end] : annotation_ranges_[rule]) {
+      if (first <= action && action < end) return true;
+    }
+    return false;
+  }
+
+  int stack_match(StackId stack) {
+    auto [it, inserted] = by_stack_.try_emplace(stack, kNoRule);
+    if (!inserted) return it->second;
+    const std::string location(locations_.label(locations_.location_of(stack)));
+    const std::span<const FrameId> frames = stacks_.stack_frames(stack);
+    for (size_t r = 0; r < rules_.rules.size() && it->second == kNoRule; ++r) {
+      const CategoryRule& rule = rules_.rules[r];
+      if (rule.target == RuleTarget::Location && glob_match(rule.pattern, location))
+        it->second = static_cast<int>(r);
+      if (rule.target != RuleTarget::Frame) continue;
+      for (const FrameId id : frames) {
+        const FrameRef frame = stacks_.frame(id);
+        if (glob_match(rule.pattern, frame.name) ||
+            glob_match(rule.pattern, location_label(frame.name, frame.filename, frame.line))) {
+          it->second = static_cast<int>(r);
+          break;
+        }
+      }
+    }
+    return it->second;
+  }
+
+  const CategoryRules& rules_;
+  const StackSource& stacks_;
+  LocationIndex locations_;
+  std::unordered_map<StackId, int> by_stack_;
+  std::vector<std::vector<std::pair<size_t, size_t>>> annotation_ranges_;
+};
+
+struct Verdict {
+  Category category;
+  Reason reason;
+};
+
+struct Lifetime {
+  std::optional<size_t> alloc_action;  // empty: allocated before recording
+  std::optional<size_t> free_action;   // empty: never freed
+};
+
+Lifetime lifetime_of(const Timeline& timeline, uint32_t elem) {
+  Lifetime lifetime;
+  const size_t alloc_state = timeline.alloc_state(elem), free_state = timeline.free_state(elem);
+  if (alloc_state > 0) lifetime.alloc_action = alloc_state - 1;
+  if (free_state != timeline.never_freed()) lifetime.free_action = free_state - 1;
+  return lifetime;
+}
+
+class Classifier {
+ public:
+  Classifier(const ClassifyInput& input, Classification& out) : input_(input), out_(out) {}
+
+  Verdict traced(uint32_t elem, const Lifetime& life) {
+    const ReplayElement& element = input_.timeline.element(elem);
+    if (is_workspace(element.stack)) return {Category::Workspace, Reason::WorkspaceFrame};
+    const size_t alloc = *life.alloc_action;
+    Phase phase = out_.phases.alloc_evidence(elem);
+    if (phase == Phase::None) phase = out_.phases.phase_of(alloc);
+    const uint32_t region = out_.phases.region_of(alloc);
+    const size_t region_end =
+        region == kNoIndex ? input_.timeline.action_count() : out_.phases.regions()[region].end_action;
+    const bool freed_inside = life.free_action && *life.free_action < region_end;
+    const bool last_region = region == kNoIndex || region + 1 == out_.phases.regions().size();
+    switch (phase) {
+      case Phase::Optimizer:
+        if (freed_inside) return {Category::Temporary, Reason::OptimizerTemporary};
+        out_.optimizer_state_traced = true;
+        return {Category::OptimizerState,
+                life.free_action ? Reason::OptimizerStateAliveAfter : Reason::OptimizerStateNeverFreed};
+      case Phase::ZeroGrad:
+        if (freed_inside) return {Category::Temporary, Reason::ZeroGradTemporary};
+        out_.gradients_traced = true;
+        return {Category::Gradient, Reason::ZeroGradAlive};
+      case Phase::Backward:
+        if (freed_inside) return {Category::Temporary, Reason::BackwardTemporary};
+        out_.gradients_traced = true;
+        return {Category::Gradient,
+                !life.free_action && last_region ? Reason::BackwardGradientAtEnd : Reason::BackwardGradient};
+      case Phase::Forward:
+        return forward(life, freed_inside, region);
+      case Phase::None:
+        break;
+    }
+    return {Category::Unknown, Reason::NoEvidence};
+  }
+
+  // After the traced pass: the sizes of the gradients it found, to match parameters against.
+  void collect_gradient_sizes() {
+    for (uint32_t elem = 0; elem < out_.categories.size(); ++elem) {
+      if (out_.categories[elem] == category_id(Category::Gradient) && input_.timeline.alloc_state(elem) > 0)
+        ++gradient_sizes_[input_.timeline.element(elem).size];
+    }
+  }
+
+  Verdict pre_existing(const Lifetime& life, uint64_t size) {
+    if (!life.free_action) {
+      // Alive throughout: parameters, unless the trace shows a step that should have made
+      // optimizer state or gradients and did not (then they are in here too).
+      if (out_.phases.has(Phase::Optimizer) && !out_.optimizer_state_traced)
+        return {Category::Unknown, Reason::PreexistingWithOptimizerState};
+      if (out_.phases.has(Phase::Backward) && !out_.gradients_traced)
+        return {Category::Unknown, Reason::PreexistingWithGradients};
+      if (gradient_sizes_.empty()) return {Category::Parameter, Reason::PreexistingParameters};
+      // Every parameter that learns gets a gradient of its size: match them one to one.
+      const auto match = gradient_sizes_.find(size);
+      if (match == gradient_sizes_.end() || match->second == 0)
+        return {Category::Unknown, Reason::PreexistingWithoutGradient};
+      --match->second;
+      return {Category::Parameter, Reason::PreexistingMatchesGradient};
+    }
+    switch (out_.phases.phase_of(*life.free_action)) {
+      case Phase::ZeroGrad:
+        return {Category::Gradient, Reason::PreexistingFreedZeroGrad};
+      case Phase::Backward:
+        return {Category::Activation, Reason::PreexistingFreedBackward};
+      case Phase::Optimizer:
+        // The step makes new state that survives it while freeing these: replaced state.
+        if (out_.optimizer_state_traced) return {Category::OptimizerState, Reason::PreexistingReplacedState};
+        return {Category::Unknown, Reason::PreexistingFreed};
+      default:
+        return {Category::Unknown, Reason::PreexistingFreed};
+    }
+  }
+
+ private:
+  Verdict forward(const Lifetime& life, bool freed_inside, uint32_t region) const {
+    if (freed_inside) return {Category::Temporary, Reason::ForwardTemporary};
+    if (life.free_action && out_.phases.phase_of(*life.free_action) == Phase::Backward)
+      return {Category::Activation, Reason::ForwardActivation};
+    const bool backward_follows = backward_after(region);
+    return {Category::Unknown,
+            backward_follows ? Reason::ForwardSurvivesBackward : Reason::ForwardNoBackward};
+  }
+
+  bool backward_after(uint32_t region) const {
+    const auto& regions = out_.phases.regions();
+    for (size_t r = region == kNoIndex ? 0 : region + 1; r < regions.size(); ++r) {
+      if (regions[r].phase == Phase::Backward) return true;
+    }
+    return false;
+  }
+
+  bool is_workspace(StackId stack) {
+    if (stack == 0) return false;
+    auto [it, inserted] = workspace_.try_emplace(stack, false);
+    if (inserted) it->second = workspace_frame(input_.stacks.stack_frames(stack), input_.stacks).has_value();
+    return it->second;
+  }
+
+  const ClassifyInput& input_;
+  Classification& out_;
+  std::unordered_map<StackId, bool> workspace_;
+  std::unordered_map<uint64_t, uint32_t> gradient_sizes_;
+};
+
+void check_cancel(const std::atomic<bool>* cancel, size_t i) {
+  if (cancel && i % kCancelCheckInterval == 0 && cancel->load(std::memory_order_relaxed))
+    throw std::runtime_error("classification cancelled");
+}
+
+void apply_rules(const ClassifyInput& input, Classification& out, const std::atomic<bool>* cancel) {
+  std::vector<CategoryId> rule_category;
+  for (const CategoryRule& rule : out.rules.rules) rule_category.push_back(out.names.intern(rule.category));
+  RuleMatcher matcher(out.rules, input.stacks, out.annotations);
+  out.rule_of.assign(input.timeline.element_count(), 0);
+  for (uint32_t elem = 0; elem < input.timeline.element_count(); ++elem) {
+    check_cancel(cancel, elem);
+    if (!input.timeline.ever_live(elem)) continue;
+    const Lifetime life = lifetime_of(input.timeline, elem);
+    const StackId stack = life.alloc_action ? input.timeline.element(elem).stack : StackId{0};
+    const int rule = matcher.first_match(stack, life.alloc_action);
+    if (rule == kNoRule) continue;
+    out.categories[elem] = rule_category[static_cast<size_t>(rule)];
+    out.reasons[elem] = Reason::Rule;
+    out.rule_of[elem] = static_cast<uint16_t>(rule);
+  }
+}
+
+}  // namespace
+
+Classification classify_allocations(const ClassifyInput& input, const std::atomic<bool>* cancel) {
+  const Timeline& timeline = input.timeline;
+  Classification out;
+  if (input.rules) out.rules = *input.rules;
+  out.annotations = place_annotations(timeline, pair_annotations(input.annotations, timeline.input().device));
+  out.phases = PhaseRegions(timeline, input.stacks, out.annotations);
+  out.categories.assign(timeline.element_count(), category_id(Category::Unknown));
+  out.reasons.assign(timeline.element_count(), Reason::NeverLive);
+  Classifier classifier(input, out);
+  // Traced allocations first: whether the optimizer made its state decides what the memory
+  // from before recording most likely is.
+  for (const bool traced_pass : {true, false}) {
+    if (!traced_pass) classifier.collect_gradient_sizes();
+    for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+      check_cancel(cancel, elem);
+      if (!timeline.ever_live(elem)) continue;
+      const Lifetime life = lifetime_of(timeline, elem);
+      if (life.alloc_action.has_value() != traced_pass) continue;
+      const Verdict verdict = traced_pass ? classifier.traced(elem, life)
+                                          : classifier.pre_existing(life, timeline.element(elem).size);
+      out.categories[elem] = category_id(verdict.category);
+      out.reasons[elem] = verdict.reason;
+    }
+  }
+  if (!out.rules.empty()) apply_rules(input, out, cancel);
+  return out;
+}
+
+std::vector<uint64_t> category_bytes_at(const Classification& classification, const Timeline& timeline,
+                                        size_t state) {
+  std::vector<uint64_t> bytes(classification.names.size(), 0);
+  std::vector<LiveAllocation> live;
+  timeline.live_at(state, live);
+  for (const LiveAllocation& allocation : live)
+    bytes[classification.categories[allocation.elem]] += allocation.size;
+  return bytes;
+}
+
+}  // namespace snapscope

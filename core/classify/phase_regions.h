@@ -1,0 +1,68 @@
+// The phases of a training step, read off the trace: every alloc/free action is in the forward,
+// the backward, the optimizer step, zero_grad, or unknown. Evidence, strongest first:
+//   1. annotations (external_annotations) whose names say the phase ("Optimizer.step#AdamW.step",
+//      "Optimizer.zero_grad...", "...backward...", "...forward...");
+//   2. the allocation's stack: an autograd node or engine frame (backward), an optimizer frame
+//      (torch/optim, a user `step` in an optim* file, zero_grad), any other frame (forward).
+// Frees carry the phase of the allocation before them. A region is a maximal run of actions in
+// one phase, so "freed in the backward that followed" is a region lookup.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/analysis/annotation_pairing.h"
+#include "core/analysis/stack_source.h"
+#include "core/timeline/timeline.h"
+
+namespace snapscope {
+
+enum class Phase : uint8_t { None, Forward, Backward, Optimizer, ZeroGrad };
+const char* phase_name(Phase phase);  // "forward", "backward pass", "optimizer step", ...
+
+// The phase a stack shows (None for an empty stack), from its frames' names and files.
+Phase stack_phase(std::span<const FrameId> frames, const StackSource& source);
+// The phase an annotation's name announces, or None.
+Phase annotation_phase(std::string_view name);
+
+// An annotation range placed on actions: actions [first_action, end_action) ran inside it.
+struct PlacedAnnotation {
+  std::string name;
+  size_t first_action = 0, end_action = 0;
+  Phase phase = Phase::None;
+};
+// Needs the trace's times; none when it has no time_us (annotations cannot be placed).
+std::vector<PlacedAnnotation> place_annotations(const Timeline& timeline, const AnnotationPairing& pairing);
+
+struct PhaseRegion {
+  Phase phase = Phase::None;
+  size_t first_action = 0, end_action = 0;  // actions [first, end)
+  int annotation = -1;                      // the phase annotation covering its first action, or -1
+};
+
+class PhaseRegions {
+ public:
+  PhaseRegions() = default;
+  // Keeps no reference to its inputs.
+  PhaseRegions(const Timeline& timeline, const StackSource& stacks, std::span<const PlacedAnnotation> placed);
+
+  const std::vector<PhaseRegion>& regions() const { return regions_; }
+  // The region holding action `action`; kNoIndex before the first phase evidence.
+  uint32_t region_of(size_t action) const;
+  Phase phase_of(size_t action) const;
+  // Whether any region has this phase.
+  bool has(Phase phase) const;
+  // The phase the element's own allocation shows (its stack or a phase annotation), None if neither.
+  Phase alloc_evidence(uint32_t elem) const;
+  // "the optimizer step (Optimizer.step#AdamW.step)", "the backward pass", ...
+  std::string describe(uint32_t region, std::span<const PlacedAnnotation> placed) const;
+
+ private:
+  std::vector<PhaseRegion> regions_;
+  std::vector<Phase> alloc_evidence_;  // per element
+};
+
+}  // namespace snapscope

@@ -1,0 +1,59 @@
+// snapscope-convert --report --by category / --findings / --rules, and the categories and
+// findings in --summary json, on the standard fixture pickle.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "unit/support/cli_runner.h"
+
+using namespace snapscope;
+using namespace snapscope::test;
+
+TEST_CASE("cli: --report --by category groups the moment table by category, summing to the live bytes") {
+  TempDir dir;
+  write_file(dir / "in.pickle", pickle_bytes(standard_fixture()));
+  const CliResult result = run_cli(dir, "--report in.pickle --by category --findings");
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("by category:") != std::string::npos);
+  CHECK(result.out.find("Category") != std::string::npos);
+  CHECK(result.out.find("findings:\n[peak] Peak ") != std::string::npos);
+  const CliResult bad = run_cli(dir, "--report in.pickle --by site");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.starts_with("snapscope-convert: --by needs 'location' or 'category', got 'site'\n"));
+}
+
+TEST_CASE("cli: --report --rules puts matching allocations in the user's category; bad rules fail cleanly") {
+  TempDir dir;
+  write_file(dir / "in.pickle", pickle_bytes(standard_fixture()));
+  write_file(dir / "rules.json", R"({"rules": [{"frame": "alloc_a", "category": "my buffers"}]})");
+  const CliResult result = run_cli(dir, "--report in.pickle --by category --at 0 --rules rules.json");
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find("my buffers") != std::string::npos);
+  write_file(dir / "broken.json", R"({"rules": [{"frame": "x"}]})");
+  const CliResult broken = run_cli(dir, "--report in.pickle --rules broken.json");
+  CHECK(broken.exit_code == 1);
+  CHECK(broken.err == "snapscope-convert: broken.json: rule 1: needs a \"category\" name\n");
+  CHECK(broken.out.empty());
+}
+
+TEST_CASE("cli: --summary json carries every category at the peak, summing to peak_bytes, and the findings") {
+  TempDir dir;
+  write_file(dir / "in.pickle", pickle_bytes(standard_fixture()));
+  const CliResult result = run_cli(dir, "in.pickle -o out --summary json");
+  REQUIRE(result.exit_code == 0);
+  const nlohmann::json summary = nlohmann::json::parse(result.out);
+  REQUIRE(summary["devices"].size() == 2);
+  for (const nlohmann::json& device : summary["devices"]) {
+    const nlohmann::json& categories = device["categories_at_peak"];
+    CHECK(categories.size() == 7);
+    uint64_t sum = 0;
+    for (const auto& [name, bytes] : categories.items()) sum += bytes.get<uint64_t>();
+    CHECK(sum == device["peak_bytes"].get<uint64_t>());
+    for (const char* name : {"parameter", "gradient", "optimizer state", "activation", "temporary",
+                             "autograd / workspace", "unknown"})
+      CHECK(categories.contains(name));
+    REQUIRE(device["findings"].is_array());
+    REQUIRE_FALSE(device["findings"].empty());
+    CHECK(device["findings"][0]["kind"] == "peak");
+  }
+}
