@@ -32,6 +32,26 @@ void AppState::open(const std::string& path) {
   if (!loader_.start(path)) error_ = "still loading " + loader_.path() + "; try again when it is done";
 }
 
+void AppState::open_compare(const std::string& path) {
+  if (!compare_loader_.start(path))
+    error_ = "still loading " + compare_loader_.path() + "; try again when it is done";
+}
+
+bool AppState::poll_compare_loader(const std::function<void()>& before_replace) {
+  auto result = compare_loader_.take_result();
+  if (!result) return false;
+  if (!result->document) {
+    error_ = "compare: " + result->error;
+    return false;
+  }
+  auto opened = std::make_unique<Session>(std::move(result->document), ready_);
+  // B follows A's device where it has it.
+  if (session_->settings.device >= 0) opened->select_device(session_->settings.device);
+  if (before_replace) before_replace();
+  compare_ = std::move(opened);
+  return true;
+}
+
 bool AppState::poll_loader(const std::function<void()>& before_replace) {
   auto result = loader_.take_result();
   if (!result) return false;

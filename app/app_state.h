@@ -37,6 +37,14 @@ class AppState {
     session_->clear_error();
   }
   RecentFiles& recent() { return recent_; }
+
+  // Run B of a comparison (snapscope A B, File > Compare with...): its own Session, loaded in the
+  // background beside the active one. A failed load leaves no comparison and sets error().
+  void open_compare(const std::string& path);
+  bool poll_compare_loader(const std::function<void()>& before_replace = {});  // true when B arrived
+  Session* compare_session() { return compare_.get(); }
+  bool compare_loading() const { return compare_loader_.busy(); }
+  void close_compare() { compare_.reset(); }
   // Sets the wrapper list (core/analysis/frame_kind.h), saves it with the settings, and drops
   // what was grouped by location under the old list.
   void set_wrapper_libraries(std::vector<std::string> packages);
@@ -44,6 +52,8 @@ class AppState {
  private:
   std::unique_ptr<Session> session_ = std::make_unique<Session>();
   DocumentLoader loader_;
+  std::unique_ptr<Session> compare_;
+  DocumentLoader compare_loader_;
   RecentFiles recent_;
   std::string error_;
   std::function<void()> ready_;

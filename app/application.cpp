@@ -37,9 +37,11 @@ Application::Application(const AppOptions& options) : options_(options), window_
   session().settings.device = options.device;
   session().settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
   if (!options.path.empty()) state_.open(options.path);
+  if (!options.compare_path.empty()) state_.open_compare(options.compare_path);
 }
 
 void Application::forget_session() {
+  compare_view_.reset();
   timeline_.layer().reset();
   cursor_panels_.reset();
   allocator_panels_.reset();
@@ -50,6 +52,7 @@ void Application::on_document_loaded() {
   release_free_memory();  // what parsing allocations.json freed stays resident otherwise
   timeline_.layer().reset();
   minimap_.reset();
+  fit_both_runs();  // a compared run stays in view (and a closed one no longer counts)
   if (options_.view) apply_view(*options_.view);
   apply_color_mode();
   window_.set_title("snapscope - " + session().document()->opened_path);
@@ -88,6 +91,8 @@ bool Application::render_frame() {
   // The chart's worker and the panels read the old session: let go of it before it goes away.
   if (state_.poll_loader([this] { forget_session(); })) on_document_loaded();
   session().poll();
+  if (state_.poll_compare_loader([this] { compare_view_.reset(); })) fit_both_runs();
+  if (Session* run_b = state_.compare_session()) run_b->poll();
   // Categories arrive in the background (and again after new rules): recolour when they do.
   if (session().settings.coloring == ChartColoring::Category && session().categories() != colored_categories_)
     apply_color_mode();
@@ -138,6 +143,11 @@ bool Application::render_frame() {
   allocator_panels_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(),
                                      chart_width - TimelinePanel::kAxisLeft,
                                      timeline_height - TimelinePanel::kAxisBottom);
+  if (Session* run_b = state_.compare_session(); run_b && session().timeline()) {
+    compare_view_.draw_overlay(session(), *run_b, timeline_.chart_x(), timeline_.chart_y(),
+                               chart_width - TimelinePanel::kAxisLeft,
+                               timeline_height - TimelinePanel::kAxisBottom);
+  }
   if (strip_height > 0) {
     allocator_panels_.draw_usage_strip(session(), TimelinePanel::kAxisLeft,
                                        chart_width - TimelinePanel::kAxisLeft, kUsageStripHeight);
@@ -156,7 +166,11 @@ bool Application::render_frame() {
     panes_.allocator_width =
         std::clamp(panes_.allocator_width, kMinPane, std::max(kMinPane, chart_width - kMinPane));
     const float analysis_width = chart_width - panes_.allocator_width - kSplitterThickness;
-    cursor_panels_.draw_analysis_pane(session(), analysis_width, 0);
+    Session* run_b = state_.compare_session();
+    cursor_panels_.draw_analysis_pane(
+        session(), analysis_width, 0,
+        run_b ? std::function<void()>([this, run_b] { compare_view_.draw_panel(session(), *run_b); })
+              : std::function<void()>());
     ImGui::SameLine(0, 0);
     splitter("##split-allocator", SplitAxis::Vertical, kSplitterThickness, ImGui::GetContentRegionAvail().y,
              panes_.allocator_width, kMinPane, chart_width - kMinPane, false);
@@ -254,7 +268,29 @@ void Application::print_allocator_json() {
   std::fflush(stdout);
 }
 
-bool Application::panels_settled() { return session().settled() && cursor_panels_.settled(session()); }
+bool Application::panels_settled() {
+  const Session* run_b = state_.compare_session();
+  return session().settled() && cursor_panels_.settled(session()) && (run_b == nullptr || run_b->settled());
+}
+
+void Application::fit_both_runs() {
+  const Session* run_b = state_.compare_session();
+  const DeviceDocument* device_b = run_b ? run_b->device() : nullptr;
+  const uint64_t peak_b =
+      device_b ? std::max(device_b->blocks.peak_bytes(), device_b->segments.peak_bytes()) : 0;
+  session().fit_view(peak_b);
+  session().settings.y_fit.at_least = peak_b;
+}
+
+bool Application::wait_for_compare() {
+  while (state_.compare_loading()) {
+    render_frame();
+    present();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  render_frame();  // installs the result
+  return state_.compare_session() != nullptr;
+}
 
 bool Application::render_settled(Settle what) {
   const bool panels = what == Settle::Everything;
@@ -267,7 +303,8 @@ bool Application::render_settled(Settle what) {
                       (layout_moved || !timeline_.layer().settled() || (panels && !panels_settled()));
        ++frame) {
     if (panels) session().wait_settled();  // the lanes above the chart change its height
-    timeline_.layer().wait_for_build();    // sleep, leaving the cores to the worker
+    if (Session* run_b = state_.compare_session(); panels && run_b) run_b->wait_settled();
+    timeline_.layer().wait_for_build();  // sleep, leaving the cores to the worker
     present();
     restreamed = render_frame() || restreamed;
     const ChartRect after = chart_rect();

@@ -5,6 +5,7 @@
 #include "app/allocator_panels.h"
 #include "app/app_state.h"
 #include "app/category_view.h"
+#include "app/compare_view.h"
 #include "app/cursor_panels.h"
 #include "app/export_dialog.h"
 #include "app/file_browser.h"
@@ -31,6 +32,9 @@ class Application {
   void present() { window_.present(); }
   // Keeps rendering until the background load finishes; false if it failed.
   bool wait_for_load();
+  bool wait_for_compare();  // the same for run B of a comparison; false if it failed
+  void fit_both_runs();     // the chart's y bounds hold both runs' peaks
+  CompareView& compare_view() { return compare_view_; }
   void apply_view(const ViewSpec& spec);
   void apply_color_mode();
   void print_selection_json();  // one JSON line on stdout ("null" without a selection)
@@ -70,6 +74,7 @@ class Application {
   AllocatorPanels allocator_panels_;
   ExportDialog export_dialog_;
   CategoryView category_view_;
+  CompareView compare_view_;
   const SessionCategories* colored_categories_ = nullptr;  // what the chart's colours come from
   std::string pending_png_;
   int pending_png_frames_ = 0;  // frames to draw first (the dialog takes one to close)

@@ -53,7 +53,8 @@ void CursorPanels::draw_lanes(Session& state, float chart_x, float chart_width) 
   lanes_.draw(state, phases_.table(state), chart_x, chart_width);
 }
 
-void CursorPanels::draw_analysis_pane(Session& state, float width, float height) {
+void CursorPanels::draw_analysis_pane(Session& state, float width, float height,
+                                      const std::function<void()>& compare_tab) {
   ImGui::BeginChild("analysis-pane", ImVec2(width, height), true);
   const auto& analysis = state.analysis();
   const CursorAnalysis* shown =
@@ -104,6 +105,10 @@ void CursorPanels::draw_analysis_pane(Session& state, float width, float height)
     }
     if (tab("Findings", Tab::Findings)) {
       draw_findings_panel(state);
+      ImGui::EndTabItem();
+    }
+    if (compare_tab && tab("Compare", Tab::Compare)) {
+      compare_tab();
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

@@ -31,7 +31,9 @@ class CursorPanels {
   void draw_search_bar(Session& state);
   float lanes_height(Session& state);
   void draw_lanes(Session& state, float chart_x, float chart_width);
-  void draw_analysis_pane(Session& state, float width, float height);
+  // `compare_tab` (when set) draws a Compare tab: a second run is open.
+  void draw_analysis_pane(Session& state, float width, float height,
+                          const std::function<void()>& compare_tab = {});
   // Headless modes draw until the annotation lanes are in place and the shown tree's search has
   // scrolled to its match.
   bool settled(const Session& state) const;

@@ -36,6 +36,23 @@ struct CommandRunner {
     app.session().set_category_rules(load_category_rules(command.path));
     app.render_settled();
   }
+  void operator()(const script::Compare& command) {
+    app.state().open_compare(command.path);
+    if (!app.wait_for_compare()) throw std::runtime_error(app.state().error());
+  }
+  void operator()(const script::Align& command) {
+    const AlignMode mode = command.mode == "time"    ? AlignMode::Time
+                           : command.mode == "steps" ? AlignMode::Steps
+                                                     : AlignMode::Events;
+    app.compare_view().set_mode(mode);
+  }
+  void operator()(const script::PrintCompare&) {
+    Session* run_b = app.state().compare_session();
+    if (run_b == nullptr) throw std::runtime_error("print-compare: no second run open (compare FILE)");
+    app.render_settled();
+    std::printf("%s\n", app.compare_view().compare_json(app.session(), *run_b).dump().c_str());
+    std::fflush(stdout);
+  }
   void operator()(const script::Finding& command) {
     app.render_settled();  // the findings are built in the background
     const std::vector<snapscope::Finding>& findings = app.session().findings();

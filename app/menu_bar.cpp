@@ -106,7 +106,7 @@ void draw_view_menu(AppState& app, MenuActions& actions) {
   draw_wrapper_setting(app, actions);
   if (ImGui::MenuItem("Fit", "F")) {
     state.view.fit();
-    state.settings.y_fit = YFitSettings{};
+    state.settings.y_fit = YFitSettings{.at_least = state.settings.y_fit.at_least};
   }
   ImGui::MenuItem("Fit y to the time range in view", "Y", &state.settings.y_fit.enabled);
   if (ImGui::MenuItem("Raise floor to the lowest total in view", "L", &state.settings.y_fit.raise_floor)) {

@@ -78,7 +78,9 @@ void TimelinePanel::apply_y_fit(Session& state) const {
   const Timeline* timeline = state.timeline();
   if (!fit.enabled || timeline == nullptr) return;
   const auto pyramid = state.device()->pyramid(state.settings.kind);
-  state.view.set_visible(snapscope::fit_y(state.view.visible(), *timeline, *pyramid, fit.raise_floor));
+  DataRect fitted = snapscope::fit_y(state.view.visible(), *timeline, *pyramid, fit.raise_floor);
+  fitted.y1 = std::max(fitted.y1, static_cast<double>(fit.at_least) * (1 + kYFitHeadroom));
+  state.view.set_visible(fitted);
 }
 
 void TimelinePanel::handle_keys(Session& state) {
@@ -129,7 +131,7 @@ void TimelinePanel::handle_mouse(Session& state) {
   }
   if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
     state.view.fit();
-    state.settings.y_fit = YFitSettings{};
+    state.settings.y_fit = YFitSettings{.at_least = state.settings.y_fit.at_least};
     return;
   }
   if (ImGui::IsItemActivated() && io.KeyCtrl) box_start_ = {io.MousePos.x, io.MousePos.y};

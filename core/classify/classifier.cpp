@@ -7,30 +7,14 @@
 
 #include "core/analysis/frame_kind.h"
 #include "core/analysis/source_location.h"
+#include "core/util/parallel_jobs.h"
 
 namespace snapscope {
 namespace {
 
 constexpr size_t kCancelCheckInterval = 1 << 16;
 constexpr int kNoRule = -1;
-
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
-
-// cuBLAS / cuDNN workspaces and collective-communication buffers: library memory, not tensors.
-bool is_workspace_frame(const FrameRef& frame) {
-  if (frame.filename.ends_with(".py")) return false;
-  return contains(frame.name, "orkspace") || contains(frame.name, "c10d::") ||
-         contains(frame.name, "ProcessGroupNCCL") || contains(frame.name, "ncclComm");
-}
-
-std::optional<FrameId> workspace_frame(std::span<const FrameId> frames, const StackSource& stacks) {
-  for (const FrameId id : frames) {
-    if (is_workspace_frame(stacks.frame(id))) return id;
-  }
-  return std::nullopt;
-}
+constexpr size_t kParallelThreshold = 1 << 18;  // below this a thread costs more than it saves
 
 // Matches the rule file against allocations; per-stack answers are cached.
 class RuleMatcher {
@@ -114,17 +98,31 @@ Lifetime lifetime_of(const Timeline& timeline, uint32_t elem) {
   return lifetime;
 }
 
+// One per thread for the traced allocations (each writes only its own elements' verdicts),
+// then one for the allocations from before recording.
 class Classifier {
  public:
-  Classifier(const ClassifyInput& input, Classification& out) : input_(input), out_(out) {}
+  bool saw_optimizer_state = false, saw_gradients = false;  // merged into out_ after the pass
+
+  Classifier(const ClassifyInput& input, Classification& out) : input_(input), out_(out) {
+    // backward_follows_[r]: some region after r is a backward pass (one pass from the end, so
+    // each allocation's question is O(1) however many steps the trace has).
+    const auto& regions = out_.phases.regions();
+    backward_follows_.assign(regions.size() + 1, false);
+    for (size_t r = regions.size(); r-- > 0;)
+      backward_follows_[r] =
+          backward_follows_[r + 1] || (r + 1 < regions.size() && regions[r + 1].phase == Phase::Backward);
+    first_backward_ = std::find_if(regions.begin(), regions.end(), [](const PhaseRegion& region) {
+                        return region.phase == Phase::Backward;
+                      }) != regions.end();
+  }
 
   Verdict traced(uint32_t elem, const Lifetime& life) {
-    const ReplayElement& element = input_.timeline.element(elem);
-    if (is_workspace(element.stack)) return {Category::Workspace, Reason::WorkspaceFrame};
+    if (out_.phases.workspace_evidence(elem)) return {Category::Workspace, Reason::WorkspaceFrame};
     const size_t alloc = *life.alloc_action;
     Phase phase = out_.phases.alloc_evidence(elem);
     if (phase == Phase::None) phase = out_.phases.phase_of(alloc);
-    const uint32_t region = out_.phases.region_of(alloc);
+    const uint32_t region = alloc_region(alloc);
     const size_t region_end =
         region == kNoIndex ? input_.timeline.action_count() : out_.phases.regions()[region].end_action;
     const bool freed_inside = life.free_action && *life.free_action < region_end;
@@ -132,16 +130,16 @@ class Classifier {
     switch (phase) {
       case Phase::Optimizer:
         if (freed_inside) return {Category::Temporary, Reason::OptimizerTemporary};
-        out_.optimizer_state_traced = true;
+        saw_optimizer_state = true;
         return {Category::OptimizerState,
                 life.free_action ? Reason::OptimizerStateAliveAfter : Reason::OptimizerStateNeverFreed};
       case Phase::ZeroGrad:
         if (freed_inside) return {Category::Temporary, Reason::ZeroGradTemporary};
-        out_.gradients_traced = true;
+        saw_gradients = true;
         return {Category::Gradient, Reason::ZeroGradAlive};
       case Phase::Backward:
         if (freed_inside) return {Category::Temporary, Reason::BackwardTemporary};
-        out_.gradients_traced = true;
+        saw_gradients = true;
         return {Category::Gradient,
                 !life.free_action && last_region ? Reason::BackwardGradientAtEnd : Reason::BackwardGradient};
       case Phase::Forward:
@@ -164,9 +162,9 @@ class Classifier {
     if (!life.free_action) {
       // Alive throughout: parameters, unless the trace shows a step that should have made
       // optimizer state or gradients and did not (then they are in here too).
-      if (out_.phases.has(Phase::Optimizer) && !out_.optimizer_state_traced)
+      if (has_optimizer_ && !out_.optimizer_state_traced)
         return {Category::Unknown, Reason::PreexistingWithOptimizerState};
-      if (out_.phases.has(Phase::Backward) && !out_.gradients_traced)
+      if (has_backward_ && !out_.gradients_traced)
         return {Category::Unknown, Reason::PreexistingWithGradients};
       if (gradient_sizes_.empty()) return {Category::Parameter, Reason::PreexistingParameters};
       // Every parameter that learns gets a gradient of its size: match them one to one.
@@ -201,24 +199,29 @@ class Classifier {
   }
 
   bool backward_after(uint32_t region) const {
-    const auto& regions = out_.phases.regions();
-    for (size_t r = region == kNoIndex ? 0 : region + 1; r < regions.size(); ++r) {
-      if (regions[r].phase == Phase::Backward) return true;
-    }
-    return false;
+    return region == kNoIndex ? first_backward_ : backward_follows_[region];
   }
 
-  bool is_workspace(StackId stack) {
-    if (stack == 0) return false;
-    auto [it, inserted] = workspace_.try_emplace(stack, false);
-    if (inserted) it->second = workspace_frame(input_.stacks.stack_frames(stack), input_.stacks).has_value();
-    return it->second;
+  // The region of an allocation: allocations come in action order, so the last answer is
+  // usually still right or one region back.
+  uint32_t alloc_region(size_t action) {
+    const auto& regions = out_.phases.regions();
+    if (region_hint_ < regions.size() && regions[region_hint_].first_action <= action &&
+        action < regions[region_hint_].end_action)
+      return static_cast<uint32_t>(region_hint_);
+    const uint32_t region = out_.phases.region_of(action);
+    if (region != kNoIndex) region_hint_ = region;
+    return region;
   }
 
   const ClassifyInput& input_;
   Classification& out_;
-  std::unordered_map<StackId, bool> workspace_;
+  size_t region_hint_ = 0;
   std::unordered_map<uint64_t, uint32_t> gradient_sizes_;
+  std::vector<bool> backward_follows_;
+  bool has_optimizer_ = out_.phases.has(Phase::Optimizer);
+  bool has_backward_ = out_.phases.has(Phase::Backward);
+  bool first_backward_ = false;
 };
 
 void check_cancel(const std::atomic<bool>* cancel, size_t i) {
@@ -244,6 +247,36 @@ void apply_rules(const ClassifyInput& input, Classification& out, const std::ato
   }
 }
 
+// The traced allocations, in two halves on two threads when there are many.
+void classify_traced(const ClassifyInput& input, Classification& out, const std::atomic<bool>* cancel) {
+  const Timeline& timeline = input.timeline;
+  const size_t count = timeline.element_count();
+  const size_t parts = count >= kParallelThreshold ? 2 : 1;
+  std::vector<Classifier> classifiers(parts, Classifier(input, out));
+  ParallelJobs jobs;
+  for (size_t part = 0; part < parts; ++part) {
+    const auto begin = static_cast<uint32_t>(count * part / parts);
+    const auto end = static_cast<uint32_t>(count * (part + 1) / parts);
+    jobs.add(end - begin, [&, begin, end, part] {
+      Classifier& classifier = classifiers[part];
+      for (uint32_t elem = begin; elem < end; ++elem) {
+        check_cancel(cancel, elem);
+        if (!timeline.ever_live(elem)) continue;
+        const Lifetime life = lifetime_of(timeline, elem);
+        if (!life.alloc_action) continue;
+        const Verdict verdict = classifier.traced(elem, life);
+        out.categories[elem] = category_id(verdict.category);
+        out.reasons[elem] = verdict.reason;
+      }
+    });
+  }
+  jobs.run();
+  for (const Classifier& classifier : classifiers) {
+    out.optimizer_state_traced = out.optimizer_state_traced || classifier.saw_optimizer_state;
+    out.gradients_traced = out.gradients_traced || classifier.saw_gradients;
+  }
+}
+
 }  // namespace
 
 Classification classify_allocations(const ClassifyInput& input, const std::atomic<bool>* cancel) {
@@ -254,21 +287,19 @@ Classification classify_allocations(const ClassifyInput& input, const std::atomi
   out.phases = PhaseRegions(timeline, input.stacks, out.annotations);
   out.categories.assign(timeline.element_count(), category_id(Category::Unknown));
   out.reasons.assign(timeline.element_count(), Reason::NeverLive);
-  Classifier classifier(input, out);
   // Traced allocations first: whether the optimizer made its state decides what the memory
   // from before recording most likely is.
-  for (const bool traced_pass : {true, false}) {
-    if (!traced_pass) classifier.collect_gradient_sizes();
-    for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
-      check_cancel(cancel, elem);
-      if (!timeline.ever_live(elem)) continue;
-      const Lifetime life = lifetime_of(timeline, elem);
-      if (life.alloc_action.has_value() != traced_pass) continue;
-      const Verdict verdict = traced_pass ? classifier.traced(elem, life)
-                                          : classifier.pre_existing(life, timeline.element(elem).size);
-      out.categories[elem] = category_id(verdict.category);
-      out.reasons[elem] = verdict.reason;
-    }
+  classify_traced(input, out, cancel);
+  Classifier classifier(input, out);
+  std::vector<uint32_t> pre_existing;
+  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+    if (timeline.ever_live(elem) && timeline.alloc_state(elem) == 0) pre_existing.push_back(elem);
+  }
+  classifier.collect_gradient_sizes();
+  for (const uint32_t elem : pre_existing) {
+    const Verdict verdict = classifier.pre_existing(lifetime_of(timeline, elem), timeline.element(elem).size);
+    out.categories[elem] = category_id(verdict.category);
+    out.reasons[elem] = verdict.reason;
   }
   if (!out.rules.empty()) apply_rules(input, out, cancel);
   return out;

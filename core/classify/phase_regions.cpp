@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <unordered_map>
 
 #include "core/analysis/frame_kind.h"
 #include "core/analysis/phase_table.h"
+#include "core/classify/stack_memo.h"
 
 namespace snapscope {
 namespace {
@@ -71,6 +71,12 @@ const char* phase_name(Phase phase) {
   return "unknown phase";
 }
 
+bool is_workspace_frame(const FrameRef& frame) {
+  if (frame.filename.ends_with(".py")) return false;
+  return contains(frame.name, "orkspace") || contains(frame.name, "c10d::") ||
+         contains(frame.name, "ProcessGroupNCCL") || contains(frame.name, "ncclComm");
+}
+
 Phase stack_phase(std::span<const FrameId> frames, const StackSource& source) {
   if (frames.empty()) return Phase::None;
   StackEvidence evidence;
@@ -117,33 +123,49 @@ std::vector<PlacedAnnotation> place_annotations(const Timeline& timeline, const 
 
 PhaseRegions::PhaseRegions(const Timeline& timeline, const StackSource& stacks,
                            std::span<const PlacedAnnotation> placed)
-    : alloc_evidence_(timeline.element_count(), Phase::None) {
-  std::unordered_map<StackId, Phase> by_stack;
+    : alloc_evidence_(timeline.element_count(), static_cast<uint8_t>(Phase::None)) {
+  // Per stack: its phase | kWorkspaceBit, computed once.
+  StackMemo memo([&](StackId stack) {
+    const std::span<const FrameId> frames = stacks.stack_frames(stack);
+    const bool workspace = std::any_of(frames.begin(), frames.end(),
+                                       [&](FrameId id) { return is_workspace_frame(stacks.frame(id)); });
+    return static_cast<uint8_t>(static_cast<uint8_t>(stack_phase(frames, stacks)) |
+                                (workspace ? kWorkspaceBit : 0));
+  });
+  const auto stack_evidence = [&](StackId stack) { return stack == 0 ? uint8_t{0} : memo.get(stack); };
   const auto cached_stack_phase = [&](StackId stack) {
-    if (stack == 0) return Phase::None;
-    auto [it, inserted] = by_stack.try_emplace(stack, Phase::None);
-    if (inserted) it->second = stack_phase(stacks.stack_frames(stack), stacks);
-    return it->second;
+    return static_cast<Phase>(stack_evidence(stack) & kPhaseBits);
   };
   // Phase annotations as +1 / -1 edges over actions, swept with one counter per phase.
   struct Edge {
     size_t action;
     int delta;
     Phase phase;
+    int annotation;
   };
   std::vector<Edge> edges;
-  for (const PlacedAnnotation& annotation : placed) {
+  for (size_t i = 0; i < placed.size(); ++i) {
+    const PlacedAnnotation& annotation = placed[i];
     if (annotation.phase == Phase::None || annotation.first_action >= annotation.end_action) continue;
-    edges.push_back({annotation.first_action, +1, annotation.phase});
-    edges.push_back({annotation.end_action, -1, annotation.phase});
+    edges.push_back({annotation.first_action, +1, annotation.phase, static_cast<int>(i)});
+    edges.push_back({annotation.end_action, -1, annotation.phase, static_cast<int>(i)});
   }
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.action < b.action; });
+  // Ends before starts at the same action: a range ending where the next begins is not open.
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
+    return a.action != b.action ? a.action < b.action : a.delta < b.delta;
+  });
   std::array<int, 5> open{};
+  std::array<int, 5> latest_open{-1, -1, -1, -1, -1};  // per phase, the last range opened
   size_t next_edge = 0;
   Phase current = Phase::None;
   for (size_t action = 0; action < timeline.action_count(); ++action) {
-    for (; next_edge < edges.size() && edges[next_edge].action == action; ++next_edge)
-      open[static_cast<size_t>(edges[next_edge].phase)] += edges[next_edge].delta;
+    for (; next_edge < edges.size() && edges[next_edge].action == action; ++next_edge) {
+      const Edge& edge = edges[next_edge];
+      const auto phase = static_cast<size_t>(edge.phase);
+      open[phase] += edge.delta;
+      if (edge.delta > 0) latest_open[phase] = edge.annotation;
+      if (open[phase] == 0) latest_open[phase] = -1;
+    }
     Phase annotated = Phase::None;
     for (const Phase phase : kPhasePriority) {
       if (open[static_cast<size_t>(phase)] > 0) {
@@ -152,29 +174,21 @@ PhaseRegions::PhaseRegions(const Timeline& timeline, const StackSource& stacks,
       }
     }
     const uint32_t elem = timeline.action_elem(action);
-    const ReplayElement& element = timeline.element(elem);
     Phase phase = annotated;
     if (!timeline.action_is_free(action)) {
-      const Phase shown = cached_stack_phase(element.stack);
-      alloc_evidence_[elem] = annotated != Phase::None ? annotated : shown;
+      const uint8_t evidence = stack_evidence(timeline.element(elem).stack);
+      const auto shown = static_cast<Phase>(evidence & kPhaseBits);
+      alloc_evidence_[elem] = static_cast<uint8_t>(
+          static_cast<uint8_t>(annotated != Phase::None ? annotated : shown) | (evidence & kWorkspaceBit));
       if (phase == Phase::None) phase = shown;
-    } else if (phase == Phase::None && element.origin == Origin::FreeWithoutAlloc) {
-      phase = cached_stack_phase(element.stack);         // its only stack is the free's
-      if (phase == Phase::Forward) phase = Phase::None;  // a Python `del` says little
+    } else if (phase == Phase::None && timeline.element(elem).origin == Origin::FreeWithoutAlloc) {
+      phase = cached_stack_phase(timeline.element(elem).stack);  // its only stack is the free's
+      if (phase == Phase::Forward) phase = Phase::None;          // a Python `del` says little
     }
     if (phase == Phase::None || phase == current) continue;
     if (!regions_.empty()) regions_.back().end_action = action;
-    regions_.push_back({phase, action, timeline.action_count(), -1});
+    regions_.push_back({phase, action, timeline.action_count(), latest_open[static_cast<size_t>(phase)]});
     current = phase;
-  }
-  for (PhaseRegion& region : regions_) {
-    for (size_t i = 0; i < placed.size(); ++i) {
-      if (placed[i].phase == region.phase && placed[i].first_action <= region.first_action &&
-          region.first_action < placed[i].end_action) {
-        region.annotation = static_cast<int>(i);
-        break;
-      }
-    }
   }
 }
 
@@ -195,8 +209,6 @@ bool PhaseRegions::has(Phase phase) const {
   return std::any_of(regions_.begin(), regions_.end(),
                      [phase](const PhaseRegion& r) { return r.phase == phase; });
 }
-
-Phase PhaseRegions::alloc_evidence(uint32_t elem) const { return alloc_evidence_[elem]; }
 
 std::string PhaseRegions::describe(uint32_t region, std::span<const PlacedAnnotation> placed) const {
   if (region == kNoIndex || region >= regions_.size()) return "no known phase";

@@ -25,6 +25,8 @@ const char* phase_name(Phase phase);  // "forward", "backward pass", "optimizer 
 
 // The phase a stack shows (None for an empty stack), from its frames' names and files.
 Phase stack_phase(std::span<const FrameId> frames, const StackSource& source);
+// A cuBLAS / cuDNN workspace or NCCL / c10d frame: library memory, not a tensor.
+bool is_workspace_frame(const FrameRef& frame);
 // The phase an annotation's name announces, or None.
 Phase annotation_phase(std::string_view name);
 
@@ -56,13 +58,18 @@ class PhaseRegions {
   // Whether any region has this phase.
   bool has(Phase phase) const;
   // The phase the element's own allocation shows (its stack or a phase annotation), None if neither.
-  Phase alloc_evidence(uint32_t elem) const;
+  Phase alloc_evidence(uint32_t elem) const { return static_cast<Phase>(alloc_evidence_[elem] & kPhaseBits); }
+  // Its allocation stack holds a workspace frame (is_workspace_frame).
+  bool workspace_evidence(uint32_t elem) const { return (alloc_evidence_[elem] & kWorkspaceBit) != 0; }
   // "the optimizer step (Optimizer.step#AdamW.step)", "the backward pass", ...
   std::string describe(uint32_t region, std::span<const PlacedAnnotation> placed) const;
 
  private:
   std::vector<PhaseRegion> regions_;
-  std::vector<Phase> alloc_evidence_;  // per element
+  static constexpr uint8_t kPhaseBits = 0x07, kWorkspaceBit = 0x08;
+  // Per element: its allocation's Phase, | kWorkspaceBit. Read by the classifier's threads, so
+  // nothing else of the stacks is needed after construction.
+  std::vector<uint8_t> alloc_evidence_;
 };
 
 }  // namespace snapscope

@@ -20,7 +20,8 @@ struct FreeSpace {
 FreeSpace free_space(const AllocatorState& state) {
   FreeSpace space;
   const AllocatorState::BlockMap& blocks = state.blocks();
-  for (const auto& [addr, segment] : state.segments()) {
+  for (const auto& entry : state.segments()) {
+    const AllocatorSegment& segment = entry.second;  // a named reference: lambdas may capture it
     uint64_t cursor = segment.addr;
     const uint64_t end = segment.addr + segment.size;
     auto note_gap = [&](uint64_t gap) {

@@ -91,7 +91,9 @@ class Session {
   const Timeline* timeline() const;
   void select_device(int device);  // restarts the device's allocator history
   void select_kind(TimelineKind kind);
-  void fit_view();  // bounds = the timeline's extent, view = all of it
+  // Bounds = the timeline's extent (up to at least `at_least_bytes`: a compared run's peak), view =
+  // all of it.
+  void fit_view(uint64_t at_least_bytes = 0);
 
   // Selection and hover (element indices in the current timeline).
   std::optional<uint32_t> hovered;

@@ -43,11 +43,12 @@ void Session::select_kind(TimelineKind kind) {
   forget_view_state();
 }
 
-void Session::fit_view() {
+void Session::fit_view(uint64_t at_least_bytes) {
   const Timeline* shown = timeline();
   const double steps = shown ? static_cast<double>(shown->timesteps()) : 1.0;
   // A little headroom above the peak so the top allocation is not glued to the frame.
-  const double top = shown ? static_cast<double>(std::max<uint64_t>(shown->peak_bytes(), 1)) * 1.05 : 1.0;
+  const uint64_t highest = std::max<uint64_t>({shown ? shown->peak_bytes() : 0, at_least_bytes, 1});
+  const double top = shown ? static_cast<double>(highest) * 1.05 : 1.0;
   view.set_bounds({0, std::max(steps, 1.0), 0, top});
   view.fit();
 }

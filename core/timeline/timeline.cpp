@@ -202,10 +202,6 @@ size_t Timeline::free_state(uint32_t elem) const {
   return ever_live(elem) ? position_free_state_[stack_position_[elem]] : never_freed();
 }
 
-bool Timeline::action_is_free(size_t action) const {
-  return position_alloc_state_[action_position_[action]] != action + 1;
-}
-
 size_t Timeline::action_at_step(uint64_t step) const {
   return static_cast<size_t>(std::upper_bound(step_end_.begin(), step_end_.end(), step) - step_end_.begin());
 }

@@ -54,7 +54,9 @@ class Timeline {
   uint32_t action_stack_position(size_t action) const { return action_position_[action]; }
   int64_t action_event(size_t action) const { return input_.actions[action].event; }
   // An action frees its element iff the element was live before it (memory_viz's rule).
-  bool action_is_free(size_t action) const;
+  bool action_is_free(size_t action) const {  // inline: sweeps call it once per action
+    return position_alloc_state_[action_position_[action]] != action + 1;
+  }
   // A free with live elements above it takes 4 steps (it slides them down), else 1 step.
   bool action_shifts(size_t action) const { return step_end(action) - step_begin(action) == 4; }
   uint64_t total_at_state(size_t state) const { return total_[state]; }  // O(1)

@@ -5,9 +5,11 @@
 namespace snapscope {
 
 const char* app_usage() {
-  return "usage: snapscope [PATH] [options]\n"
+  return "usage: snapscope [PATH [PATH_B]] [options]\n"
          "  PATH                 a snapshot .pickle / .pickle.gz (converted once, cached) or a converted\n"
          "                       directory\n"
+         "  PATH_B               a second snapshot to compare with PATH: its curve over PATH's chart and\n"
+         "                       a Compare tab diffing the two at the cursor\n"
          "  --screenshot FILE    render one frame to FILE (PNG) and exit\n"
          "  --export-png FILE    the same, only the chart with its axes (with --view, --size)\n"
          "  --view X0:X1[,Y0:Y1] initial view: timesteps, and bytes (K/M/G suffixes allowed)\n"
@@ -59,8 +61,10 @@ AppOptions parse_app_options(std::span<const std::string_view> arguments) {
       throw std::invalid_argument("unknown option " + std::string(argument));
     } else if (options.path.empty()) {
       options.path = std::string(argument);
+    } else if (options.compare_path.empty()) {
+      options.compare_path = std::string(argument);
     } else {
-      throw std::invalid_argument("more than one input path given");
+      throw std::invalid_argument("more than two input paths given");
     }
   }
   return options;

@@ -11,7 +11,8 @@
 namespace snapscope {
 
 struct AppOptions {
-  std::string path;  // .pickle, .pickle.gz or converted directory; empty: start with no file
+  std::string path;          // .pickle, .pickle.gz or converted directory; empty: start with no file
+  std::string compare_path;  // a second snapshot: run B, compared with `path` (run A)
   std::optional<std::string> screenshot;  // render once, write this PNG, exit
   std::optional<std::string> export_png;  // the same, the chart and its axes only
   std::optional<std::string> script;      // run these commands, exit

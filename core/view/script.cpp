@@ -158,8 +158,9 @@ script::Tab parse_tab_command(const std::vector<std::string_view>& words) {
   if (words[1] == "phases") return {Name::Phases};
   if (words[1] == "categories") return {Name::Categories};
   if (words[1] == "findings") return {Name::Findings};
+  if (words[1] == "compare") return {Name::Compare};
   throw std::invalid_argument(
-      "tab needs call-tree, bottom-up, moment, phases, categories or findings, got '" +
+      "tab needs call-tree, bottom-up, moment, phases, categories, findings or compare, got '" +
       std::string(words[1]) + "'");
 }
 
@@ -192,6 +193,20 @@ ScriptCommand parse_script_line(std::string_view line) {
   if (verb == "rules") {
     expect_arguments(words, 1);
     return script::Rules{std::string(words[1])};
+  }
+  if (verb == "compare") {
+    expect_arguments(words, 1);
+    return script::Compare{std::string(words[1])};
+  }
+  if (verb == "align") {
+    expect_arguments(words, 1);
+    if (words[1] != "events" && words[1] != "time" && words[1] != "steps")
+      throw std::invalid_argument("align needs events, time or steps, got '" + std::string(words[1]) + "'");
+    return script::Align{std::string(words[1])};
+  }
+  if (verb == "print-compare") {
+    expect_arguments(words, 0);
+    return script::PrintCompare{};
   }
   if (verb == "finding") {
     expect_arguments(words, 1);

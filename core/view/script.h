@@ -8,6 +8,9 @@
 //   xaxis index|time
 //   rules FILE           load a category rules file (docs/RULES.md) and reclassify
 //   finding N            activate finding N (0-based) of the Findings tab: cursor and selection
+//   compare FILE         open FILE as run B beside the open file (waits for it)
+//   align events|time|steps   how run B's moments line up with run A's
+//   print-compare        the Compare tab's diff (both moments, rows by location and category), one JSON line
 //   click X Y            a left click at window pixel (X, Y)
 //   hover X Y            the pointer rests at window pixel (X, Y) (hover outline and tooltip)
 //   zoom-selection       frame the selection's lifetime in both axes (inspector's button)
@@ -22,7 +25,7 @@
 //   search TEXT          frame substring or address; search-next / search-previous step the cursor
 //   print-cursor         cursor, call tree root and moment table totals, one JSON line
 //   export FORMAT FILE   File > Export: a snapscope-convert --export FORMAT, or png, at the cursor
-//   tab call-tree|bottom-up|moment|phases|categories|findings  show that tab of the analysis pane
+//   tab call-tree|bottom-up|moment|phases|categories|findings|compare  show that tab of the analysis pane
 //   tree-search TEXT     search the shown call tree (the rest of the line), as typing after '/'
 
 #pragma once
@@ -66,6 +69,13 @@ struct Color {
 struct Rules {
   std::string path;  // a category rules file (docs/RULES.md)
 };
+struct Compare {
+  std::string path;  // run B: loaded (the script waits for it) and compared with the open file
+};
+struct Align {
+  std::string mode;  // events | time | steps
+};
+struct PrintCompare {};
 struct Finding {
   size_t index = 0;  // activates finding `index` (0-based): cursor and selection
 };
@@ -113,7 +123,7 @@ struct Export {
   std::string format, path;
 };
 struct Tab {
-  enum class Name : uint8_t { CallTree, BottomUp, Moment, Phases, Categories, Findings };
+  enum class Name : uint8_t { CallTree, BottomUp, Moment, Phases, Categories, Findings, Compare };
   Name name = Name::CallTree;
 };
 struct TreeSearch {
@@ -127,7 +137,7 @@ using ScriptCommand =
                  script::PrintSelection, script::PrintView, script::Cursor, script::Search,
                  script::SearchStep, script::PrintCursor, script::Export, script::Hover,
                  script::ZoomSelection, script::YFit, script::Phase, script::Tab, script::TreeSearch,
-                 script::Rules, script::Finding>;
+                 script::Rules, script::Finding, script::Compare, script::Align, script::PrintCompare>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

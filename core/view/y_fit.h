@@ -12,6 +12,7 @@ namespace snapscope {
 struct YFitSettings {
   bool enabled = true;       // zooming or panning time re-fits y (toggle: key Y)
   bool raise_floor = false;  // y starts at the lowest total in view (key L)
+  uint64_t at_least = 0;     // y reaches at least this many bytes (a compared run's peak)
 };
 
 inline constexpr double kYFitHeadroom = 0.05;  // room above the highest total, as a fraction

@@ -94,6 +94,10 @@ TEST_CASE("command line options") {
   const std::array<std::string_view, 1> missing = {"--size"};
   CHECK_THROWS_AS(parse_app_options(missing), std::invalid_argument);
   const std::array<std::string_view, 2> two_paths = {"a", "b"};
-  CHECK_THROWS_AS(parse_app_options(two_paths), std::invalid_argument);
+  const AppOptions compared = parse_app_options(two_paths);  // run A and run B
+  CHECK(compared.path == "a");
+  CHECK(compared.compare_path == "b");
+  const std::array<std::string_view, 3> three_paths = {"a", "b", "c"};
+  CHECK_THROWS_WITH_AS(parse_app_options(three_paths), "more than two input paths given", std::invalid_argument);
   CHECK_FALSE(parse_app_options({}).headless());
 }

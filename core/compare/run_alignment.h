@@ -1,0 +1,50 @@
+// Puts two runs on one x axis: for a moment of run A, the moment of run B it corresponds to.
+//   - events: the same raw trace event number;
+//   - time: the same time since each trace's first event;
+//   - steps: matching annotations (the n-th Optimizer.step, ProfilerStep#k, forward/backward
+//     ranges of the same name) are put at the same x, and moments between two such anchors are
+//     interpolated by action.
+// Steps falls back to events when the runs share no annotation, time to events without
+// timestamps; effective_mode() says which is used.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "core/analysis/annotation_pairing.h"
+#include "core/analysis/phase_table.h"
+#include "core/timeline/timeline.h"
+
+namespace snapscope {
+
+enum class AlignMode : uint8_t { Events, Time, Steps };
+const char* align_mode_name(AlignMode mode);  // "events", "time", "steps"
+
+class RunAlignment {
+ public:
+  RunAlignment(const Timeline& a, const Timeline& b, AlignMode mode,
+               std::span<const AnnotationRecord> annotations_a,
+               std::span<const AnnotationRecord> annotations_b);
+
+  // B's state for A's state `a_state` (clamped to B's states).
+  size_t b_state(size_t a_state) const;
+  AlignMode requested_mode() const { return requested_; }
+  AlignMode effective_mode() const { return effective_; }
+  size_t anchor_count() const { return anchors_.size(); }  // steps: matched annotation edges
+
+ private:
+  size_t by_event(size_t a_state) const;
+  size_t by_time(size_t a_state) const;
+  size_t by_anchors(size_t a_state) const;
+
+  const Timeline& a_;
+  const Timeline& b_;
+  ActionClock clock_b_;
+  AlignMode requested_, effective_;
+  std::vector<std::pair<size_t, size_t>> anchors_;  // (A state, B state), both increasing
+};
+
+}  // namespace snapscope

@@ -1,0 +1,97 @@
+// Two runs compared through the real window (snapscope A B / script compare): the Compare tab's
+// diff of a planted regression (a location that grows, a new one, a vanished one) is exact, and
+// run B's curve is drawn over A's chart.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "gui_harness.h"
+
+using namespace snapscope::gui_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json alloc(uint64_t addr, uint64_t size, const std::string& site, int64_t time_us) {
+  return {{"action", "alloc"},
+          {"addr", addr},
+          {"size", size},
+          {"stream", 0},
+          {"time_us", time_us},
+          {"frames",
+           {{{"name", site}, {"filename", site + ".py"}, {"line", 1}},
+            {{"name", "main"}, {"filename", "m.py"}, {"line", 2}}}}};
+}
+
+// A JSON snapshot (the same dict as a pickle): one device, every allocation live at the end.
+fs::path write_run(const fs::path& dir, const std::string& name, const nlohmann::json& trace) {
+  const fs::path path = dir / (name + ".json");
+  std::ofstream(path)
+      << nlohmann::json{{"segments", nlohmann::json::array()}, {"device_traces", {trace}}}.dump();
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("script: compare two runs: the diff at the peaks names what grew, what is new and what vanished") {
+  const fs::path sandbox = make_sandbox("compare-planted");
+  // Before: grow 100 MiB, gone 50 MiB, same 30 MiB. After: grow 400 MiB, new 70 MiB, same 30 MiB.
+  const uint64_t mib = uint64_t{1} << 20;
+  const fs::path a =
+      write_run(sandbox, "before",
+                {alloc(0x1000000, 100 * mib, "grow", 1), alloc(0x20000000, 50 * mib, "gone", 2),
+                 alloc(0x30000000, 30 * mib, "same", 3)});
+  const fs::path b = write_run(sandbox, "after",
+                               {alloc(0x1000000, 400 * mib, "grow", 1), alloc(0x20000000, 70 * mib, "new", 2),
+                                alloc(0x30000000, 30 * mib, "same", 3)});
+  const fs::path png = sandbox / "compare.png";
+  const RunResult run =
+      run_script(sandbox, a.string(),
+                 "compare " + b.string() + "\ntab compare\nprint-compare\nprint-view\nscreenshot " +
+                     png.string() + "\n");
+  REQUIRE(run.exit_code == 0);
+  const auto lines = json_lines(run.out);
+  REQUIRE(lines.size() == 2);
+  const nlohmann::json& diff = lines[0];
+  CHECK(diff["at_peaks"] == true);
+  CHECK(diff["peak_a"] == 180 * mib);
+  CHECK(diff["peak_b"] == 500 * mib);
+  REQUIRE(diff["rows"].size() == 4);
+  CHECK(diff["rows"][0]["location"] == "grow.py:1 (grow)");
+  CHECK(diff["rows"][0]["delta"] == 300 * mib);
+  CHECK(diff["rows"][1]["location"] == "new.py:1 (new)");
+  CHECK(diff["rows"][1]["status"] == "new");
+  CHECK(diff["rows"][2]["location"] == "gone.py:1 (gone)");
+  CHECK(diff["rows"][2]["status"] == "vanished");
+  CHECK(diff["rows"][2]["delta"] == -50 * static_cast<int64_t>(mib));
+  CHECK(diff["rows"][3]["delta"] == 0);
+  // The y axis holds B's peak, and B's total (a white line) runs above A's 180 MiB of
+  // allocations: near-white pixels in the chart's upper part, below the legend line.
+  const nlohmann::json& view = lines[1];
+  CHECK(view["view"]["y1"].get<double>() >= 500.0 * mib);
+  const Image image = load_png(png);
+  const int x0 = view["chart"]["x"].get<int>(), y0 = view["chart"]["y"].get<int>() + 20;
+  const int x1 = x0 + view["chart"]["width"].get<int>(), y1 = y0 + view["chart"]["height"].get<int>() / 2;
+  size_t white = 0;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = x0; x < x1; ++x) {
+      const uint32_t rgb = image.pixel(x, y);
+      white += (rgb >> 16) >= 0xE0 && ((rgb >> 8) & 0xFF) >= 0xE0 && (rgb & 0xFF) >= 0xE0;
+    }
+  }
+  CHECK(white > 400);
+}
+
+TEST_CASE("script: compare with a file that is not a snapshot fails") {
+  const fs::path sandbox = make_sandbox("compare-bad");
+  const fs::path a = write_run(sandbox, "a", nlohmann::json::array({alloc(0x1000, 100, "x", 1)}));
+  const fs::path bad = sandbox / "bad.pickle";
+  std::ofstream(bad) << "not a pickle";
+  const RunResult run = run_script(sandbox, a.string(), "compare " + bad.string() + "\n");
+  CHECK(run.exit_code != 0);
+  CHECK(run.out.empty());
+}
