@@ -107,7 +107,19 @@ bool Application::render_frame() {
     pending_png_ = path;
     pending_png_frames_ = 2;
   });
-  if (auto chosen = browser_.draw()) state_.open(*chosen);
+  if (actions.compare_requested) browser_.open(FileBrowser::Purpose::Compare);
+  if (actions.compare_closed) {
+    compare_view_.reset();
+    state_.close_compare();
+    fit_both_runs();
+  }
+  if (auto chosen = browser_.draw()) {
+    if (browser_.purpose() == FileBrowser::Purpose::Compare) {
+      state_.open_compare(*chosen);
+    } else {
+      state_.open(*chosen);
+    }
+  }
   handle_global_keys();
   const ImGuiIO& io = ImGui::GetIO();
   const float top = ImGui::GetFrameHeight();
@@ -239,6 +251,8 @@ void Application::print_selection_json() {
   const auto& details = session().details();
   std::string line = "null";
   if (details) {
+    // The category comes from a background task: the same answer whenever the hook runs.
+    session().wait_settled();
     nlohmann::json json = details_to_json(*details, session().settings.show_all_frames);
     const SessionCategories* categories = session().categories();
     if (categories && session().selected()) {

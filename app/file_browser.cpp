@@ -16,7 +16,8 @@ namespace {
 constexpr const char* kPopup = "Open snapshot";
 }
 
-void FileBrowser::open() {
+void FileBrowser::open(Purpose purpose) {
+  purpose_ = purpose;
   if (directory_.empty()) directory_ = fs::current_path();
   list(directory_);
   open_requested_ = true;

@@ -10,7 +10,9 @@ namespace snapscope {
 
 class FileBrowser {
  public:
-  void open();  // shows the popup, starting in the last directory
+  enum class Purpose { Open, Compare };        // what the chosen path is for: the file, or run B
+  void open(Purpose purpose = Purpose::Open);  // shows the popup, starting in the last directory
+  Purpose purpose() const { return purpose_; }
   // Draws the popup if open; returns the chosen path once.
   std::optional<std::string> draw();
 
@@ -23,6 +25,7 @@ class FileBrowser {
   void list(const std::filesystem::path& directory);
 
   bool open_requested_ = false;
+  Purpose purpose_ = Purpose::Open;
   std::filesystem::path directory_;
   std::vector<Entry> entries_;
   std::string error_;

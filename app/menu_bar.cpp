@@ -27,6 +27,20 @@ void draw_file_menu(AppState& state, FileBrowser& browser, MenuActions& actions)
     if (!chosen.empty()) state.open(chosen);
   }
   ImGui::Separator();
+  // Run B of a comparison: its curves over the open file's chart, and the Compare tab.
+  const bool open_file = state.session().device() != nullptr;
+  if (ImGui::MenuItem("Compare with...", nullptr, false, open_file)) actions.compare_requested = true;
+  if (ImGui::BeginMenu("Compare with Recent", open_file && !state.recent().entries().empty())) {
+    std::string chosen;
+    for (const std::string& path : state.recent().entries()) {
+      if (ImGui::MenuItem(path.c_str())) chosen = path;
+    }
+    ImGui::EndMenu();
+    if (!chosen.empty()) state.open_compare(chosen);
+  }
+  if (ImGui::MenuItem("Close Comparison", nullptr, false, state.compare_session() != nullptr))
+    actions.compare_closed = true;
+  ImGui::Separator();
   if (ImGui::MenuItem("Export...", "Ctrl+Shift+E", false, state.session().device() != nullptr))
     actions.export_requested = true;
   ImGui::Separator();

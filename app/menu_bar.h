@@ -9,7 +9,9 @@ namespace snapscope {
 struct MenuActions {
   bool quit = false;
   bool color_changed = false;
-  bool export_requested = false;  // File > Export...
+  bool export_requested = false;   // File > Export...
+  bool compare_requested = false;  // File > Compare with... (pick run B in the file browser)
+  bool compare_closed = false;     // File > Close Comparison
 };
 
 MenuActions draw_menu_bar(AppState& state, FileBrowser& browser);

@@ -7,7 +7,7 @@ namespace snapscope {
 
 const char* const kConvertUsage =
     "usage: snapscope-convert IN.pickle[.gz] -o OUTDIR [--force] [--device N] [--summary text|json]\n"
-    "                         [--timings]\n"
+    "                         [--timings] [--rank-summary]\n"
     "       snapscope-convert --report IN.pickle[.gz]|OUTDIR [--at peak|EVENT] [--device N] [--top N]\n"
     "                         [--location user|shown]\n"
     "       snapscope-convert --export FORMAT IN.pickle[.gz]|OUTDIR -o FILE [--at peak|EVENT] [--device N]\n"
@@ -22,6 +22,8 @@ const char* const kConvertUsage =
     "  --device N           convert only device N\n"
     "  --summary FORMAT     summary on stdout as text (default) or json\n"
     "  --timings            per-step wall times and peak RSS on stderr\n"
+    "  --rank-summary       also write OUTDIR.rank.json beside OUTDIR: this rank's figures and a\n"
+    "                       downsampled total/reserved curve, all that --ranks needs\n"
     "  --report IN          print the summary, the moment table at --at (default: the peak) and the\n"
     "                       phase table, no display needed (--report alone for its options)\n"
     "  --export FORMAT      write one export (speedscope, CSV tables, timeline JSON, Chrome trace, SVG;\n"
@@ -105,6 +107,8 @@ CliOptions parse_convert_args(std::span<const std::string_view> args) {
       options.device = static_cast<int>(parse_number(flag, value(), std::numeric_limits<int>::max()));
     } else if (flag == "--timings" && !has_inline) {
       options.timings = true;
+    } else if (flag == "--rank-summary" && !has_inline) {
+      options.rank_summary = true;
     } else if (flag == "--summary") {
       const std::string_view format = value();
       if (format != "json" && format != "text") throw UsageError("--summary: expected text or json");

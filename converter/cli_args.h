@@ -23,7 +23,8 @@ struct CliOptions {
   bool force = false;
   int device = -1;
   bool json_summary = false;
-  bool timings = false;  // per-step times and peak RSS on stderr
+  bool timings = false;       // per-step times and peak RSS on stderr
+  bool rank_summary = false;  // write OUTDIR.rank.json (converter/rank_summary.h)
   uint64_t bench_queries = 1000;
   uint64_t bench_seed = 1;
 };

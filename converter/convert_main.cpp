@@ -16,6 +16,7 @@
 #include "converter/export_command.h"
 #include "converter/progress_meter.h"
 #include "converter/query_bench.h"
+#include "converter/rank_summary.h"
 #include "converter/ranks_command.h"
 #include "converter/report_command.h"
 #include "core/convert/convert.h"
@@ -53,6 +54,9 @@ int run_conversion(const snapscope::CliOptions& cli) {
     const snapscope::ConvertSummary summary = snapscope::convert_snapshot(options);
     if (meter) meter->finish();
     if (cli.timings) std::fputs(stage_log.format().c_str(), stderr);
+    if (cli.rank_summary)
+      snapscope::write_rank_summary_file(summary.output_dir,
+                                         snapscope::summarise_rank(summary.output_dir, cli.device));
     const std::string text = cli.json_summary ? snapscope::summary_with_analysis(summary).dump(2) + "\n"
                                               : snapscope::format_summary_text(summary);
     std::fputs(text.c_str(), stdout);

@@ -1,5 +1,6 @@
 #include "converter/diff_command.h"
 
+#include "converter/source_findings.h"
 #include "converter/subcommand.h"
 
 #include <charconv>
@@ -29,7 +30,7 @@ const char* const kDiffUsage =
     "  --top       rows to show before folding the rest into one row (default 20, 0 = all; text only)\n"
     "  --location  how rows are grouped, as in --report\n"
     "  --summary json   print JSON instead of text: peak_a, peak_b, peak_delta, rows (location,\n"
-    "              bytes_a, bytes_b, delta, ...)\n"
+    "              bytes_a, bytes_b, delta, ...) and category_rows (the same by category)\n"
     "  --fail-if-peak-grows PCT   exit 3 when B's peak exceeds A's by more than PCT per cent\n"
     "exit codes: 0 done, 1 bad input, 2 usage error, 3 the peak grew past --fail-if-peak-grows\n";
 
@@ -105,6 +106,7 @@ struct Side {
   size_t state = 0;
   int64_t event = -1;
   MomentTable moment;
+  MomentTable categories;       // the same moment by category (core/classify)
   uint64_t reserved_bytes = 0;  // reserved at the compared moment (0: no segment information)
 };
 
@@ -124,7 +126,13 @@ Side load_side(const std::string& path, const DiffOptions& options, std::optiona
   side.state = resolve_moment(side.source, at);
   side.event = event_of_state(timeline, side.state);
   LocationIndex locations(*side.source.stacks, options.location);
-  side.moment = build_moment_table(live_elements(timeline, side.state), locations, side.state);
+  const std::vector<LiveElement> live = live_elements(timeline, side.state);
+  side.moment = build_moment_table(live, locations, side.state);
+  const Classification classification = classify_source(side.source, nullptr);
+  side.categories = build_grouped_table(
+      live, [&](const LiveElement& element) { return uint32_t{classification.category(element.elem)}; },
+      [&](uint32_t id) { return std::string(classification.names.name(static_cast<CategoryId>(id))); },
+      side.state);
   if (side.source.segments) {
     side.reserved_bytes = read_cursor(timeline, timeline, *side.source.segments, side.state).reserved_bytes;
   }
@@ -181,13 +189,16 @@ std::string diff_text(const DiffOptions& options, const Side& a, const Side& b, 
   text += "reserved there: " + format_bytes(static_cast<double>(a.reserved_bytes)) + " -> " +
           format_bytes(static_cast<double>(b.reserved_bytes)) + ", fragmentation " + fragmentation_text(a) +
           " -> " + fragmentation_text(b) + "\n\n";
-  return text + moment_diff_text(diff, options.top);
+  text += moment_diff_text(diff, options.top);
+  text += "\nby category:\n" +
+          moment_diff_text(diff_moments(a.categories, b.categories), 0, {"Category", "categories"});
+  return text;
 }
 
-nlohmann::json diff_json(const Side& a, const Side& b, const MomentDiff& diff) {
+nlohmann::json rows_json(const MomentDiff& diff, const char* key) {
   nlohmann::json rows = nlohmann::json::array();
   for (const DiffRow& row : diff.rows) {
-    rows.push_back({{"location", row.location},
+    rows.push_back({{key, row.location},
                     {"bytes_a", row.bytes_a},
                     {"bytes_b", row.bytes_b},
                     {"delta", row.delta()},
@@ -195,6 +206,10 @@ nlohmann::json diff_json(const Side& a, const Side& b, const MomentDiff& diff) {
                     {"count_b", row.count_b},
                     {"status", row.status == DiffStatus::Both ? "both" : diff_status_name(row.status)}});
   }
+  return rows;
+}
+
+nlohmann::json diff_json(const Side& a, const Side& b, const MomentDiff& diff) {
   const auto side_json = [](const Side& side) {
     return nlohmann::json{{"file", side.source.file},
                           {"device", side.source.device},
@@ -212,7 +227,8 @@ nlohmann::json diff_json(const Side& a, const Side& b, const MomentDiff& diff) {
           {"a", side_json(a)},
           {"b", side_json(b)},
           {"live_delta", diff.delta()},
-          {"rows", rows}};
+          {"rows", rows_json(diff, "location")},
+          {"category_rows", rows_json(diff_moments(a.categories, b.categories), "category")}};
 }
 
 int run_parsed(const DiffOptions& options, std::FILE* out, std::FILE* err) {

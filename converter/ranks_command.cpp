@@ -1,5 +1,6 @@
 #include "converter/ranks_command.h"
 
+#include "converter/rank_summary.h"
 #include "converter/subcommand.h"
 
 #include <algorithm>
@@ -27,7 +28,8 @@ namespace snapscope {
 const char* const kRanksUsage =
     "usage: snapscope-convert --ranks DIR|FILE... [--device N] [--outlier PCT] [--summary json]\n"
     "  DIR       a directory of per-rank snapshots (every pickle, JSON snapshot and converted\n"
-    "            directory inside it, sorted by name), or the files themselves\n"
+    "            directory inside it, sorted by name; or only its X.rank.json summaries, written\n"
+    "            by --rank-summary, when it has any), or the files themselves\n"
     "  --device  device index in every rank (default: each one's first device with a trace)\n"
     "  --outlier mark ranks whose peak is more than PCT per cent from the median rank's (default 10)\n"
     "  --summary json   print JSON instead of text: median_peak and one object per rank\n";
@@ -52,7 +54,8 @@ bool is_rank_snapshot(const std::filesystem::path& path) {
   return is_snapshot_pickle(path) && !path.filename().string().ends_with(".memviz.json");
 }
 
-// A directory that is not itself a converted snapshot lists its ranks.
+// A directory that is not itself a converted snapshot lists its ranks: their summary files
+// (X.rank.json, written by --rank-summary) when it has any, else every snapshot in it.
 std::vector<std::string> expand_inputs(const std::vector<std::string>& given) {
   std::vector<std::string> inputs;
   for (const std::string& input : given) {
@@ -61,10 +64,12 @@ std::vector<std::string> expand_inputs(const std::vector<std::string>& given) {
       inputs.push_back(input);
       continue;
     }
-    std::vector<std::string> found;
+    std::vector<std::string> found, summaries;
     for (const auto& entry : std::filesystem::directory_iterator(path)) {
+      if (is_rank_summary_file(entry.path().string())) summaries.push_back(entry.path().string());
       if (is_rank_snapshot(entry.path())) found.push_back(entry.path().string());
     }
+    if (!summaries.empty()) found = std::move(summaries);
     if (found.empty()) throw InputError(input + ": no snapshots (pickles or converted directories) inside");
     std::sort(found.begin(), found.end());
     inputs.insert(inputs.end(), found.begin(), found.end());
@@ -96,39 +101,6 @@ RanksOptions parse_ranks_args(std::span<const std::string_view> args) {
   return options;
 }
 
-std::string phase_at(const AnalysisSource& source, size_t state) {
-  const PhaseTable phases =
-      build_phase_table(*source.blocks, pair_annotations(source.annotations, source.device));
-  const PhaseRow* innermost = nullptr;
-  for (const PhaseRow& row : phases.rows) {
-    if (row.start_state <= state && state <= row.end_state && (!innermost || row.depth >= innermost->depth))
-      innermost = &row;
-  }
-  return innermost ? innermost->name : std::string();
-}
-
-RankSummary summarise_rank(const std::string& path, int device) {
-  SourceOptions options;
-  options.device = device;
-  const AnalysisSource source = load_analysis_source(path, options);
-  const Timeline& timeline = *source.blocks;
-  const size_t peak = peak_state(timeline);
-  LocationIndex locations(*source.stacks, LocationRule::FirstUserFrame);
-  const MomentTable moment = build_moment_table(live_elements(timeline, peak), locations, peak);
-  RankSummary summary;
-  summary.file = path;
-  summary.device = source.device;
-  summary.peak_bytes = timeline.peak_bytes();
-  summary.peak_event = event_of_state(timeline, peak);
-  summary.reserved_peak = source.segments ? source.segments->peak_bytes() : 0;
-  summary.phase_at_peak = phase_at(source, peak);
-  if (!moment.rows.empty()) {
-    summary.top_location = moment.rows.front().label;
-    summary.top_location_bytes = moment.rows.front().bytes;
-  }
-  return summary;
-}
-
 nlohmann::json ranks_json(const RankTable& table) {
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankRow& row : table.rows) {
@@ -141,6 +113,8 @@ nlohmann::json ranks_json(const RankTable& table) {
                      {"phase_at_peak", rank.phase_at_peak},
                      {"top_location", rank.top_location},
                      {"top_location_bytes", rank.top_location_bytes},
+                     {"top_category", rank.top_category},
+                     {"top_category_bytes", rank.top_category_bytes},
                      {"deviation_percent", row.deviation_percent},
                      {"outlier", row.outlier}});
   }
@@ -156,7 +130,10 @@ int run_parsed(const RanksOptions& options, std::FILE* out) {
     std::error_code ignored;
     const auto size =
         std::filesystem::is_regular_file(inputs[i]) ? std::filesystem::file_size(inputs[i], ignored) : 0;
-    jobs.add(static_cast<size_t>(size), [&, i] { summaries[i] = summarise_rank(inputs[i], options.device); });
+    jobs.add(static_cast<size_t>(size), [&, i] {
+      summaries[i] = is_rank_summary_file(inputs[i]) ? read_rank_summary_file(inputs[i])
+                                                     : summarise_rank(inputs[i], options.device);
+    });
   }
   jobs.run();
   const RankTable table = build_rank_table(std::move(summaries), options.outlier_percent);

@@ -77,8 +77,8 @@ std::string diff_line(int64_t delta, uint64_t a, uint64_t b, uint64_t count_a, u
 
 }  // namespace
 
-std::string moment_diff_text(const MomentDiff& diff, size_t top_n) {
-  std::string text = "       Delta           A           B   Count A   Count B  Location\n";
+std::string moment_diff_text(const MomentDiff& diff, size_t top_n, const GroupNames& group) {
+  std::string text = "       Delta           A           B   Count A   Count B  " + group.title + "\n";
   const size_t shown = top_n == 0 ? diff.rows.size() : std::min(top_n, diff.rows.size());
   for (size_t i = 0; i < shown; ++i) {
     const DiffRow& row = diff.rows[i];
@@ -93,7 +93,7 @@ std::string moment_diff_text(const MomentDiff& diff, size_t top_n) {
       count_a += diff.rows[i].count_a;
       count_b += diff.rows[i].count_b;
     }
-    const std::string folded = "(" + format_grouped(diff.rows.size() - shown) + " more locations)";
+    const std::string folded = "(" + format_grouped(diff.rows.size() - shown) + " more " + group.plural + ")";
     text += diff_line(static_cast<int64_t>(b) - static_cast<int64_t>(a), a, b, count_a, count_b, folded, "");
   }
   uint64_t count_a = 0, count_b = 0;

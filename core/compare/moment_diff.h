@@ -36,6 +36,6 @@ double growth_percent(uint64_t a, uint64_t b);
 
 // "Delta  A  B  Count A  Count B  Location" in human units; top_n > 0 keeps that many rows and
 // folds the rest into one "(N more locations)" row so the delta column still adds up.
-std::string moment_diff_text(const MomentDiff& diff, size_t top_n = 0);
+std::string moment_diff_text(const MomentDiff& diff, size_t top_n = 0, const GroupNames& group = {});
 
 }  // namespace snapscope

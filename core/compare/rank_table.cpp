@@ -32,7 +32,9 @@ std::string rank_table_text(const RankTable& table) {
   std::string text = "median peak " + format_bytes(static_cast<double>(table.median_peak)) +
                      "; outliers: more than " + std::to_string(static_cast<int>(table.outlier_percent)) +
                      " % from it (marked *)\n\n";
-  text += "       Peak  vs median        At   Reserved  Phase at peak / top location at peak  File\n";
+  text +=
+      "       Peak  vs median        At   Reserved  Phase at peak / top location, top category at peak  "
+      "File\n";
   for (const RankRow& row : table.rows) {
     const RankSummary& rank = row.summary;
     const std::string at = rank.peak_event < 0 ? "start" : "#" + std::to_string(rank.peak_event);
@@ -41,8 +43,11 @@ std::string rank_table_text(const RankTable& table) {
                   format_bytes(static_cast<double>(rank.peak_bytes)).c_str(), row.deviation_percent,
                   at.c_str(), format_bytes(static_cast<double>(rank.reserved_peak)).c_str());
     text += line + (rank.phase_at_peak.empty() ? std::string("-") : rank.phase_at_peak) + " / " +
-            rank.top_location + " (" + format_bytes(static_cast<double>(rank.top_location_bytes)) + ")  " +
-            rank.file + "\n";
+            rank.top_location + " (" + format_bytes(static_cast<double>(rank.top_location_bytes)) + ")";
+    if (!rank.top_category.empty())
+      text += ", mostly " + rank.top_category + " (" +
+              format_bytes(static_cast<double>(rank.top_category_bytes)) + ")";
+    text += "  " + rank.file + "\n";
   }
   return text;
 }

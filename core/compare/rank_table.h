@@ -5,7 +5,10 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace snapscope {
 
@@ -18,7 +21,20 @@ struct RankSummary {
   std::string phase_at_peak;   // innermost annotated phase holding the peak; empty: none
   std::string top_location;    // the moment table's largest row at the peak
   uint64_t top_location_bytes = 0;
+  std::string top_category;  // the largest category at the peak (core/classify); empty: unknown
+  uint64_t top_category_bytes = 0;
+  // The total and reserved bytes over the trace, downsampled (each point the largest in its
+  // stretch of the trace): the rank table's small chart. Empty when not known.
+  std::vector<uint64_t> total_curve, reserved_curve;
 };
+
+// A rank's summary file (snapscope-convert --rank-summary writes OUTDIR.rank.json): the
+// summary above as JSON, so a rank table of hundreds of ranks reads kilobytes per rank.
+inline constexpr const char* kRankSummaryFormat = "snapscope-rank-summary/1";
+inline constexpr size_t kRankCurvePoints = 256;
+nlohmann::json rank_summary_json(const RankSummary& summary);
+// Throws InputError("<file>: <what is wrong>") for a malformed or hostile file.
+RankSummary parse_rank_summary(std::string_view text, const std::string& file);
 
 struct RankRow {
   RankSummary summary;

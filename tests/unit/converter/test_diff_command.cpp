@@ -87,6 +87,11 @@ TEST_CASE("cli --diff: the planted regression, exactly, in JSON and text") {
   CHECK(rows[2]["status"] == "vanished");
   CHECK(rows[2]["delta"] == -50);
   CHECK(rows[3]["delta"] == 0);
+  // By category: forward allocations alive at the end, with no backward after them, are unknown.
+  const auto& categories = json["category_rows"];
+  REQUIRE(categories.size() == 1);
+  CHECK(categories[0]["category"] == "unknown");
+  CHECK(categories[0]["delta"] == 320);
 
   const auto text = run_cli(dir, "--diff a.pickle b.pickle");
   REQUIRE(text.exit_code == 0);
@@ -104,6 +109,7 @@ TEST_CASE("cli --diff: a snapshot against itself is zero everywhere") {
   CHECK(json["peak_delta"] == 0);
   CHECK(json["live_delta"] == 0);
   for (const auto& row : json["rows"]) CHECK(row["delta"] == 0);
+  for (const auto& row : json["category_rows"]) CHECK(row["delta"] == 0);
 }
 
 TEST_CASE("cli --diff: the gate exits 3 past the allowed growth, 0 within it") {

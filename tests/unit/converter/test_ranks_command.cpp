@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/compare/rank_table.h"
+#include "core/snapshot/snapshot_reader.h"
 #include "unit/support/cli_runner.h"
 
 using namespace snapscope;
@@ -94,4 +95,45 @@ TEST_CASE("cli --ranks: usage exits 2; an empty directory or a bad rank exits 1 
   CHECK(bad.out.empty());
   CHECK(bad.err.find("rank1.pickle") != std::string::npos);
   CHECK(std::count(bad.err.begin(), bad.err.end(), '\n') == 1);
+}
+
+TEST_CASE("cli --ranks: conversions with --rank-summary leave summaries the rank table reads alone") {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "job");
+  for (int rank = 0; rank < 4; ++rank) {
+    const std::string name = "rank" + std::to_string(rank);
+    test::write_file(dir / (name + ".pickle"), rank_pickle(rank == 2 ? 9000 : 100));
+    const auto converted = run_cli(dir, name + ".pickle -o job/" + name + " --rank-summary");
+    REQUIRE(converted.exit_code == 0);
+    REQUIRE(std::filesystem::exists(dir / "job" / (name + ".rank.json")));
+    // Only the summary is needed: the table must not open the converted data.
+    std::filesystem::remove_all(dir / "job" / name);
+  }
+  const auto result = run_cli(dir, "--ranks job --summary json");
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  REQUIRE(json["ranks"].size() == 4);
+  CHECK(json["ranks"][2]["outlier"] == true);
+  CHECK(json["ranks"][2]["peak_bytes"] == 10000);
+  CHECK(json["ranks"][0]["top_location"] == "shard.py:3 (shard)");
+  CHECK(json["ranks"][0]["top_category"] == "unknown");
+  const RankSummary read =
+      parse_rank_summary(test::read_file(dir / "job" / "rank2.rank.json"), "rank2.rank.json");
+  CHECK(read.total_curve.size() == 4);  // one point per state of a 3-action trace
+  CHECK(*std::max_element(read.total_curve.begin(), read.total_curve.end()) == 10000);
+}
+
+TEST_CASE("cli --ranks: a hostile rank summary is refused with its name") {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "job");
+  test::write_file(dir / "job" / "r0.rank.json",
+                   R"({"format": "snapscope-rank-summary/1", "file": "x", "device": 0, "peak_bytes": -5})");
+  const auto result = run_cli(dir, "--ranks job");
+  CHECK(result.exit_code == 1);
+  CHECK(result.err == "snapscope-convert: job/r0.rank.json: \"peak_bytes\" is not a non-negative integer\n");
+  CHECK_THROWS_WITH_AS(parse_rank_summary("[]", "a.rank.json"),
+                       "a.rank.json: not a rank summary (not a JSON object)", InputError);
+  CHECK_THROWS_WITH_AS(parse_rank_summary(R"({"format": "other"})", "a.rank.json"),
+                       "a.rank.json: not a rank summary (format is not \"snapscope-rank-summary/1\")",
+                       InputError);
 }

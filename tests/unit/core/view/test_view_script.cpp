@@ -98,6 +98,7 @@ TEST_CASE("command line options") {
   CHECK(compared.path == "a");
   CHECK(compared.compare_path == "b");
   const std::array<std::string_view, 3> three_paths = {"a", "b", "c"};
-  CHECK_THROWS_WITH_AS(parse_app_options(three_paths), "more than two input paths given", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_app_options(three_paths), "more than two input paths given",
+                       std::invalid_argument);
   CHECK_FALSE(parse_app_options({}).headless());
 }

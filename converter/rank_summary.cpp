@@ -1,0 +1,109 @@
+#include "converter/rank_summary.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "converter/source_findings.h"
+#include "core/analysis/live_elements.h"
+#include "core/analysis/moment_table.h"
+#include "core/analysis/phase_table.h"
+#include "core/analysis/state_mapping.h"
+#include "core/snapshot/snapshot_reader.h"
+
+namespace snapscope {
+namespace {
+
+constexpr const char* kSuffix = ".rank.json";
+constexpr uint64_t kMaxSummaryBytes = uint64_t{1} << 20;
+
+std::string phase_at(const AnalysisSource& source, size_t state) {
+  const PhaseTable phases =
+      build_phase_table(*source.blocks, pair_annotations(source.annotations, source.device));
+  const PhaseRow* innermost = nullptr;
+  for (const PhaseRow& row : phases.rows) {
+    if (row.start_state <= state && state <= row.end_state && (!innermost || row.depth >= innermost->depth))
+      innermost = &row;
+  }
+  return innermost ? innermost->name : std::string();
+}
+
+// The largest total in each of kRankCurvePoints stretches of the trace's states.
+std::vector<uint64_t> downsampled(const Timeline& timeline) {
+  const size_t states = timeline.action_count() + 1;
+  const size_t points = std::min(states, kRankCurvePoints);
+  std::vector<uint64_t> curve(points, 0);
+  for (size_t state = 0; state < states; ++state) {
+    uint64_t& point = curve[state * points / states];
+    point = std::max(point, timeline.total_at_state(state));
+  }
+  return curve;
+}
+
+}  // namespace
+
+RankSummary summarise_rank(const std::string& path, int device) {
+  SourceOptions options;
+  options.device = device;
+  const AnalysisSource source = load_analysis_source(path, options);
+  const Timeline& timeline = *source.blocks;
+  const size_t peak = peak_state(timeline);
+  const std::vector<LiveElement> live = live_elements(timeline, peak);
+  LocationIndex locations(*source.stacks, LocationRule::FirstUserFrame);
+  const MomentTable moment = build_moment_table(live, locations, peak);
+  RankSummary summary;
+  summary.file = path;
+  summary.device = source.device;
+  summary.peak_bytes = timeline.peak_bytes();
+  summary.peak_event = event_of_state(timeline, peak);
+  summary.reserved_peak = source.segments ? source.segments->peak_bytes() : 0;
+  summary.phase_at_peak = phase_at(source, peak);
+  if (!moment.rows.empty()) {
+    summary.top_location = moment.rows.front().label;
+    summary.top_location_bytes = moment.rows.front().bytes;
+  }
+  const Classification classification = classify_source(source, nullptr);
+  const std::vector<uint64_t> categories = category_bytes_at(classification, timeline, peak);
+  const auto top = std::max_element(categories.begin(), categories.end());
+  if (top != categories.end() && *top > 0) {
+    summary.top_category = classification.names.name(static_cast<CategoryId>(top - categories.begin()));
+    summary.top_category_bytes = *top;
+  }
+  summary.total_curve = downsampled(timeline);
+  if (source.segments) summary.reserved_curve = downsampled(*source.segments);
+  return summary;
+}
+
+std::string write_rank_summary_file(const std::string& output_dir, const RankSummary& summary) {
+  std::string trimmed = output_dir;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  const std::string path = trimmed + kSuffix;
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << rank_summary_json(summary).dump(1) << "\n";
+    if (!out.flush()) {
+      std::filesystem::remove(temporary);
+      throw std::runtime_error(temporary + ": cannot write the rank summary");
+    }
+  }
+  std::filesystem::rename(temporary, path);
+  return path;
+}
+
+RankSummary read_rank_summary_file(const std::string& path) {
+  std::error_code error;
+  const uint64_t size = std::filesystem::file_size(path, error);
+  if (error) throw InputError(path + ": cannot read the rank summary");
+  if (size > kMaxSummaryBytes) throw InputError(path + ": not a rank summary (larger than 1 MiB)");
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) throw InputError(path + ": cannot read the rank summary");
+  return parse_rank_summary(text.str(), path);
+}
+
+bool is_rank_summary_file(const std::string& path) { return path.ends_with(kSuffix); }
+
+}  // namespace snapscope
