@@ -16,6 +16,7 @@
 #include "app/theme.h"
 #include "core/classify/category.h"
 #include "core/util/release_memory.h"
+#include "core/view/rank_set.h"
 #include "render/framebuffer_png.h"
 
 namespace snapscope {
@@ -36,7 +37,11 @@ Application::Application(const AppOptions& options) : options_(options), window_
   state_.set_ready_callback([] { glfwPostEmptyEvent(); });
   session().settings.device = options.device;
   session().settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
-  if (!options.path.empty()) state_.open(options.path);
+  if (!options.path.empty() && is_rank_directory(options.path)) {
+    rank_view_.load(options.path, options.device);  // a job's ranks: the rank table
+  } else if (!options.path.empty()) {
+    state_.open(options.path);
+  }
   if (!options.compare_path.empty()) state_.open_compare(options.compare_path);
 }
 
@@ -93,6 +98,7 @@ bool Application::render_frame() {
   session().poll();
   if (state_.poll_compare_loader([this] { compare_view_.reset(); })) fit_both_runs();
   if (Session* run_b = state_.compare_session()) run_b->poll();
+  rank_view_.poll();
   // Categories arrive in the background (and again after new rules): recolour when they do.
   if (session().settings.coloring == ChartColoring::Category && session().categories() != colored_categories_)
     apply_color_mode();
@@ -198,6 +204,7 @@ bool Application::render_frame() {
   draw_inspector(session());
   ImGui::EndChild();
   ImGui::End();
+  rank_view_.draw(state_);
   draw_status_bar(state_, io.DisplaySize.y - kStatusHeight, io.DisplaySize.x, kStatusHeight);
   if (restreamed || !pending_png_.empty()) window_.force_redraw();  // texture changed / PNG wanted
   window_.end_frame();
@@ -333,7 +340,15 @@ Application::ChartRect Application::chart_rect() const {
   return {timeline_.chart_x(), timeline_.chart_y(), view.viewport_width(), view.viewport_height()};
 }
 
+bool Application::wait_for_ranks() {
+  rank_view_.wait();
+  render_frame();
+  return rank_view_.table() != nullptr;
+}
+
 bool Application::wait_for_load() {
+  if (rank_view_.active() && !state_.loader().busy() && session().document() == nullptr)
+    return wait_for_ranks();
   // Progress frames at the interactive loop's rate: drawing more often (llvmpipe draws on the
   // CPU) only takes cores from the load. The loader is still polled every few milliseconds.
   const auto period = std::chrono::duration<double>(kBusyWaitSeconds);

@@ -11,6 +11,7 @@
 #include "app/file_browser.h"
 #include "app/gui_window.h"
 #include "app/minimap.h"
+#include "app/rank_view.h"
 #include "app/timeline_panel.h"
 #include "core/view/app_options.h"
 
@@ -33,7 +34,9 @@ class Application {
   // Keeps rendering until the background load finishes; false if it failed.
   bool wait_for_load();
   bool wait_for_compare();  // the same for run B of a comparison; false if it failed
-  void fit_both_runs();     // the chart's y bounds hold both runs' peaks
+  bool wait_for_ranks();    // snapscope DIR: until the rank table is read; false if it failed
+  RankView& rank_view() { return rank_view_; }
+  void fit_both_runs();  // the chart's y bounds hold both runs' peaks
   CompareView& compare_view() { return compare_view_; }
   void apply_view(const ViewSpec& spec);
   void apply_color_mode();
@@ -75,6 +78,7 @@ class Application {
   ExportDialog export_dialog_;
   CategoryView category_view_;
   CompareView compare_view_;
+  RankView rank_view_;
   const SessionCategories* colored_categories_ = nullptr;  // what the chart's colours come from
   std::string pending_png_;
   int pending_png_frames_ = 0;  // frames to draw first (the dialog takes one to close)

@@ -53,6 +53,19 @@ struct CommandRunner {
     std::printf("%s\n", app.compare_view().compare_json(app.session(), *run_b).dump().c_str());
     std::fflush(stdout);
   }
+  void operator()(const script::PrintRanks&) {
+    app.wait_for_ranks();
+    std::printf("%s\n", app.rank_view().table_json().dump().c_str());
+    std::fflush(stdout);
+  }
+  void operator()(const script::RankOpen& command) {
+    app.rank_view().open_rank(app.state(), command.index);
+    if (!app.wait_for_load()) throw std::runtime_error(app.state().error());
+  }
+  void operator()(const script::RankCompare& command) {
+    app.rank_view().compare_ranks(app.state(), command.a, command.b);
+    if (!app.wait_for_load() || !app.wait_for_compare()) throw std::runtime_error(app.state().error());
+  }
   void operator()(const script::Finding& command) {
     app.render_settled();  // the findings are built in the background
     const std::vector<snapscope::Finding>& findings = app.session().findings();

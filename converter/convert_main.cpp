@@ -16,11 +16,11 @@
 #include "converter/export_command.h"
 #include "converter/progress_meter.h"
 #include "converter/query_bench.h"
-#include "converter/rank_summary.h"
 #include "converter/ranks_command.h"
 #include "converter/report_command.h"
 #include "core/convert/convert.h"
 #include "core/convert/signal_cleanup.h"
+#include "core/view/rank_set.h"
 
 namespace {
 

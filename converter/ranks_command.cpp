@@ -1,7 +1,7 @@
 #include "converter/ranks_command.h"
 
-#include "converter/rank_summary.h"
 #include "converter/subcommand.h"
+#include "core/view/rank_set.h"
 
 #include <algorithm>
 #include <charconv>
@@ -42,40 +42,6 @@ struct RanksOptions {
   double outlier_percent = 10;
   bool json = false;
 };
-
-bool is_converted_dir(const std::filesystem::path& path) {
-  return std::filesystem::is_directory(path) && std::filesystem::exists(path / "elements.db");
-}
-
-// A snapshot of one rank inside a job directory; memory_viz's own layouts (NAME.memviz.json)
-// sit beside snapshots but are not snapshots.
-bool is_rank_snapshot(const std::filesystem::path& path) {
-  if (is_converted_dir(path)) return true;
-  return is_snapshot_pickle(path) && !path.filename().string().ends_with(".memviz.json");
-}
-
-// A directory that is not itself a converted snapshot lists its ranks: their summary files
-// (X.rank.json, written by --rank-summary) when it has any, else every snapshot in it.
-std::vector<std::string> expand_inputs(const std::vector<std::string>& given) {
-  std::vector<std::string> inputs;
-  for (const std::string& input : given) {
-    const std::filesystem::path path(input);
-    if (!std::filesystem::is_directory(path) || is_converted_dir(path)) {
-      inputs.push_back(input);
-      continue;
-    }
-    std::vector<std::string> found, summaries;
-    for (const auto& entry : std::filesystem::directory_iterator(path)) {
-      if (is_rank_summary_file(entry.path().string())) summaries.push_back(entry.path().string());
-      if (is_rank_snapshot(entry.path())) found.push_back(entry.path().string());
-    }
-    if (!summaries.empty()) found = std::move(summaries);
-    if (found.empty()) throw InputError(input + ": no snapshots (pickles or converted directories) inside");
-    std::sort(found.begin(), found.end());
-    inputs.insert(inputs.end(), found.begin(), found.end());
-  }
-  return inputs;
-}
 
 RanksOptions parse_ranks_args(std::span<const std::string_view> args) {
   RanksOptions options;
@@ -122,21 +88,8 @@ nlohmann::json ranks_json(const RankTable& table) {
 }
 
 int run_parsed(const RanksOptions& options, std::FILE* out) {
-  const std::vector<std::string> inputs = expand_inputs(options.inputs);
-  // One rank per core at a time: a rank's timelines are freed as soon as it is summarised.
-  std::vector<RankSummary> summaries(inputs.size());
-  ParallelJobs jobs;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    std::error_code ignored;
-    const auto size =
-        std::filesystem::is_regular_file(inputs[i]) ? std::filesystem::file_size(inputs[i], ignored) : 0;
-    jobs.add(static_cast<size_t>(size), [&, i] {
-      summaries[i] = is_rank_summary_file(inputs[i]) ? read_rank_summary_file(inputs[i])
-                                                     : summarise_rank(inputs[i], options.device);
-    });
-  }
-  jobs.run();
-  const RankTable table = build_rank_table(std::move(summaries), options.outlier_percent);
+  const RankTable table =
+      load_rank_table(expand_rank_inputs(options.inputs), options.device, options.outlier_percent);
   if (options.json) {
     std::fprintf(out, "%s\n", ranks_json(table).dump(2).c_str());
   } else {

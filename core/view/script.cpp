@@ -204,6 +204,19 @@ ScriptCommand parse_script_line(std::string_view line) {
       throw std::invalid_argument("align needs events, time or steps, got '" + std::string(words[1]) + "'");
     return script::Align{std::string(words[1])};
   }
+  if (verb == "print-ranks") {
+    expect_arguments(words, 0);
+    return script::PrintRanks{};
+  }
+  if (verb == "rank-open") {
+    expect_arguments(words, 1);
+    return script::RankOpen{static_cast<size_t>(parse_int(words[1], "rank"))};
+  }
+  if (verb == "rank-compare") {
+    expect_arguments(words, 2);
+    return script::RankCompare{static_cast<size_t>(parse_int(words[1], "rank")),
+                               static_cast<size_t>(parse_int(words[2], "rank"))};
+  }
   if (verb == "print-compare") {
     expect_arguments(words, 0);
     return script::PrintCompare{};

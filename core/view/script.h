@@ -11,6 +11,9 @@
 //   compare FILE         open FILE as run B beside the open file (waits for it)
 //   align events|time|steps   how run B's moments line up with run A's
 //   print-compare        the Compare tab's diff (both moments, rows by location and category), one JSON line
+//   print-ranks          the rank table (snapscope DIR), one JSON line
+//   rank-open N          open rank N (0-based) of the rank table (waits for it)
+//   rank-compare I J     open ranks I and J as a comparison (A and B)
 //   click X Y            a left click at window pixel (X, Y)
 //   hover X Y            the pointer rests at window pixel (X, Y) (hover outline and tooltip)
 //   zoom-selection       frame the selection's lifetime in both axes (inspector's button)
@@ -76,6 +79,13 @@ struct Align {
   std::string mode;  // events | time | steps
 };
 struct PrintCompare {};
+struct PrintRanks {};
+struct RankOpen {
+  size_t index = 0;
+};
+struct RankCompare {
+  size_t a = 0, b = 0;
+};
 struct Finding {
   size_t index = 0;  // activates finding `index` (0-based): cursor and selection
 };
@@ -137,7 +147,8 @@ using ScriptCommand =
                  script::PrintSelection, script::PrintView, script::Cursor, script::Search,
                  script::SearchStep, script::PrintCursor, script::Export, script::Hover,
                  script::ZoomSelection, script::YFit, script::Phase, script::Tab, script::TreeSearch,
-                 script::Rules, script::Finding, script::Compare, script::Align, script::PrintCompare>;
+                 script::Rules, script::Finding, script::Compare, script::Align, script::PrintCompare,
+                 script::PrintRanks, script::RankOpen, script::RankCompare>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

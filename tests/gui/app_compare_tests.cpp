@@ -95,3 +95,33 @@ TEST_CASE("script: compare with a file that is not a snapshot fails") {
   CHECK(run.exit_code != 0);
   CHECK(run.out.empty());
 }
+
+TEST_CASE(
+    "script: snapscope DIR shows the rank table with the planted outlier, and two ranks open as a "
+    "comparison") {
+  const fs::path sandbox = make_sandbox("compare-ranks");
+  const fs::path job = sandbox / "job";
+  fs::create_directories(job);
+  const uint64_t mib = uint64_t{1} << 20;
+  for (int rank = 0; rank < 4; ++rank) {
+    const uint64_t activations = rank == 2 ? 300 * mib : 100 * mib;  // rank 2 holds 3x
+    write_run(job, "rank" + std::to_string(rank),
+              nlohmann::json::array(
+                  {alloc(0x1000000, 50 * mib, "shard", 1), alloc(0x40000000, activations, "layer", 2)}));
+  }
+  const RunResult run = run_script(sandbox, job.string(), "print-ranks\nrank-compare 0 2\nprint-compare\n");
+  REQUIRE(run.exit_code == 0);
+  const auto lines = json_lines(run.out);
+  REQUIRE(lines.size() == 2);
+  const nlohmann::json& table = lines[0];
+  REQUIRE(table["ranks"].size() == 4);
+  CHECK(table["median_peak"] == 150 * mib);
+  CHECK(table["ranks"][2]["outlier"] == true);
+  CHECK(table["ranks"][2]["peak_bytes"] == 350 * mib);
+  CHECK(table["ranks"][0]["outlier"] == false);
+  const nlohmann::json& diff = lines[1];
+  CHECK(diff["peak_a"] == 150 * mib);
+  CHECK(diff["peak_b"] == 350 * mib);
+  CHECK(diff["rows"][0]["location"] == "layer.py:1 (layer)");
+  CHECK(diff["rows"][0]["delta"] == 200 * mib);
+}

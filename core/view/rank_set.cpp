@@ -1,16 +1,19 @@
-#include "converter/rank_summary.h"
+#include "core/view/rank_set.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "converter/source_findings.h"
 #include "core/analysis/live_elements.h"
 #include "core/analysis/moment_table.h"
 #include "core/analysis/phase_table.h"
 #include "core/analysis/state_mapping.h"
+#include "core/classify/classifier.h"
+#include "core/export/export_source.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/parallel_jobs.h"
+#include "core/view/document.h"
 
 namespace snapscope {
 namespace {
@@ -63,7 +66,7 @@ RankSummary summarise_rank(const std::string& path, int device) {
     summary.top_location = moment.rows.front().label;
     summary.top_location_bytes = moment.rows.front().bytes;
   }
-  const Classification classification = classify_source(source, nullptr);
+  const Classification classification = classify_allocations({timeline, *source.stacks, source.annotations});
   const std::vector<uint64_t> categories = category_bytes_at(classification, timeline, peak);
   const auto top = std::max_element(categories.begin(), categories.end());
   if (top != categories.end() && *top > 0) {
@@ -105,5 +108,63 @@ RankSummary read_rank_summary_file(const std::string& path) {
 }
 
 bool is_rank_summary_file(const std::string& path) { return path.ends_with(kSuffix); }
+
+namespace {
+
+bool is_converted_dir(const std::filesystem::path& path) {
+  return std::filesystem::is_directory(path) && std::filesystem::exists(path / "elements.db");
+}
+
+// memory_viz's own layouts (NAME.memviz.json) sit beside snapshots but are not snapshots.
+bool is_rank_snapshot(const std::filesystem::path& path) {
+  if (is_converted_dir(path)) return true;
+  return is_snapshot_pickle(path) && !path.filename().string().ends_with(".memviz.json");
+}
+
+}  // namespace
+
+bool is_rank_directory(const std::string& path) {
+  return std::filesystem::is_directory(path) && !is_converted_dir(path) &&
+         !std::filesystem::exists(std::filesystem::path(path) / "allocations.json");
+}
+
+std::vector<std::string> expand_rank_inputs(const std::vector<std::string>& given) {
+  std::vector<std::string> inputs;
+  for (const std::string& input : given) {
+    if (!is_rank_directory(input)) {
+      inputs.push_back(input);
+      continue;
+    }
+    std::vector<std::string> found, summaries;
+    for (const auto& entry : std::filesystem::directory_iterator(input)) {
+      if (is_rank_summary_file(entry.path().string())) summaries.push_back(entry.path().string());
+      if (is_rank_snapshot(entry.path())) found.push_back(entry.path().string());
+    }
+    if (!summaries.empty()) found = std::move(summaries);
+    if (found.empty()) throw InputError(input + ": no snapshots (pickles or converted directories) inside");
+    std::sort(found.begin(), found.end());
+    inputs.insert(inputs.end(), found.begin(), found.end());
+  }
+  return inputs;
+}
+
+RankTable load_rank_table(const std::vector<std::string>& ranks, int device, double outlier_percent,
+                          const std::atomic<bool>* cancel) {
+  // One rank per core at a time: a rank's timelines are freed as soon as it is summarised.
+  std::vector<RankSummary> summaries(ranks.size());
+  ParallelJobs jobs;
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    std::error_code ignored;
+    const auto size =
+        std::filesystem::is_regular_file(ranks[i]) ? std::filesystem::file_size(ranks[i], ignored) : 0;
+    jobs.add(static_cast<size_t>(size), [&, i] {
+      if (cancel && cancel->load()) return;
+      summaries[i] = is_rank_summary_file(ranks[i]) ? read_rank_summary_file(ranks[i])
+                                                    : summarise_rank(ranks[i], device);
+    });
+  }
+  jobs.run();
+  return build_rank_table(std::move(summaries), outlier_percent);
+}
 
 }  // namespace snapscope
