@@ -2,6 +2,9 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <unordered_map>
+
 #include "app/cursor_controls.h"
 #include "app/location_text.h"
 #include "app/table_columns.h"
@@ -41,11 +44,39 @@ void MomentPanel::draw_toolbar(Session& state, const MomentTable& table, Locatio
               format_bytes_exact(table.live_bytes).c_str());
 }
 
+void MomentPanel::refresh_categories(const Session& state, const CursorAnalysis& analysis) {
+  const SessionCategories* categories = state.categories();
+  if (categorised_ == generation_ && categorised_with_ == categories &&
+      row_categories_.size() == analysis.moment.rows.size())
+    return;
+  categorised_ = generation_;
+  categorised_with_ = categories;
+  row_categories_.assign(analysis.moment.rows.size(), std::string());
+  if (categories == nullptr || categories->timeline != analysis.timeline) return;
+  const Classification& classification = categories->classification;
+  std::unordered_map<LocationId, std::vector<uint64_t>> bytes;  // per location, per category
+  for (size_t i = 0; i < analysis.live.size() && i < analysis.live_locations.size(); ++i) {
+    std::vector<uint64_t>& row = bytes[analysis.live_locations[i]];
+    row.resize(classification.names.size(), 0);
+    row[classification.category(analysis.live[i].elem)] += analysis.live[i].size;
+  }
+  for (size_t r = 0; r < analysis.moment.rows.size(); ++r) {
+    const auto found = bytes.find(analysis.moment.rows[r].location);
+    if (found == bytes.end()) continue;
+    const std::vector<uint64_t>& row = found->second;
+    const auto top = std::max_element(row.begin(), row.end());
+    const auto others = std::count_if(row.begin(), row.end(), [](uint64_t b) { return b > 0; }) - 1;
+    row_categories_[r] = std::string(classification.names.name(static_cast<CategoryId>(top - row.begin()))) +
+                         (others > 0 ? " +" + std::to_string(others) : "");
+  }
+}
+
 void MomentPanel::draw_rows(Session& state, const CursorAnalysis& analysis) {
   const MomentTable& table = analysis.moment;
+  refresh_categories(state, analysis);
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
-  if (!ImGui::BeginTable("moment", 5, flags)) return;
+  if (!ImGui::BeginTable("moment", 6, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Mem", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Mem", "999.99 MiB"));
   ImGui::TableSetupColumn("Cumulative", ImGuiTableColumnFlags_WidthFixed,
@@ -53,6 +84,8 @@ void MomentPanel::draw_rows(Session& state, const CursorAnalysis& analysis) {
   ImGui::TableSetupColumn("Median", ImGuiTableColumnFlags_WidthFixed,
                           fit_column_width("Median", "999.99 MiB"));
   ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Count", "999,999"));
+  ImGui::TableSetupColumn("Category", ImGuiTableColumnFlags_WidthFixed,
+                          fit_column_width("Category", "optimizer state +2"));
   ImGui::TableSetupColumn("Location", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
@@ -76,6 +109,9 @@ void MomentPanel::draw_rows(Session& state, const CursorAnalysis& analysis) {
       ImGui::TextUnformatted(format_bytes(static_cast<double>(row.median_size)).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(format_grouped(row.count).c_str());
+      ImGui::TableNextColumn();
+      const std::string& category = row_categories_[static_cast<size_t>(i)];
+      ImGui::TextDisabled("%s", category.empty() ? "-" : category.c_str());
       ImGui::TableNextColumn();
       location_text(row.label);
     }

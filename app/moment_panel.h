@@ -21,9 +21,14 @@ class MomentPanel {
   void draw_toolbar(Session& state, const MomentTable& table, LocationRule& rule);
   void draw_rows(Session& state, const CursorAnalysis& analysis);
   void select(Session& state, const CursorAnalysis& analysis, LocationId location);
+  // Each row's category: the one holding most of its bytes, "+N" when N others share the row.
+  void refresh_categories(const Session& state, const CursorAnalysis& analysis);
 
   std::optional<std::string> selected_;  // by label: location ids change with every analysis
   uint64_t generation_ = 0;
+  std::optional<uint64_t> categorised_;  // the analysis generation row_categories_ was computed for
+  const SessionCategories* categorised_with_ = nullptr;
+  std::vector<std::string> row_categories_;  // parallel to the moment table's rows
 };
 
 }  // namespace snapscope
