@@ -23,11 +23,7 @@ void draw_row(const CategoryNames& names, const std::vector<Rgba>& palette, cons
               CategoryId id, const CategoryRow& row) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  const ImVec2 at = ImGui::GetCursorScreenPos();
-  const float side = ImGui::GetTextLineHeight();
-  ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side),
-                                            theme::to_imgui(palette[id], 1));
-  ImGui::Dummy(ImVec2(side, side));
+  theme::color_swatch(palette[id]);
   ImGui::SameLine();
   ImGui::TextUnformatted(std::string(names.name(id)).c_str());
   ImGui::TableNextColumn();

@@ -16,15 +16,6 @@ namespace {
 
 constexpr float kStripHeight = 90;
 
-// The state memory_viz draws during the step at x: the larger of the totals around its action.
-size_t state_at_step(const Timeline& timeline, double x) {
-  const uint64_t steps = timeline.timesteps();
-  if (steps == 0) return 0;
-  const auto step = static_cast<uint64_t>(std::clamp(x, 0.0, static_cast<double>(steps - 1)));
-  const size_t action = timeline.action_at_step(step);
-  return timeline.total_after(action) >= timeline.total_before(action) ? action + 1 : action;
-}
-
 void draw_legend(const Session& state, const SessionCategories& categories, std::vector<uint64_t>& bytes) {
   const Timeline& timeline = *categories.timeline;
   const size_t moment = state.cursor.placed() ? state.cursor.state() : peak_state(timeline);
@@ -39,11 +30,7 @@ void draw_legend(const Session& state, const SessionCategories& categories, std:
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < item_width)
       ImGui::NewLine();  // wrap a legend too wide for the pane
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const float side = ImGui::GetTextLineHeight();
-    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side),
-                                              theme::to_imgui(palette[id], 1));
-    ImGui::Dummy(ImVec2(side, side));
+    theme::color_swatch(palette[id]);
     ImGui::SameLine();
     ImGui::TextUnformatted(label.c_str());
   }
@@ -60,7 +47,7 @@ void CategoryView::refresh(const Key& key) {
   const Timeline& timeline = *key.categories->timeline;
   for (int column = 0; column < key.columns; ++column) {
     const double x = key.x0 + (column + 0.5) * (key.x1 - key.x0) / key.columns;
-    key.categories->totals.bytes_at(state_at_step(timeline, x), scratch_);
+    key.categories->totals.bytes_at(state_shown_at(timeline, x), scratch_);
     std::copy(scratch_.begin(), scratch_.end(),
               column_bytes_.begin() + static_cast<ptrdiff_t>(column * count));
   }

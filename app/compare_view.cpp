@@ -24,15 +24,6 @@ std::span<const AnnotationRecord> annotations_of(const Session& session) {
   return records ? std::span<const AnnotationRecord>(*records) : std::span<const AnnotationRecord>();
 }
 
-// The state memory_viz draws at timestep x of `timeline`.
-size_t state_at_x(const Timeline& timeline, double x) {
-  const uint64_t steps = timeline.timesteps();
-  if (steps == 0) return 0;
-  const auto step = static_cast<uint64_t>(std::clamp(x, 0.0, static_cast<double>(steps - 1)));
-  const size_t action = timeline.action_at_step(step);
-  return timeline.total_after(action) >= timeline.total_before(action) ? action + 1 : action;
-}
-
 uint64_t reserved_at(const DeviceDocument& device, const Timeline& blocks, size_t state) {
   if (device.segments.action_count() == 0 && device.segments.element_count() == 0) return 0;
   const size_t segment_state =
@@ -171,7 +162,7 @@ void CompareView::draw_overlay(Session& a, Session& b, float x, float y, float w
   const int columns = std::max(2, static_cast<int>(width / 2));
   for (int column = 0; column <= columns; ++column) {
     const double data_x = visible.x0 + (visible.x1 - visible.x0) * column / columns;
-    const size_t b_state = aligned->b_state(state_at_x(ta, data_x));
+    const size_t b_state = aligned->b_state(state_shown_at(ta, data_x));
     const float px = x + width * static_cast<float>(column) / static_cast<float>(columns);
     total.emplace_back(px, to_y(device_b.blocks.total_at_state(b_state)));
     reserved.emplace_back(px, to_y(reserved_at(device_b, device_b.blocks, b_state)));

@@ -23,12 +23,8 @@ void draw_site_legend(Session& state, float width) {
   const size_t shown = std::min(kShownSites, coloring.sites.size());
   for (size_t i = 0; i < shown; ++i) {
     const AllocationSite& site = coloring.sites[i];
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const float side = ImGui::GetTextLineHeight();
     const Rgba& color = kDefaultPalette[i % kDefaultPalette.size()];  // the chart's key -> color rule
-    ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + side, at.y + side),
-                                              theme::to_imgui(color, 1));
-    ImGui::Dummy(ImVec2(side, side));
+    theme::color_swatch(color);
     ImGui::SameLine();
     ImGui::Text("%s", format_bytes(static_cast<double>(site.bytes)).c_str());
     ImGui::SameLine();

@@ -15,6 +15,8 @@ namespace snapscope::theme {
 ImU32 to_imgui(const Rgba& color);
 ImU32 to_imgui(const Rgba& color, float alpha);
 ImU32 from_rgb(uint32_t rgb);  // 0xRRGGBB, opaque
+// A legend's colour square, one text line tall, at the cursor (then SameLine for its label).
+void color_swatch(const Rgba& color);
 
 // ---- text
 inline const ImVec4 kErrorText{1, 0.45f, 0.45f, 1};            // a failed load, query or history

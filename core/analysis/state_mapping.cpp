@@ -17,6 +17,14 @@ int64_t event_of_state(const Timeline& timeline, size_t state) {
   return state == 0 ? -1 : timeline.input().actions[state - 1].event;
 }
 
+size_t state_shown_at(const Timeline& timeline, double x) {
+  const uint64_t steps = timeline.timesteps();
+  if (steps == 0) return 0;
+  const auto step = static_cast<uint64_t>(std::clamp(x, 0.0, static_cast<double>(steps - 1)));
+  const size_t action = timeline.action_at_step(step);
+  return timeline.total_after(action) >= timeline.total_before(action) ? action + 1 : action;
+}
+
 size_t peak_state(const Timeline& timeline) {
   if (timeline.action_count() == 0) return 0;
   const size_t action = timeline.peak_action();

@@ -19,5 +19,8 @@ int64_t event_of_state(const Timeline& timeline, size_t state);
 // The state whose live bytes are memory_viz's peak (Timeline::peak_bytes): after the peak action
 // if it allocates, before it if it frees (a free still shows the freed block during its steps).
 size_t peak_state(const Timeline& timeline);
+// The state memory_viz draws at timestep x (clamped): the larger of the totals around the action
+// whose steps hold x. What a chart column at x shows.
+size_t state_shown_at(const Timeline& timeline, double x);
 
 }  // namespace snapscope
