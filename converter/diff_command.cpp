@@ -13,19 +13,23 @@
 #include "core/analysis/live_elements.h"
 #include "core/analysis/moment_table.h"
 #include "core/analysis/state_mapping.h"
+#include "core/analysis/state_peaks.h"
 #include "core/compare/moment_diff.h"
+#include "core/compare/run_alignment.h"
 #include "core/cursor/cursor_readout.h"
 #include "core/export/export_source.h"
+#include "core/snapshot/snapshot_reader.h"
 #include "core/util/format.h"
 
 namespace snapscope {
 
 const char* const kDiffUsage =
-    "usage: snapscope-convert --diff A B [--at peak|EVENT[,EVENT]] [--device N] [--top N]\n"
+    "usage: snapscope-convert --diff A B [--at peak|EVENT[,EVENT]|step:N] [--device N] [--top N]\n"
     "                         [--location user|shown] [--summary json] [--fail-if-peak-grows PCT]\n"
     "  A, B        snapshot pickles or converted directories (A: before, B: after)\n"
     "  --at        the moments compared: each one's peak (default), the state after raw event EVENT\n"
-    "              in both, or EVENT_A,EVENT_B\n"
+    "              in both, EVENT_A,EVENT_B, or step:N: each one's peak inside its N-th step (from\n"
+    "              0; steps are the ranges of its most repeated annotation, e.g. ProfilerStep#k)\n"
     "  --device    device index in both (default: each one's first device with a trace)\n"
     "  --top       rows to show before folding the rest into one row (default 20, 0 = all; text only)\n"
     "  --location  how rows are grouped, as in --report\n"
@@ -38,7 +42,8 @@ namespace {
 
 struct DiffOptions {
   std::string input_a, input_b;
-  std::optional<int64_t> at_a, at_b;  // empty: the peak
+  std::optional<int64_t> at_a, at_b;  // empty: the peak (of step_index's step, when given)
+  std::optional<size_t> step_index;   // --at step:N: each run's peak inside its N-th step
   int device = -1;
   size_t top = 20;
   LocationRule location = LocationRule::FirstUserFrame;
@@ -57,6 +62,10 @@ double parse_percent(std::string_view text) {
 
 void parse_at(std::string_view value, DiffOptions& options) {
   if (value == "peak") return;
+  if (value.starts_with("step:")) {
+    options.step_index = static_cast<size_t>(subcommand::parse_non_negative(value.substr(5), "--at step:"));
+    return;
+  }
   const size_t comma = value.find(',');
   options.at_a = subcommand::parse_non_negative(value.substr(0, comma), "--at");
   options.at_b = comma == std::string_view::npos
@@ -116,6 +125,18 @@ std::optional<double> fragmentation_of(const Side& side) {
   return 1.0 - static_cast<double>(side.moment.live_bytes) / static_cast<double>(side.reserved_bytes);
 }
 
+// The peak inside the run's `index`-th step (step_ranges: its most repeated annotation).
+size_t peak_of_step(const AnalysisSource& source, size_t index) {
+  const auto steps = step_ranges(*source.blocks, source.annotations);
+  if (steps.empty())
+    throw InputError(source.file +
+                     ": no repeated annotation (ProfilerStep#k, Optimizer.step...) to count steps by");
+  if (index >= steps.size())
+    throw InputError(source.file + ": no step " + std::to_string(index) + " (it has " +
+                     std::to_string(steps.size()) + ", counted from 0)");
+  return StatePeaks(*source.blocks).max_in(steps[index].first, steps[index].second).state;
+}
+
 Side load_side(const std::string& path, const DiffOptions& options, std::optional<int64_t> at) {
   SourceOptions source_options;
   source_options.device = options.device;
@@ -123,7 +144,8 @@ Side load_side(const std::string& path, const DiffOptions& options, std::optiona
   Side side;
   side.source = load_analysis_source(path, source_options);
   const Timeline& timeline = *side.source.blocks;
-  side.state = resolve_moment(side.source, at);
+  side.state =
+      options.step_index ? peak_of_step(side.source, *options.step_index) : resolve_moment(side.source, at);
   side.event = event_of_state(timeline, side.state);
   LocationIndex locations(*side.source.stacks, options.location);
   const std::vector<LiveElement> live = live_elements(timeline, side.state);

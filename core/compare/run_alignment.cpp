@@ -39,6 +39,29 @@ std::map<std::pair<std::string, size_t>, std::pair<size_t, size_t>> range_states
   return states;
 }
 
+}  // namespace
+
+std::vector<std::pair<size_t, size_t>> step_ranges(const Timeline& timeline,
+                                                   std::span<const AnnotationRecord> annotations) {
+  std::map<std::string, std::vector<std::pair<size_t, size_t>>> by_key;
+  for (const auto& [key, states] : range_states(timeline, annotations)) by_key[key.first].push_back(states);
+  std::vector<std::pair<size_t, size_t>> best;
+  for (auto& [key, ranges] : by_key) {
+    std::sort(ranges.begin(), ranges.end());
+    if (ranges.size() > best.size() || (ranges.size() == best.size() && !best.empty() && ranges[0] < best[0]))
+      best = ranges;
+  }
+  if (best.size() < 2) return {};
+  // A step runs from one start of that range to the next (or the end of the trace), so it holds
+  // whatever the range leaves out (a forward range's backward pass and optimizer step).
+  std::vector<std::pair<size_t, size_t>> steps;
+  for (size_t i = 0; i < best.size(); ++i)
+    steps.emplace_back(best[i].first, i + 1 < best.size() ? best[i + 1].first : timeline.action_count());
+  return steps;
+}
+
+namespace {
+
 bool has_times(const Timeline& timeline) {
   const std::vector<int64_t>& times = timeline.input().action_time_us;
   return !times.empty() && times.front() != kNoTime && times.back() != kNoTime;

@@ -20,6 +20,13 @@
 
 namespace snapscope {
 
+// The steps of a run, as [start state, end state] in order: from one start of its most repeated
+// annotation (ProfilerStep#k counted as one name; on a tie, the one that starts first) to the
+// next start, the last to the end of the trace. Empty when no annotation repeats or the trace has
+// no timestamps.
+std::vector<std::pair<size_t, size_t>> step_ranges(const Timeline& timeline,
+                                                   std::span<const AnnotationRecord> annotations);
+
 enum class AlignMode : uint8_t { Events, Time, Steps };
 const char* align_mode_name(AlignMode mode);  // "events", "time", "steps"
 

@@ -99,6 +99,17 @@ TEST_CASE("cli --diff: the planted regression, exactly, in JSON and text") {
   CHECK(text.out.find("[vanished]") != std::string::npos);
 }
 
+TEST_CASE("cli --diff: --at step:N needs repeated annotations, and names the file when there are none") {
+  TempDir dir;
+  write_pair(dir);
+  const auto result = run_cli(dir, "--diff a.pickle b.pickle --at step:0");
+  CHECK(result.exit_code == 1);
+  CHECK(result.err ==
+        "snapscope-convert: a.pickle: no repeated annotation (ProfilerStep#k, Optimizer.step...) to count "
+        "steps by\n");
+  CHECK(result.out.empty());
+}
+
 TEST_CASE("cli --diff: a snapshot against itself is zero everywhere") {
   TempDir dir;
   write_pair(dir);

@@ -69,3 +69,17 @@ TEST_CASE("alignment: time without timestamps falls back to events") {
   CHECK(time.effective_mode() == AlignMode::Events);
   CHECK(time.b_state(3) == 3);
 }
+
+TEST_CASE("alignment: steps run from one start of the most repeated range to the next") {
+  const Timeline run(steady_run(100, 0, 10));
+  const std::vector<AnnotationRecord> marks = {
+      mark("START", "forward", 0),          mark("END", "forward", 200),
+      mark("START", "ProfilerStep#4", 0),   mark("END", "ProfilerStep#4", 500),
+      mark("START", "forward", 500),        mark("END", "forward", 700),
+      mark("START", "ProfilerStep#5", 500), mark("END", "ProfilerStep#5", 1000)};
+  const auto steps = step_ranges(run, marks);
+  REQUIRE(steps.size() == 2);  // forward and ProfilerStep tie at 2: the one starting first (tie: forward's)
+  CHECK(steps[0] == std::pair<size_t, size_t>{0, 50});
+  CHECK(steps[1] == std::pair<size_t, size_t>{50, 100});
+  CHECK(step_ranges(run, {}).empty());
+}
