@@ -9,6 +9,9 @@ namespace snapscope::pickle {
 namespace {
 
 constexpr int kMaxReprDepth = 1100;
+// Shared containers make a DAG whose text doubles per level (a 1 KB pickle can describe 2^100
+// characters): rendering stops at this size and ends in "...".
+constexpr size_t kMaxReprBytes = size_t{64} << 10;
 
 void quote(std::string& out, std::string_view text, bool as_bytes) {
   out += as_bytes ? "b'" : "'";
@@ -38,7 +41,7 @@ void append_number(std::string& out, double d) {
 void render(std::string& out, Value v, const Unpickler& up, int depth);
 
 void render_items(std::string& out, const Container& c, const Unpickler& up, int depth) {
-  for (size_t i = 0; i < c.items.size(); ++i) {
+  for (size_t i = 0; i < c.items.size() && out.size() <= kMaxReprBytes; ++i) {
     if (i > 0) out += (c.kind == ContainerKind::Dict && i % 2 == 1) ? ": " : ", ";
     render(out, c.items[i], up, depth + 1);
   }
@@ -80,6 +83,7 @@ void render(std::string& out, Value v, const Unpickler& up, int depth) {
     out += "...";
     return;
   }
+  if (out.size() > kMaxReprBytes) return;
   switch (v.kind) {
     case Kind::None:
       out += "None";
@@ -132,6 +136,10 @@ void render(std::string& out, Value v, const Unpickler& up, int depth) {
 std::string repr(Value value, const Unpickler& unpickler) {
   std::string out;
   render(out, value, unpickler, 0);
+  if (out.size() > kMaxReprBytes) {
+    out.resize(kMaxReprBytes);
+    out += "...";
+  }
   return out;
 }
 

@@ -148,8 +148,8 @@ class Unpickler {
 
   std::vector<Value> stack_;
   std::vector<size_t> marks_;
-  std::optional<ListSlot> list_slot_;  // see list_slot()
-  ChunkedVector<Value> memo_;
+  std::optional<ListSlot> list_slot_;                // see list_slot()
+  ChunkedVector<Value, 12> memo_;                    // 64 KB chunks: most pickles memoise little
   std::unordered_map<uint64_t, Value> sparse_memo_;  // PUT indices far beyond memo_.size()
   std::unordered_multimap<uint32_t, uint64_t> extra_memo_slots_;
 

@@ -236,3 +236,22 @@ TEST_CASE("opcode names match pickletools") {
   CHECK(opcode_name(MEMOIZE) == "MEMOIZE");
   CHECK(opcode_name(0xff).empty());
 }
+
+TEST_CASE("Unpickler: repr of shared containers nested 60 deep stops at 64 KiB (found by fuzzing)") {
+  // list_i = [list_(i-1), list_(i-1)]: 2^60 elements as text from ~400 bytes of pickle.
+  std::string pickle = "]q";
+  pickle += '\0';
+  for (int i = 1; i <= 60; ++i) {
+    pickle += "](h";
+    pickle += static_cast<char>(i - 1);
+    pickle += 'h';
+    pickle += static_cast<char>(i - 1);
+    pickle += "eq";
+    pickle += static_cast<char>(i);
+  }
+  pickle += '.';
+  const std::string text = unpickle(pickle);
+  CHECK(text.size() == (size_t{64} << 10) + 3);
+  CHECK(text.starts_with("[[[[[[[["));
+  CHECK(text.ends_with("..."));
+}
