@@ -34,6 +34,7 @@ constexpr int kMaxSettleFrames = 100;  // headless: the view may still move whil
 Application::Application(const AppOptions& options) : options_(options), window_("snapscope", options.size) {
   // Wakes run_interactive's wait when the chart's worker finished a frame (thread-safe call).
   timeline_.layer().set_frame_ready_callback([] { glfwPostEmptyEvent(); });
+  timeline_b_.layer().set_frame_ready_callback([] { glfwPostEmptyEvent(); });
   state_.set_ready_callback([] { glfwPostEmptyEvent(); });
   session().settings.device = options.device;
   session().settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
@@ -46,11 +47,46 @@ Application::Application(const AppOptions& options) : options_(options), window_
 }
 
 void Application::forget_session() {
-  compare_view_.reset();
+  forget_compare();
   timeline_.layer().reset();
   cursor_panels_.reset();
   allocator_panels_.reset();
   minimap_.reset();
+}
+
+void Application::forget_compare() {
+  compare_view_.reset();
+  timeline_b_.layer().reset();
+}
+
+bool Application::stacked_compare() {
+  const Session* run_b = state_.compare_session();
+  return run_b != nullptr && run_b->timeline() != nullptr && session().timeline() != nullptr &&
+         compare_view_.layout() == CompareView::Layout::Stacked;
+}
+
+bool Application::draw_charts(float chart_width, float height) {
+  const float plot_width = chart_width - TimelinePanel::kAxisLeft;
+  Session* run_b = state_.compare_session();
+  if (!stacked_compare()) {
+    const bool restreamed = timeline_.draw(session(), chart_width, height);
+    allocator_panels_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(), plot_width,
+                                       height - TimelinePanel::kAxisBottom);
+    if (run_b && session().timeline())
+      compare_view_.draw_overlay(session(), *run_b, timeline_.chart_x(), timeline_.chart_y(), plot_width,
+                                 height - TimelinePanel::kAxisBottom);
+    return restreamed;
+  }
+  const float height_a = std::floor(height / 2);
+  bool restreamed = timeline_.draw(session(), chart_width, height_a);
+  allocator_panels_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(), plot_width,
+                                     height_a - TimelinePanel::kAxisBottom);
+  compare_view_.follow_a(session(), *run_b);
+  ImGui::PushID("run-b");
+  restreamed = timeline_b_.draw(*run_b, chart_width, height - height_a) || restreamed;
+  ImGui::PopID();
+  compare_view_.draw_b_label(*run_b, timeline_b_.chart_x(), timeline_b_.chart_y());
+  return restreamed;
 }
 
 void Application::on_document_loaded() {
@@ -96,7 +132,7 @@ bool Application::render_frame() {
   // The chart's worker and the panels read the old session: let go of it before it goes away.
   if (state_.poll_loader([this] { forget_session(); })) on_document_loaded();
   session().poll();
-  if (state_.poll_compare_loader([this] { compare_view_.reset(); })) fit_both_runs();
+  if (state_.poll_compare_loader([this] { forget_compare(); })) fit_both_runs();
   if (Session* run_b = state_.compare_session()) run_b->poll();
   rank_view_.poll();
   // Categories arrive in the background (and again after new rules): recolour when they do.
@@ -115,7 +151,7 @@ bool Application::render_frame() {
   });
   if (actions.compare_requested) browser_.open(FileBrowser::Purpose::Compare);
   if (actions.compare_closed) {
-    compare_view_.reset();
+    forget_compare();
     state_.close_compare();
     fit_both_runs();
   }
@@ -157,15 +193,7 @@ bool Application::render_frame() {
   const float splitter_height = pane_height > 0 ? kSplitterThickness : 0;
   const float timeline_height = available.y - kMinimapHeight - legend_height - 8 - bar_height - lanes_height -
                                 pane_height - strip_height - splitter_height;
-  restreamed = timeline_.draw(session(), chart_width, timeline_height);
-  allocator_panels_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(),
-                                     chart_width - TimelinePanel::kAxisLeft,
-                                     timeline_height - TimelinePanel::kAxisBottom);
-  if (Session* run_b = state_.compare_session(); run_b && session().timeline()) {
-    compare_view_.draw_overlay(session(), *run_b, timeline_.chart_x(), timeline_.chart_y(),
-                               chart_width - TimelinePanel::kAxisLeft,
-                               timeline_height - TimelinePanel::kAxisBottom);
-  }
+  restreamed = draw_charts(chart_width, timeline_height);
   if (strip_height > 0) {
     allocator_panels_.draw_usage_strip(session(), TimelinePanel::kAxisLeft,
                                        chart_width - TimelinePanel::kAxisLeft, kUsageStripHeight);
@@ -291,7 +319,8 @@ void Application::print_allocator_json() {
 
 bool Application::panels_settled() {
   const Session* run_b = state_.compare_session();
-  return session().settled() && cursor_panels_.settled(session()) && (run_b == nullptr || run_b->settled());
+  return session().settled() && cursor_panels_.settled(session()) &&
+         (run_b == nullptr || (run_b->settled() && compare_view_.settled()));
 }
 
 void Application::fit_both_runs() {
@@ -320,12 +349,14 @@ bool Application::render_settled(Settle what) {
   // frames in a row agree on it.
   ChartRect before = chart_rect();
   bool layout_moved = true;
-  for (int frame = 0; frame < kMaxSettleFrames &&
-                      (layout_moved || !timeline_.layer().settled() || (panels && !panels_settled()));
+  for (int frame = 0; frame < kMaxSettleFrames && (layout_moved || !timeline_.layer().settled() ||
+                                                   (stacked_compare() && !timeline_b_.layer().settled()) ||
+                                                   (panels && !panels_settled()));
        ++frame) {
     if (panels) session().wait_settled();  // the lanes above the chart change its height
     if (Session* run_b = state_.compare_session(); panels && run_b) run_b->wait_settled();
     timeline_.layer().wait_for_build();  // sleep, leaving the cores to the worker
+    if (stacked_compare()) timeline_b_.layer().wait_for_build();
     present();
     restreamed = render_frame() || restreamed;
     const ChartRect after = chart_rect();
@@ -377,13 +408,15 @@ int Application::run_interactive() {
       present();
       --frames_owed;
     }
-    const bool background = state_.loader().busy() || session().background_busy();
+    const bool background = state_.loader().busy() || session().background_busy() || !compare_view_.settled();
     if (window_.wait_events(background ? kBusyWaitSeconds : kIdleWaitSeconds)) {
       frames_owed = kSettleFrames;
     }
     // The chart's worker posts an empty event when a frame is ready, the analysis worker when a
     // result lands (no input marks either): draw them without waiting for the mouse.
-    if (timeline_.layer().frame_waiting()) frames_owed = std::max(frames_owed, 1);
+    if (timeline_.layer().frame_waiting() || timeline_b_.layer().frame_waiting())
+      frames_owed = std::max(frames_owed, 1);
+    if (compare_view_.result_waiting()) frames_owed = std::max(frames_owed, 2);
     if (session().result_waiting()) frames_owed = std::max(frames_owed, 2);
   }
   return 0;

@@ -59,8 +59,12 @@ class Application {
     bool operator==(const ChartRect&) const = default;
   };
   ChartRect chart_rect() const;
-  bool panels_settled();  // every background result the panels show has landed and been drawn
-  void forget_session();  // before the active session is replaced
+  bool panels_settled();   // every background result the panels show has landed and been drawn
+  void forget_session();   // before the active session is replaced
+  void forget_compare();   // before run B is replaced or closed
+  bool stacked_compare();  // run B is open and shown as its own chart below A's
+  // The chart area: A's chart, and B's below it when stacked. Returns true on a re-stream.
+  bool draw_charts(float chart_width, float height);
   void on_document_loaded();
   void draw_workspace();
   void handle_global_keys();
@@ -72,6 +76,7 @@ class Application {
   AppState state_;
   FileBrowser browser_;
   TimelinePanel timeline_;
+  TimelinePanel timeline_b_;  // run B's own chart (stacked comparison)
   Minimap minimap_;
   CursorPanels cursor_panels_;
   AllocatorPanels allocator_panels_;

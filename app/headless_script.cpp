@@ -19,6 +19,13 @@
 namespace snapscope {
 namespace {
 
+Session& compare_run(Application& app, const char* command) {
+  Session* run_b = app.state().compare_session();
+  if (run_b == nullptr)
+    throw std::runtime_error(std::string(command) + ": no second run open (compare FILE)");
+  return *run_b;
+}
+
 // Runs one script command; the visitor keeps each command's effect in one place.
 struct CommandRunner {
   Application& app;
@@ -46,11 +53,26 @@ struct CommandRunner {
                                                      : AlignMode::Events;
     app.compare_view().set_mode(mode);
   }
-  void operator()(const script::PrintCompare&) {
-    Session* run_b = app.state().compare_session();
-    if (run_b == nullptr) throw std::runtime_error("print-compare: no second run open (compare FILE)");
+  void operator()(const script::CompareLayout& command) {
+    app.compare_view().set_layout(command.stacked ? CompareView::Layout::Stacked
+                                                  : CompareView::Layout::Overlay);
+  }
+  void operator()(const script::CompareBy& command) {
+    app.compare_view().set_grouping(command.grouping == "category" ? CompareView::Grouping::Category
+                                    : command.grouping == "path"   ? CompareView::Grouping::CallPath
+                                                                   : CompareView::Grouping::Location);
+  }
+  void operator()(const script::CompareRow& command) {
+    Session& run_b = compare_run(app, "compare-row");
     app.render_settled();
-    std::printf("%s\n", app.compare_view().compare_json(app.session(), *run_b).dump().c_str());
+    if (!app.compare_view().click_row(app.session(), run_b, command.index))
+      throw std::runtime_error("compare-row: no row " + std::to_string(command.index) +
+                               " in the Compare tab");
+  }
+  void operator()(const script::PrintCompare&) {
+    Session& run_b = compare_run(app, "print-compare");
+    app.render_settled();
+    std::printf("%s\n", app.compare_view().compare_json(app.session(), run_b).dump().c_str());
     std::fflush(stdout);
   }
   void operator()(const script::PrintRanks&) {

@@ -13,11 +13,6 @@
 namespace snapscope {
 namespace {
 
-std::string signed_bytes(int64_t delta) {
-  const std::string magnitude = format_bytes(static_cast<double>(delta < 0 ? -delta : delta));
-  return (delta < 0 ? "-" : "+") + magnitude;
-}
-
 std::string event_label(int64_t event) { return event < 0 ? std::string("-") : "#" + std::to_string(event); }
 
 }  // namespace
@@ -107,7 +102,7 @@ void PhasePanel::draw(Session& state) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(event_label(row.peak_event).c_str());
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(signed_bytes(row.delta_bytes()).c_str());
+      ImGui::TextUnformatted(format_signed_bytes(row.delta_bytes()).c_str());
     }
   }
   ImGui::EndTable();

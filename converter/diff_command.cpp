@@ -14,6 +14,7 @@
 #include "core/analysis/moment_table.h"
 #include "core/analysis/state_mapping.h"
 #include "core/analysis/state_peaks.h"
+#include "core/compare/call_tree_diff.h"
 #include "core/compare/moment_diff.h"
 #include "core/compare/run_alignment.h"
 #include "core/cursor/cursor_readout.h"
@@ -34,7 +35,8 @@ const char* const kDiffUsage =
     "  --top       rows to show before folding the rest into one row (default 20, 0 = all; text only)\n"
     "  --location  how rows are grouped, as in --report\n"
     "  --summary json   print JSON instead of text: peak_a, peak_b, peak_delta, rows (location,\n"
-    "              bytes_a, bytes_b, delta, ...) and category_rows (the same by category)\n"
+    "              bytes_a, bytes_b, delta, ...), category_rows (the same by category) and\n"
+    "              tree_rows (by top-down call path: the paths that changed by >= 1 % of live memory)\n"
     "  --fail-if-peak-grows PCT   exit 3 when B's peak exceeds A's by more than PCT per cent\n"
     "exit codes: 0 done, 1 bad input, 2 usage error, 3 the peak grew past --fail-if-peak-grows\n";
 
@@ -115,8 +117,9 @@ struct Side {
   size_t state = 0;
   int64_t event = -1;
   MomentTable moment;
-  MomentTable categories;       // the same moment by category (core/classify)
-  uint64_t reserved_bytes = 0;  // reserved at the compared moment (0: no segment information)
+  MomentTable categories;        // the same moment by category (core/classify)
+  std::optional<CallTree> tree;  // the same moment as a top-down call tree (filtered frames)
+  uint64_t reserved_bytes = 0;   // reserved at the compared moment (0: no segment information)
 };
 
 // 1 - allocated / reserved at the compared moment; empty without segment information.
@@ -150,6 +153,7 @@ Side load_side(const std::string& path, const DiffOptions& options, std::optiona
   LocationIndex locations(*side.source.stacks, options.location);
   const std::vector<LiveElement> live = live_elements(timeline, side.state);
   side.moment = build_moment_table(live, locations, side.state);
+  side.tree = build_call_tree(live, *side.source.stacks);
   const Classification classification = classify_source(side.source, nullptr);
   side.categories = build_grouped_table(
       live, [&](const LiveElement& element) { return uint32_t{classification.category(element.elem)}; },
@@ -170,12 +174,6 @@ std::string event_text(int64_t event) {
   return event < 0 ? std::string("the start") : "event #" + std::to_string(event);
 }
 
-std::string signed_text(int64_t delta) {
-  if (delta == 0) return "0 B";
-  const std::string magnitude = format_bytes(static_cast<double>(delta < 0 ? -delta : delta));
-  return (delta < 0 ? "-" : "+") + magnitude;
-}
-
 std::string percent_text(double percent) {
   char text[32];
   std::snprintf(text, sizeof text, "%+.2f %%", percent);
@@ -190,6 +188,17 @@ std::string fragmentation_text(const Side& side) {
   return text;
 }
 
+// The call-path rows worth reading: paths whose bytes changed by at least 1 % of the larger live
+// total (and their callers, for context), down to kTreeDepth levels.
+constexpr uint32_t kTreeDepth = 32;
+uint64_t tree_min_delta(const MomentDiff& diff) {
+  return std::max<uint64_t>(1, std::max(diff.live_a, diff.live_b) / 100);
+}
+
+CallTreeDiff tree_diff_of(const Side& a, const Side& b) {
+  return diff_call_trees(*a.tree, *a.source.stacks, *b.tree, *b.source.stacks);
+}
+
 std::string diff_text(const DiffOptions& options, const Side& a, const Side& b, const MomentDiff& diff) {
   const auto side_line = [](const char* name, const Side& side) {
     const Timeline& timeline = *side.source.blocks;
@@ -200,21 +209,40 @@ std::string diff_text(const DiffOptions& options, const Side& a, const Side& b, 
   };
   const int64_t peak_delta = static_cast<int64_t>(peak_of(b)) - static_cast<int64_t>(peak_of(a));
   std::string text = side_line("A", a) + side_line("B", b);
-  text += "peak delta:     " + signed_text(peak_delta) + " (" +
+  text += "peak delta:     " + format_signed_bytes(peak_delta) + " (" +
           percent_text(growth_percent(peak_of(a), peak_of(b))) + ")\n";
   const int64_t reserved_delta =
       static_cast<int64_t>(reserved_peak_of(b)) - static_cast<int64_t>(reserved_peak_of(a));
-  text += "reserved delta: " + signed_text(reserved_delta) + "\n\n";
+  text += "reserved delta: " + format_signed_bytes(reserved_delta) + "\n\n";
   text += "live memory, A at " + event_text(a.event) + " vs B at " + event_text(b.event) + ": " +
           format_bytes(static_cast<double>(diff.live_a)) + " -> " +
-          format_bytes(static_cast<double>(diff.live_b)) + " (" + signed_text(diff.delta()) + ")\n";
+          format_bytes(static_cast<double>(diff.live_b)) + " (" + format_signed_bytes(diff.delta()) + ")\n";
   text += "reserved there: " + format_bytes(static_cast<double>(a.reserved_bytes)) + " -> " +
           format_bytes(static_cast<double>(b.reserved_bytes)) + ", fragmentation " + fragmentation_text(a) +
           " -> " + fragmentation_text(b) + "\n\n";
   text += moment_diff_text(diff, options.top);
   text += "\nby category:\n" +
           moment_diff_text(diff_moments(a.categories, b.categories), 0, {"Category", "categories"});
+  text += "\nby call path (changes of at least " + format_bytes(static_cast<double>(tree_min_delta(diff))) +
+          ", with their callers):\n" +
+          call_tree_diff_text(tree_diff_of(a, b), kTreeDepth, tree_min_delta(diff));
   return text;
+}
+
+nlohmann::json tree_rows_json(const CallTreeDiff& tree, uint64_t min_delta) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (uint32_t id : significant_nodes(tree, kTreeDepth, min_delta)) {
+    const TreeDiffNode& node = tree.node(id);
+    rows.push_back({{"path", tree.path_text(id)},
+                    {"depth", node.depth},
+                    {"bytes_a", node.bytes_a},
+                    {"bytes_b", node.bytes_b},
+                    {"delta", node.delta()},
+                    {"count_a", node.count_a},
+                    {"count_b", node.count_b},
+                    {"status", node.status == DiffStatus::Both ? "both" : diff_status_name(node.status)}});
+  }
+  return rows;
 }
 
 nlohmann::json rows_json(const MomentDiff& diff, const char* key) {
@@ -250,7 +278,8 @@ nlohmann::json diff_json(const Side& a, const Side& b, const MomentDiff& diff) {
           {"b", side_json(b)},
           {"live_delta", diff.delta()},
           {"rows", rows_json(diff, "location")},
-          {"category_rows", rows_json(diff_moments(a.categories, b.categories), "category")}};
+          {"category_rows", rows_json(diff_moments(a.categories, b.categories), "category")},
+          {"tree_rows", tree_rows_json(tree_diff_of(a, b), tree_min_delta(diff))}};
 }
 
 int run_parsed(const DiffOptions& options, std::FILE* out, std::FILE* err) {

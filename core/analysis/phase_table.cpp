@@ -52,11 +52,6 @@ PhaseRow phase_row(const Timeline& timeline, const ActionClock& clock, const Sta
   return row;
 }
 
-std::string signed_bytes(int64_t delta) {
-  const std::string magnitude = format_bytes(double(delta < 0 ? -delta : delta));
-  return (delta < 0 ? "-" : delta > 0 ? "+" : "") + magnitude;
-}
-
 std::string event_text(int64_t event) { return event < 0 ? "-" : std::to_string(event); }
 
 }  // namespace
@@ -86,7 +81,7 @@ std::string phase_table_text(const PhaseTable& table) {
   for (const PhaseRow& row : table.rows) {
     text.add_row(
         {format_bytes(double(row.start_bytes)), format_bytes(double(row.end_bytes)),
-         format_bytes(double(row.peak_bytes)), signed_bytes(row.delta_bytes()),
+         format_bytes(double(row.peak_bytes)), format_signed_bytes(row.delta_bytes()),
          event_text(row.start_event) + ".." + (row.end_event < 0 ? "end" : event_text(row.end_event)),
          event_text(row.peak_event), std::string(2 * row.depth, ' ') + row.name});
   }

@@ -58,16 +58,10 @@ double growth_percent(uint64_t a, uint64_t b) {
 
 namespace {
 
-std::string signed_bytes(int64_t delta) {
-  if (delta == 0) return "0 B";
-  const std::string magnitude = format_bytes(static_cast<double>(delta < 0 ? -delta : delta));
-  return (delta < 0 ? "-" : "+") + magnitude;
-}
-
 std::string diff_line(int64_t delta, uint64_t a, uint64_t b, uint64_t count_a, uint64_t count_b,
                       const std::string& location, const char* status) {
   char line[160];
-  std::snprintf(line, sizeof line, "%12s %11s %11s %9llu %9llu  ", signed_bytes(delta).c_str(),
+  std::snprintf(line, sizeof line, "%12s %11s %11s %9llu %9llu  ", format_signed_bytes(delta).c_str(),
                 format_bytes(static_cast<double>(a)).c_str(), format_bytes(static_cast<double>(b)).c_str(),
                 static_cast<unsigned long long>(count_a), static_cast<unsigned long long>(count_b));
   std::string text = line + location;

@@ -118,6 +118,8 @@ class Session {
   // Categories of the shown timeline: null until they are classified (stacks and annotations
   // are read first). The findings add OOM forensics once the allocator history is built.
   const SessionCategories* categories() const;
+  // The same, shared: for a worker that must keep them alive while new rules replace them.
+  std::shared_ptr<const SessionCategories> categories_handle() const;
   const std::vector<Finding>& findings() const { return findings_; }
   std::string category_reason(uint32_t elem) const;  // "" until categories() is ready
   // User rules (docs/RULES.md) tried before the built-in evidence; reclassifies.

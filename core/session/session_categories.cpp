@@ -32,6 +32,10 @@ const SessionCategories* Session::categories() const {
   return ready != nullptr && ready->timeline == timeline() ? ready : nullptr;
 }
 
+std::shared_ptr<const SessionCategories> Session::categories_handle() const {
+  return categories() != nullptr ? categories_.get() : nullptr;
+}
+
 void Session::rebuild_findings() {
   findings_.clear();
   const SessionCategories* ready = categories();

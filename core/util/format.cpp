@@ -59,6 +59,12 @@ std::string format_grouped(uint64_t value) {
 
 std::string format_bytes_exact(uint64_t bytes) { return format_grouped(bytes) + " B"; }
 
+std::string format_signed_bytes(int64_t delta) {
+  // Negated as unsigned: INT64_MIN has no positive int64_t.
+  const uint64_t magnitude = delta < 0 ? 0 - static_cast<uint64_t>(delta) : static_cast<uint64_t>(delta);
+  return (delta < 0 ? "-" : delta > 0 ? "+" : "") + format_bytes(static_cast<double>(magnitude));
+}
+
 std::string format_address(uint64_t address) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "0x%llx", static_cast<unsigned long long>(address));

@@ -12,6 +12,8 @@ std::string format_bytes(double bytes, int decimals = 2);
 std::string format_grouped(uint64_t value);
 // Exact byte count with thousands separators: "1,572,864 B".
 std::string format_bytes_exact(uint64_t bytes);
+// A change in bytes with its sign: "+1.5 MiB", "-512 B", "0 B".
+std::string format_signed_bytes(int64_t delta);
 // "0x7f3a00000000".
 std::string format_address(uint64_t address);
 // A duration in microseconds in the largest fitting unit: "850 us", "12.5 ms", "3.2 s", "2 min 5 s".

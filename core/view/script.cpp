@@ -204,6 +204,21 @@ ScriptCommand parse_script_line(std::string_view line) {
       throw std::invalid_argument("align needs events, time or steps, got '" + std::string(words[1]) + "'");
     return script::Align{std::string(words[1])};
   }
+  if (verb == "compare-layout") {
+    expect_arguments(words, 1);
+    return script::CompareLayout{parse_choice(words[1], "overlay", "stacked")};
+  }
+  if (verb == "compare-by") {
+    expect_arguments(words, 1);
+    if (words[1] != "location" && words[1] != "category" && words[1] != "path")
+      throw std::invalid_argument("compare-by needs location, category or path, got '" +
+                                  std::string(words[1]) + "'");
+    return script::CompareBy{std::string(words[1])};
+  }
+  if (verb == "compare-row") {
+    expect_arguments(words, 1);
+    return script::CompareRow{static_cast<size_t>(parse_int(words[1], "row"))};
+  }
   if (verb == "print-ranks") {
     expect_arguments(words, 0);
     return script::PrintRanks{};

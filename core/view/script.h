@@ -10,7 +10,11 @@
 //   finding N            activate finding N (0-based) of the Findings tab: cursor and selection
 //   compare FILE         open FILE as run B beside the open file (waits for it)
 //   align events|time|steps   how run B's moments line up with run A's
-//   print-compare        the Compare tab's diff (both moments, rows by location and category), one JSON line
+//   compare-layout overlay|stacked   B's curves over A's chart, or B's own chart below A's
+//   compare-by location|category|path   how the Compare tab groups its rows
+//   compare-row N        click the Compare tab's row N (0-based, as shown): highlight it in both runs
+//   print-compare        the Compare tab's diff (both moments, rows by location, category and call
+//                        path, the highlighted row), one JSON line
 //   print-ranks          the rank table (snapscope DIR), one JSON line
 //   rank-open N          open rank N (0-based) of the rank table (waits for it)
 //   rank-compare I J     open ranks I and J as a comparison (A and B)
@@ -77,6 +81,15 @@ struct Compare {
 };
 struct Align {
   std::string mode;  // events | time | steps
+};
+struct CompareLayout {
+  bool stacked = false;
+};
+struct CompareBy {
+  std::string grouping;  // location | category | path
+};
+struct CompareRow {
+  size_t index = 0;
 };
 struct PrintCompare {};
 struct PrintRanks {};
@@ -148,7 +161,8 @@ using ScriptCommand =
                  script::SearchStep, script::PrintCursor, script::Export, script::Hover,
                  script::ZoomSelection, script::YFit, script::Phase, script::Tab, script::TreeSearch,
                  script::Rules, script::Finding, script::Compare, script::Align, script::PrintCompare,
-                 script::PrintRanks, script::RankOpen, script::RankCompare>;
+                 script::PrintRanks, script::RankOpen, script::RankCompare, script::CompareLayout,
+                 script::CompareBy, script::CompareRow>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

@@ -125,3 +125,61 @@ TEST_CASE(
   CHECK(diff["rows"][0]["location"] == "layer.py:1 (layer)");
   CHECK(diff["rows"][0]["delta"] == 200 * mib);
 }
+
+TEST_CASE(
+    "script: stacked comparison: B's own chart below A's, rows by call path, a clicked row highlighted in "
+    "both runs") {
+  const fs::path sandbox = make_sandbox("compare-stacked");
+  const uint64_t mib = uint64_t{1} << 20;
+  const fs::path a =
+      write_run(sandbox, "before",
+                {alloc(0x1000000, 100 * mib, "grow", 1), alloc(0x20000000, 50 * mib, "gone", 2),
+                 alloc(0x30000000, 30 * mib, "same", 3)});
+  const fs::path b = write_run(sandbox, "after",
+                               {alloc(0x1000000, 400 * mib, "grow", 1), alloc(0x20000000, 70 * mib, "new", 2),
+                                alloc(0x30000000, 30 * mib, "same", 3)});
+  const fs::path png = sandbox / "stacked.png";
+  // Rows by call path: all live memory > m.py:2 (main) > its four callees, the largest change first.
+  const RunResult run =
+      run_script(sandbox, a.string(),
+                 "compare " + b.string() +
+                     "\ncompare-layout stacked\ntab compare\ncompare-by path\ncompare-row 2\n"
+                     "print-compare\nprint-view\nscreenshot " +
+                     png.string() + "\n");
+  REQUIRE(run.exit_code == 0);
+  const auto lines = json_lines(run.out);
+  REQUIRE(lines.size() == 2);
+  const nlohmann::json& diff = lines[0];
+  CHECK(diff["layout"] == "stacked");
+  const auto& paths = diff["path_rows"];
+  REQUIRE(paths.size() == 6);
+  CHECK(paths[0]["path"] == "all live memory");
+  CHECK(paths[0]["delta"] == 320 * mib);
+  CHECK(paths[1]["path"] == "m.py:2 (main)");
+  CHECK(paths[2]["path"] == "m.py:2 (main) > grow.py:1 (grow)");
+  CHECK(paths[2]["delta"] == 300 * mib);
+  CHECK(paths[3]["status"] == "new");
+  CHECK(paths[4]["status"] == "vanished");
+  CHECK(paths[5]["delta"] == 0);
+  // The clicked row is one allocation in each run.
+  CHECK(diff["highlighted"]["row"] == "m.py:2 (main) > grow.py:1 (grow)");
+  CHECK(diff["highlighted"]["a_elements"] == 1);
+  CHECK(diff["highlighted"]["b_elements"] == 1);
+  // A's chart takes the upper half; B's chart below it outlines the highlight (magenta) too.
+  const nlohmann::json& view = lines[1];
+  const Image image = load_png(png);
+  const int x0 = view["chart"]["x"].get<int>(), x1 = x0 + view["chart"]["width"].get<int>();
+  const int a_top = view["chart"]["y"].get<int>(), a_bottom = a_top + view["chart"]["height"].get<int>();
+  const auto magenta_rows = [&](int from, int to) {
+    size_t count = 0;
+    for (int y = from; y < to; ++y) {
+      for (int x = x0; x < x1; ++x) {
+        const uint32_t rgb = image.pixel(x, y);  // the outline is antialiased: near magenta
+        count += (rgb >> 16) >= 0xC0 && ((rgb >> 8) & 0xFF) <= 0x60 && (rgb & 0xFF) >= 0xC0;
+      }
+    }
+    return count;
+  };
+  CHECK(magenta_rows(a_top, a_bottom) > 20);
+  CHECK(magenta_rows(a_bottom + 24, std::min(image.height, a_bottom + 24 + (a_bottom - a_top))) > 20);
+}

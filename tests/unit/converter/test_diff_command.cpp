@@ -92,11 +92,26 @@ TEST_CASE("cli --diff: the planted regression, exactly, in JSON and text") {
   REQUIRE(categories.size() == 1);
   CHECK(categories[0]["category"] == "unknown");
   CHECK(categories[0]["delta"] == 320);
+  // By call path: main calls all four sites; the unchanged one is below the 1 % threshold.
+  const auto& tree = json["tree_rows"];
+  REQUIRE(tree.size() == 5);
+  CHECK(tree[0]["path"] == "all live memory");
+  CHECK(tree[0]["delta"] == 320);
+  CHECK(tree[1]["path"] == "m.py:2 (main)");
+  CHECK(tree[1]["depth"] == 1);
+  CHECK(tree[2]["path"] == "m.py:2 (main) > grow.py:1 (grow)");
+  CHECK(tree[2]["bytes_a"] == 100);
+  CHECK(tree[2]["bytes_b"] == 400);
+  CHECK(tree[3]["path"] == "m.py:2 (main) > new.py:1 (new)");
+  CHECK(tree[3]["status"] == "new");
+  CHECK(tree[4]["path"] == "m.py:2 (main) > gone.py:1 (gone)");
+  CHECK(tree[4]["delta"] == -50);
 
   const auto text = run_cli(dir, "--diff a.pickle b.pickle");
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("peak delta:     +320 B (+177.78 %)") != std::string::npos);
   CHECK(text.out.find("[vanished]") != std::string::npos);
+  CHECK(text.out.find("      +300 B       100 B       400 B      grow.py:1 (grow)\n") != std::string::npos);
 }
 
 TEST_CASE("cli --diff: --at step:N needs repeated annotations, and names the file when there are none") {
@@ -121,6 +136,8 @@ TEST_CASE("cli --diff: a snapshot against itself is zero everywhere") {
   CHECK(json["live_delta"] == 0);
   for (const auto& row : json["rows"]) CHECK(row["delta"] == 0);
   for (const auto& row : json["category_rows"]) CHECK(row["delta"] == 0);
+  REQUIRE(json["tree_rows"].size() == 1);  // nothing changed: only the root
+  CHECK(json["tree_rows"][0]["delta"] == 0);
 }
 
 TEST_CASE("cli --diff: the gate exits 3 past the allowed growth, 0 within it") {

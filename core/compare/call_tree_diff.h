@@ -1,0 +1,55 @@
+// "What grew", by call path: two top-down call trees (run A and run B at the compared moments)
+// merged by frame label, level by level. Each node holds its subtree's live bytes and allocation
+// count in A and in B; a path only in B is new, only in A vanished. Sibling frames that print the
+// same label are one node (their subtrees merge), so a node's delta is what a reader of the
+// labels expects. Children are sorted by |delta|, largest first, then by size, then by label.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/analysis/call_tree.h"
+#include "core/compare/moment_diff.h"
+
+namespace snapscope {
+
+struct TreeDiffNode {
+  std::string label;
+  uint32_t parent = kNoIndex;
+  uint32_t depth = 0;  // the root ("all live memory") is 0
+  uint64_t bytes_a = 0, bytes_b = 0;
+  uint64_t count_a = 0, count_b = 0;
+  DiffStatus status = DiffStatus::Both;
+  std::vector<uint32_t> nodes_a, nodes_b;  // the CallTree nodes merged into this one
+  std::vector<uint32_t> children;
+  int64_t delta() const { return static_cast<int64_t>(bytes_b) - static_cast<int64_t>(bytes_a); }
+};
+
+class CallTreeDiff {
+ public:
+  static constexpr uint32_t kRoot = 0;
+  const TreeDiffNode& node(uint32_t id) const { return nodes_[id]; }
+  size_t size() const { return nodes_.size(); }
+  // Labels from the root's child down to `id`, joined by " > " (a node's name in text and JSON).
+  std::string path_text(uint32_t id) const;
+
+ private:
+  friend CallTreeDiff diff_call_trees(const CallTree&, const StackSource&, const CallTree&,
+                                      const StackSource&);
+  std::vector<TreeDiffNode> nodes_;
+};
+
+// Both trees must be top-down or both bottom-up.
+CallTreeDiff diff_call_trees(const CallTree& a, const StackSource& source_a, const CallTree& b,
+                             const StackSource& source_b);
+
+// The nodes worth reading, depth first in display order: every node whose |delta| is at least
+// `min_delta` bytes, down to `max_depth` levels below the root (the root is always included).
+std::vector<uint32_t> significant_nodes(const CallTreeDiff& diff, uint32_t max_depth, uint64_t min_delta);
+
+// "Delta  A  B  Call path" with the path indented by depth, for the nodes significant_nodes picks;
+// chains of frames that only pass the same bytes through print their first and last frame.
+std::string call_tree_diff_text(const CallTreeDiff& diff, uint32_t max_depth, uint64_t min_delta);
+
+}  // namespace snapscope
