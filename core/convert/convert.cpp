@@ -191,12 +191,46 @@ void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const
 
 }  // namespace
 
+namespace {
+
+ConvertSummary convert_into(const ConvertOptions& options, StagingDirectory& staging, const Stopwatch& total);
+
+// Errors while writing name the output directory the user gave, not the hidden staging
+// directory the files are written in (which is removed by then).
+[[noreturn]] void rethrow_naming_target(const StagingDirectory& staging) {
+  try {
+    throw;
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& error) {
+    std::string message = error.what();
+    const std::string staged = staging.path().string(), target = staging.target().string();
+    const size_t at = message.find(staged);
+    if (at == std::string::npos) throw;
+    message.replace(at, staged.size(), target);
+    throw OutputError(message);
+  }
+}
+
+}  // namespace
+
 ConvertSummary convert_snapshot(const ConvertOptions& options) {
   const Stopwatch total;
   StagingDirectory::check_target(options.output_dir, options.force);  // fail before the slow part
 
   // The database is written into the staging directory while the pickle is being read.
   StagingDirectory staging(options.output_dir, options.force);
+  try {
+    return convert_into(options, staging, total);
+  } catch (...) {
+    rethrow_naming_target(staging);
+  }
+}
+
+namespace {
+
+ConvertSummary convert_into(const ConvertOptions& options, StagingDirectory& staging,
+                            const Stopwatch& total) {
   ConvertTimings timings;
   std::optional<Snapshot> input;  // these outlive the database thread, which reads them
   std::vector<int> devices;
@@ -237,5 +271,7 @@ ConvertSummary convert_snapshot(const ConvertOptions& options) {
   report(options, ConvertStage::Done, summary.file_bytes);
   return summary;
 }
+
+}  // namespace
 
 }  // namespace snapscope

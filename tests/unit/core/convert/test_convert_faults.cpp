@@ -106,7 +106,9 @@ TEST_CASE("faults: a file-size limit while writing is one line, exit 1, nothing 
     const Finished done = wait_for(dir, spawn_convert(dir, args, 256 * 1024));
     REQUIRE(WIFEXITED(done.status));
     CHECK(WEXITSTATUS(done.status) == 1);
-    CHECK(done.err.starts_with("snapscope-convert: "));
+    // The error names OUTDIR (the staging directory it was written in is gone by then).
+    CHECK(done.err.starts_with(std::string("snapscope-convert: ") + (force ? "out/" : "fresh/")));
+    CHECK(done.err.find(".tmp-") == std::string::npos);
     CHECK(line_count(done.err) == 1);
     CHECK(dir.entries() == std::vector<std::string>{"in.pickle", "out"});
     CHECK(test::read_file(dir / "out" / "allocations.json") == before);
@@ -197,6 +199,7 @@ TEST_CASE("faults: a really full disk (1 MB tmpfs) and a read-only output filesy
   REQUIRE(WIFEXITED(full.status));
   CHECK(WEXITSTATUS(full.status) == 1);
   CHECK(full.err.find("database or disk is full") != std::string::npos);
+  CHECK(full.err.starts_with("snapscope-convert: mnt/out/"));
   CHECK(line_count(full.err) == 1);
   CHECK(fs::is_empty(mnt));
 
