@@ -14,6 +14,7 @@
 #include "app/site_legend.h"
 #include "app/splitter.h"
 #include "app/theme.h"
+#include "core/analysis/state_mapping.h"
 #include "core/classify/category.h"
 #include "core/util/release_memory.h"
 #include "core/view/rank_set.h"
@@ -103,6 +104,12 @@ void Application::apply_view(const ViewSpec& spec) {
   DataRect rect = session().view.visible();
   rect.x0 = spec.x0;
   rect.x1 = spec.x1;
+  if (spec.events && session().timeline()) {
+    const auto [first, last] =
+        event_steps(*session().timeline(), static_cast<int64_t>(spec.x0), static_cast<int64_t>(spec.x1));
+    rect.x0 = static_cast<double>(first);
+    rect.x1 = static_cast<double>(last);
+  }
   if (spec.y0 && spec.y1) {  // an explicit y range holds: y fitting is off
     rect.y0 = *spec.y0;
     rect.y1 = *spec.y1;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "core/timeline/timeline.h"
 
@@ -22,5 +23,10 @@ size_t peak_state(const Timeline& timeline);
 // The state memory_viz draws at timestep x (clamped): the larger of the totals around the action
 // whose steps hold x. What a chart column at x shows.
 size_t state_shown_at(const Timeline& timeline, double x);
+
+// The timesteps [begin, end) that raw events first..last (inclusive) are drawn in: from the first
+// action at or after `first` to the last action at or before `last` (the nearest action when no
+// action falls inside). Both 0 for a timeline without actions.
+std::pair<uint64_t, uint64_t> event_steps(const Timeline& timeline, int64_t first, int64_t last);
 
 }  // namespace snapscope

@@ -107,11 +107,30 @@ uint64_t parse_address(std::string_view text) {
   return value;
 }
 
+namespace {
+
+// "eE0:eE1": event numbers, E0 <= E1 (one event is a range too).
+std::pair<double, double> parse_event_range(std::string_view text) {
+  const auto colon = text.find(':');
+  if (colon == std::string_view::npos || !text.substr(colon + 1).starts_with('e'))
+    throw std::invalid_argument("event range '" + std::string(text) + "' needs the form eFIRST:eLAST");
+  const int first = parse_int(text.substr(1, colon - 1), "event");
+  const int last = parse_int(text.substr(colon + 2), "event");
+  if (first < 0 || last < first)
+    throw std::invalid_argument("event range '" + std::string(text) + "' needs 0 <= FIRST <= LAST");
+  return {first, last};
+}
+
+}  // namespace
+
 ViewSpec parse_view_spec(std::string_view text) {
   ViewSpec spec;
   const auto comma = text.find(',');
-  std::tie(spec.x0, spec.x1) =
-      parse_range(text.substr(0, comma), [](std::string_view part) { return parse_number(part, "step"); });
+  spec.events = text.starts_with('e');
+  std::tie(spec.x0, spec.x1) = spec.events ? parse_event_range(text.substr(0, comma))
+                                           : parse_range(text.substr(0, comma), [](std::string_view part) {
+                                               return parse_number(part, "step");
+                                             });
   if (comma != std::string_view::npos) {
     const auto [lo, hi] = parse_range(text.substr(comma + 1), parse_byte_count);
     spec.y0 = lo;

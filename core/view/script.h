@@ -1,6 +1,7 @@
 // The viewer's command language, shared by the command line (--view, --size) and --script files.
 // One command per line; '#' starts a comment. Commands:
-//   view X0:X1[,Y0:Y1]   visible steps (and bytes; suffixes K/M/G/T mean KiB/MiB/GiB/TiB)
+//   view X0:X1[,Y0:Y1]   visible steps, or eE0:eE1 events #E0..#E1 as the axis labels them (and bytes;
+//                        suffixes K/M/G/T mean KiB/MiB/GiB/TiB)
 //   fit                  show everything
 //   device N             switch device
 //   timeline blocks|segments
@@ -49,9 +50,12 @@
 
 namespace snapscope {
 
-// A --view argument: x range, and optionally y range.
+// A --view argument: x range, and optionally y range. The x range is memory_viz timesteps
+// ("X0:X1") or, as the axis labels them, trace event numbers ("eE0:eE1": from event #E0's start to
+// event #E1's end, both included; not "#", which starts a comment in scripts and shells).
 struct ViewSpec {
   double x0 = 0, x1 = 0;
+  bool events = false;  // x0 and x1 are event numbers
   std::optional<double> y0, y1;
 };
 

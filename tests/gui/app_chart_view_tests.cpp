@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/analysis/state_mapping.h"
 #include "core/cursor/time_cursor.h"
 #include "core/timeline/memory_pyramid.h"
 #include "core/view/document.h"
@@ -176,4 +177,22 @@ TEST_CASE("script: hovering an allocation outlines it and shows its tooltip; no 
     }
   }
   CHECK(changed > 1000);
+}
+
+TEST_CASE("script: view eE0:eE1 frames events as the axis numbers them") {
+  const fs::path sandbox = make_sandbox("view-events");
+  const std::string input = fixture_pickle(sandbox).string();
+  const auto document = convert_with_app(sandbox, input);
+  const Timeline& timeline = document->devices.front().blocks;
+  const int64_t first = timeline.input().actions[100].event, last = timeline.input().actions[300].event;
+  const std::string range = "e" + std::to_string(first) + ":e" + std::to_string(last);
+  const auto expected = event_steps(timeline, first, last);
+  const RunResult run = run_script(sandbox, input, "view " + range + "\nprint-view\n");
+  REQUIRE(run.exit_code == 0);
+  const auto lines = json_lines(run.out);
+  REQUIRE(lines.size() == 1);
+  CHECK(view_of(lines[0]).x0 == static_cast<double>(expected.first));
+  CHECK(view_of(lines[0]).x1 == static_cast<double>(expected.second));
+  CHECK(expected.first == timeline.step_begin(100));
+  CHECK(expected.second == timeline.step_end(300));
 }

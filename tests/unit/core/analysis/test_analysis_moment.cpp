@@ -56,6 +56,20 @@ TEST_CASE("analysis: state mapping between events, states and the peak") {
   CHECK(timeline.total_at_state(peak_state(timeline)) == timeline.peak_bytes());
 }
 
+TEST_CASE("analysis: the timesteps events are drawn in (--view eE0:eE1)") {
+  const Timeline timeline(model_replay());  // actions at events 0, 2, ..., 12
+  CHECK(event_steps(timeline, 2, 4) ==
+        std::pair<uint64_t, uint64_t>{timeline.step_begin(1), timeline.step_end(2)});
+  CHECK(event_steps(timeline, 0, 12) == std::pair<uint64_t, uint64_t>{0, timeline.timesteps()});
+  // No action at event 3: the next one (event 4) is shown.
+  CHECK(event_steps(timeline, 3, 3) ==
+        std::pair<uint64_t, uint64_t>{timeline.step_begin(2), timeline.step_end(2)});
+  // Past the end: the last action.
+  CHECK(event_steps(timeline, 500, 600) ==
+        std::pair<uint64_t, uint64_t>{timeline.step_begin(6), timeline.timesteps()});
+  CHECK(event_steps(Timeline(ReplayInput{}), 0, 5) == std::pair<uint64_t, uint64_t>{0, 0});
+}
+
 TEST_CASE("analysis: the peak state of a trace whose peak action is a free") {
   ReplayInput input;
   input.elements = {element(10, 0), element(20, 0)};

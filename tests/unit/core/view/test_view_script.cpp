@@ -24,6 +24,22 @@ TEST_CASE("view specs with and without a byte range") {
   CHECK_THROWS_AS(parse_view_spec("0:1,1e308KiB:2e308KiB"), std::invalid_argument);
 }
 
+TEST_CASE("view specs in event numbers, as the axis labels them") {
+  const ViewSpec events = parse_view_spec("e100:e250,0:1G");
+  CHECK(events.events);
+  CHECK(events.x0 == 100);
+  CHECK(events.x1 == 250);
+  CHECK(*events.y1 == 1024.0 * 1024 * 1024);
+  CHECK(parse_view_spec("e7:e7").x1 == 7);  // one event
+  CHECK_FALSE(parse_view_spec("7:8").events);
+  CHECK_THROWS_WITH_AS(parse_view_spec("e10:20"), "event range 'e10:20' needs the form eFIRST:eLAST",
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_view_spec("e20:e10"), "event range 'e20:e10' needs 0 <= FIRST <= LAST",
+                       std::invalid_argument);
+  CHECK_THROWS_AS(parse_view_spec("e-1:e10"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_view_spec("ex:e10"), std::invalid_argument);
+}
+
 TEST_CASE("sizes and addresses") {
   CHECK(parse_window_size("1920x1080").width == 1920);
   CHECK(parse_window_size("1920x1080").height == 1080);
