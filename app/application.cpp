@@ -48,6 +48,7 @@ Application::Application(const AppOptions& options) : options_(options), window_
 }
 
 void Application::forget_session() {
+  export_dialog_.wait();  // an export reads the old session's timelines
   forget_compare();
   timeline_.layer().reset();
   cursor_panels_.reset();
@@ -147,6 +148,7 @@ bool Application::render_frame() {
     apply_color_mode();
   cursor_panels_.before_frame(session());
   allocator_panels_.before_frame(session());
+  export_dialog_.poll();
   window_.begin_frame();
   const MenuActions actions = draw_menu_bar(state_, browser_);
   if (actions.quit) quit_ = true;
@@ -415,7 +417,8 @@ int Application::run_interactive() {
       present();
       --frames_owed;
     }
-    const bool background = state_.loader().busy() || session().background_busy() || !compare_view_.settled();
+    const bool background = state_.loader().busy() || session().background_busy() ||
+                            !compare_view_.settled() || export_dialog_.busy();
     if (window_.wait_events(background ? kBusyWaitSeconds : kIdleWaitSeconds)) {
       frames_owed = kSettleFrames;
     }
@@ -423,7 +426,7 @@ int Application::run_interactive() {
     // result lands (no input marks either): draw them without waiting for the mouse.
     if (timeline_.layer().frame_waiting() || timeline_b_.layer().frame_waiting())
       frames_owed = std::max(frames_owed, 1);
-    if (compare_view_.result_waiting()) frames_owed = std::max(frames_owed, 2);
+    if (compare_view_.result_waiting() || export_dialog_.finished()) frames_owed = std::max(frames_owed, 2);
     if (session().result_waiting()) frames_owed = std::max(frames_owed, 2);
   }
   return 0;

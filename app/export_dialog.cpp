@@ -90,32 +90,75 @@ void ExportDialog::load_document_inputs(const Session& state) {
   loaded_for_ = state.document();
 }
 
+std::function<void()> ExportDialog::prepare(Session& state, const std::string& format,
+                                            const std::string& path) {
+  const DeviceDocument* device = state.device();
+  const auto parsed = parse_export_format(format);
+  if (!parsed) throw std::runtime_error("export: unknown format '" + format + "'");
+  load_document_inputs(state);
+  ExportInput input;
+  input.file = state.document()->opened_path;
+  input.device = device->device;
+  input.blocks = &device->blocks;
+  input.segments = &device->segments;
+  input.stacks = stacks_.get();
+  input.annotations = annotations_;
+  ExportRequest request;
+  request.format = *parsed;
+  request.state = export_state(state, *device);
+  request.svg = shown_chart(state);
+  request.svg_style = chart_svg_style();
+  return [input = std::move(input), request = std::move(request), path] {
+    export_to_file(input, request, path);
+  };
+}
+
 void ExportDialog::run(Session& state, const std::string& format, const std::string& path,
                        const PngWriter& write_png) {
-  const DeviceDocument* device = state.device();
-  if (state.document() == nullptr || device == nullptr)
+  wait();
+  if (state.document() == nullptr || state.device() == nullptr)
     throw std::runtime_error("export: no snapshot is open");
   if (format == kPng) {
     write_png(path);
   } else {
-    const auto parsed = parse_export_format(format);
-    if (!parsed) throw std::runtime_error("export: unknown format '" + format + "'");
-    load_document_inputs(state);
-    ExportInput input;
-    input.file = state.document()->opened_path;
-    input.device = device->device;
-    input.blocks = &device->blocks;
-    input.segments = &device->segments;
-    input.stacks = stacks_.get();
-    input.annotations = annotations_;
-    ExportRequest request;
-    request.format = *parsed;
-    request.state = export_state(state, *device);
-    request.svg = shown_chart(state);
-    request.svg_style = chart_svg_style();
-    export_to_file(input, request, path);
+    prepare(state, format, path)();
   }
   message_ = "exported " + format + " to " + path;
+}
+
+void ExportDialog::start(Session& state, const std::string& format, const std::string& path,
+                         const PngWriter& write_png) {
+  if (busy()) return;
+  if (format == kPng || state.document() == nullptr || state.device() == nullptr) {
+    run(state, format, path, write_png);
+    return;
+  }
+  std::function<void()> write = prepare(state, format, path);
+  running_path_ = path;
+  message_ = "exporting " + format + " to " + path + "...";
+  running_ = std::async(std::launch::async, [write = std::move(write), format, path] {
+    write();
+    return "exported " + format + " to " + path;
+  });
+}
+
+bool ExportDialog::finished() const {
+  return running_.valid() && running_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+void ExportDialog::poll() {
+  if (!finished()) return;
+  try {
+    message_ = running_.get();
+  } catch (const std::exception& error) {
+    message_ = error.what();
+  }
+}
+
+void ExportDialog::wait() {
+  if (!running_.valid()) return;
+  running_.wait();
+  poll();
 }
 
 void ExportDialog::draw(Session& state, const PngWriter& write_png) {
@@ -141,14 +184,16 @@ void ExportDialog::draw(Session& state, const PngWriter& write_png) {
   ImGui::TextDisabled(
       "%s", state.cursor.placed() ? "moment: the time cursor" : "moment: the peak (no cursor placed)");
   if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
-  const bool clicked = ImGui::Button("Export");
+  ImGui::BeginDisabled(busy());
+  const bool clicked = ImGui::Button(busy() ? "Exporting..." : "Export");
+  ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("Close") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
     ImGui::CloseCurrentPopup();
   if (entered || clicked) {
     try {
       const std::string& format = names[size_t(format_index_)];
-      run(state, format, path_, write_png);
+      start(state, format, path_, write_png);
       if (format == kPng) ImGui::CloseCurrentPopup();  // the chart is captured without the dialog
     } catch (const std::exception& error) {
       message_ = error.what();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,11 +25,20 @@ class ExportDialog {
   // The export itself, shared by the dialog and the `export` script command. FORMAT is a
   // `--export` name or "png". Throws with a one-line message naming the file on failure.
   void run(Session& state, const std::string& format, const std::string& path, const PngWriter& write_png);
+  // The dialog's Export button: a file format is written on a worker thread (a multi-GB
+  // timeline-json takes seconds) while the window stays live; png is captured at once.
+  void start(Session& state, const std::string& format, const std::string& path, const PngWriter& write_png);
+  bool busy() const { return running_.valid(); }
+  bool finished() const;  // an export finished and waits for poll()
+  void poll();            // takes a finished export's result into message()
+  void wait();            // blocks until no export runs (before the session it reads goes away)
   const std::string& message() const { return message_; }  // the last result, shown in the dialog
   void set_message(std::string message) { message_ = std::move(message); }
 
  private:
   void load_document_inputs(const Session& state);
+  // What an export of `format` reads, gathered on the UI thread (the worker never touches `state`).
+  std::function<void()> prepare(Session& state, const std::string& format, const std::string& path);
   std::string default_path(const Session& state) const;
 
   bool open_requested_ = false;
@@ -39,6 +49,8 @@ class ExportDialog {
   const Document* loaded_for_ = nullptr;
   std::unique_ptr<StackSource> stacks_;
   std::vector<AnnotationRecord> annotations_;
+  std::future<std::string> running_;  // the export on the worker: its message, or throws
+  std::string running_path_;
 };
 
 }  // namespace snapscope
