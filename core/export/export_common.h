@@ -1,4 +1,5 @@
-// Pieces the export writers share: a buffered output file and the element sets exports cover.
+// Pieces the export writers share: the buffered output file (core/util) and the element sets
+// exports cover.
 #pragma once
 
 #include <cstdint>
@@ -9,31 +10,9 @@
 
 #include "core/analysis/live_elements.h"
 #include "core/export/export.h"
+#include "core/util/buffered_file.h"
 
 namespace snapscope {
-
-// Text output through a large buffer; every failure throws std::runtime_error("<path>: ...").
-class BufferedFile {
- public:
-  explicit BufferedFile(std::string path);
-  ~BufferedFile();
-  BufferedFile(const BufferedFile&) = delete;
-  BufferedFile& operator=(const BufferedFile&) = delete;
-
-  BufferedFile& operator<<(std::string_view text);
-  BufferedFile& operator<<(char c);
-  BufferedFile& operator<<(uint64_t value);
-  BufferedFile& operator<<(int64_t value);
-  void close();  // flushes; throws on any write error
-
- private:
-  void flush();
-  [[noreturn]] void fail(const char* what) const;
-
-  std::string path_;
-  std::FILE* file_ = nullptr;
-  std::string buffer_;
-};
 
 // Elements whose traced allocation event lies in `range`, in element order, each with its
 // allocation stack (the set speedscope-allocated and a ranged allocations-csv cover).

@@ -4,34 +4,27 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <string_view>
+
+#include "core/util/buffered_file.h"
 
 namespace snapscope {
 
 class JsonTextWriter {
  public:
-  explicit JsonTextWriter(const std::string& path);  // throws std::runtime_error("<path>: ...")
-  ~JsonTextWriter();
-  JsonTextWriter(const JsonTextWriter&) = delete;
-  JsonTextWriter& operator=(const JsonTextWriter&) = delete;
+  // Never overwrites an existing file; throws std::runtime_error("<path>: ...").
+  explicit JsonTextWriter(const std::string& path) : out_(path, BufferedFile::Create::Exclusive) {}
 
-  void raw(std::string_view text);  // punctuation and pre-encoded text
-  void integer(int64_t value);
-  void unsigned_integer(uint64_t value);
+  void raw(std::string_view text) { out_.append(text); }  // punctuation and pre-encoded text
+  void integer(int64_t value) { out_ << value; }
+  void unsigned_integer(uint64_t value) { out_ << value; }
   void string(std::string_view text);  // quoted and escaped
   void key(std::string_view name);     // "name":
-  void close();                        // flushes; throws on any write error
+  void close() { out_.close(); }       // flushes; throws on any write error
 
  private:
-  void flush_if_full();
-  void flush();
-  [[noreturn]] void fail(const char* what) const;
-
-  std::string path_;
-  std::FILE* file_ = nullptr;
-  std::string buffer_;
+  BufferedFile out_;
 };
 
 }  // namespace snapscope

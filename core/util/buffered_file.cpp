@@ -1,0 +1,58 @@
+#include "core/util/buffered_file.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+
+namespace snapscope {
+namespace {
+
+template <typename Integer>
+std::string_view decimal(Integer value, char (&digits)[24]) {
+  const auto result = std::to_chars(digits, digits + sizeof digits, value);
+  return {digits, static_cast<size_t>(result.ptr - digits)};
+}
+
+}  // namespace
+
+BufferedFile::BufferedFile(std::string path, Create mode) : path_(std::move(path)) {
+  file_ = std::fopen(path_.c_str(), mode == Create::Exclusive ? "wbx" : "wb");
+  if (file_ == nullptr) fail("cannot create");
+  buffer_.reserve(kFlushBytes + 4096);
+}
+
+BufferedFile::~BufferedFile() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+BufferedFile& BufferedFile::operator<<(uint64_t value) {
+  char digits[24];
+  append(decimal(value, digits));
+  return *this;
+}
+
+BufferedFile& BufferedFile::operator<<(int64_t value) {
+  char digits[24];
+  append(decimal(value, digits));
+  return *this;
+}
+
+void BufferedFile::flush() {
+  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
+    fail("write failed");
+  buffer_.clear();
+}
+
+void BufferedFile::close() {
+  flush();
+  std::FILE* file = file_;
+  file_ = nullptr;
+  if (std::fclose(file) != 0) fail("write failed");
+}
+
+void BufferedFile::fail(const char* what) const {
+  throw std::runtime_error(path_ + ": " + what + ": " + std::strerror(errno));
+}
+
+}  // namespace snapscope

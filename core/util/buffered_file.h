@@ -1,0 +1,57 @@
+// Text written to a file through a large buffer (exports and allocations.json write hundreds of
+// MB in small pieces). Every failure throws std::runtime_error("<path>: <what>: <reason>").
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+
+namespace snapscope {
+
+class BufferedFile {
+ public:
+  enum class Create : uint8_t {
+    Truncate,   // replace an existing file
+    Exclusive,  // fail if the file exists (a staging directory's own files)
+  };
+  explicit BufferedFile(std::string path, Create mode = Create::Truncate);
+  ~BufferedFile();
+  BufferedFile(const BufferedFile&) = delete;
+  BufferedFile& operator=(const BufferedFile&) = delete;
+
+  void append(std::string_view text) {
+    buffer_.append(text);
+    flush_if_full();
+  }
+  // One character, without the flush check: for loops that call flush_if_full() once at the end.
+  void append_char(char c) { buffer_.push_back(c); }
+  void flush_if_full() {
+    if (buffer_.size() >= kFlushBytes) flush();
+  }
+
+  BufferedFile& operator<<(std::string_view text) {
+    append(text);
+    return *this;
+  }
+  BufferedFile& operator<<(char c) {
+    append_char(c);
+    return *this;
+  }
+  BufferedFile& operator<<(uint64_t value);  // decimal
+  BufferedFile& operator<<(int64_t value);
+
+  void close();  // flushes and closes; throws on any write error
+  const std::string& path() const { return path_; }
+
+ private:
+  static constexpr size_t kFlushBytes = size_t{1} << 20;
+  void flush();
+  [[noreturn]] void fail(const char* what) const;
+
+  std::string path_;
+  std::FILE* file_ = nullptr;
+  std::string buffer_;
+};
+
+}  // namespace snapscope
