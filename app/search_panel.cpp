@@ -12,7 +12,7 @@ namespace snapscope {
 namespace {
 
 constexpr auto kTypingPause = std::chrono::milliseconds(150);  // search once typing pauses
-const char* const kModeNames[] = {"auto", "frame", "address"};
+const char* const kModeNames[] = {"auto", "frame", "address", "metadata"};
 
 }  // namespace
 
@@ -31,7 +31,10 @@ void SearchPanel::refresh(Session& state, const StackCatalog& catalog) {
   matches_.clear();
   const auto query = parse_search_query(searched_, static_cast<SearchMode>(mode_));
   invalid_ = !query && !searched_.empty();
-  if (query && timeline != nullptr) matches_ = search_allocations(*timeline, catalog, *query);
+  if (query && timeline != nullptr) {
+    matches_ = query->kind == SearchQuery::Kind::Metadata ? state.elements_with_metadata(query->text)
+                                                          : search_allocations(*timeline, catalog, *query);
+  }
   if (timeline == nullptr || matches_.empty()) {
     state.highlights.search.clear();
   } else {
@@ -65,14 +68,15 @@ void SearchPanel::draw(Session& state, const StackCatalog* catalog, bool loading
     focus_ = false;
   }
   ImGui::SetNextItemWidth(300);
-  if (ImGui::InputTextWithHint("##search", "search frames or address (Ctrl+F)", text_, sizeof text_)) {
+  if (ImGui::InputTextWithHint("##search", "search frames, address, meta:text (Ctrl+F)", text_,
+                               sizeof text_)) {
     edited_at_ = std::chrono::steady_clock::now();
   }
   // Enter ends a single-line edit: the field deactivates in the frame the key goes down.
   const bool enter = ImGui::IsItemDeactivated() && ImGui::IsKeyPressed(GLFW_KEY_ENTER);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(90);
-  ImGui::Combo("##search-mode", &mode_, kModeNames, 3);
+  ImGui::Combo("##search-mode", &mode_, kModeNames, IM_ARRAYSIZE(kModeNames));
   const bool stale = searched_ != text_ || searched_mode_ != mode_ || searched_in_ != state.timeline();
   if (catalog != nullptr && stale &&
       (enter || std::chrono::steady_clock::now() - edited_at_ > kTypingPause)) {

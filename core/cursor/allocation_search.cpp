@@ -59,11 +59,18 @@ std::pair<size_t, int64_t> cursor_key(const Timeline& timeline, size_t cursor_st
 
 std::pair<size_t, int64_t> widened(std::pair<size_t, uint32_t> key) { return {key.first, key.second}; }
 
+constexpr std::string_view kMetadataPrefix = "meta:";
+
 }  // namespace
 
 std::optional<SearchQuery> parse_search_query(std::string_view text, SearchMode mode) {
   text = trimmed(text);
+  if (mode == SearchMode::Auto && text.starts_with(kMetadataPrefix)) {
+    text = trimmed(text.substr(kMetadataPrefix.size()));
+    mode = SearchMode::Metadata;
+  }
   if (text.empty()) return std::nullopt;
+  if (mode == SearchMode::Metadata) return SearchQuery{SearchQuery::Kind::Metadata, std::string(text), 0};
   if (mode == SearchMode::Address || (mode == SearchMode::Auto && looks_like_address(text))) {
     const auto address = parse_hex(text);
     if (address) return SearchQuery{SearchQuery::Kind::Address, std::string(text), *address};
@@ -123,8 +130,20 @@ std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::strin
   return stack_hit;
 }
 
+std::vector<uint32_t> in_allocation_order(const Timeline& timeline, const std::vector<uint32_t>& elements) {
+  std::vector<uint32_t> ordered;
+  for (uint32_t elem : elements) {
+    if (elem < timeline.element_count() && timeline.ever_live(elem)) ordered.push_back(elem);
+  }
+  std::sort(ordered.begin(), ordered.end(),
+            [&](uint32_t a, uint32_t b) { return timeline.stack_position(a) < timeline.stack_position(b); });
+  ordered.erase(std::unique(ordered.begin(), ordered.end()), ordered.end());
+  return ordered;
+}
+
 std::vector<uint32_t> search_allocations(const Timeline& timeline, const StackCatalog& catalog,
                                          const SearchQuery& query) {
+  if (query.kind == SearchQuery::Kind::Metadata) return {};
   std::vector<bool> stack_hit;
   if (query.kind == SearchQuery::Kind::Frame) stack_hit = stacks_with_frame_text(catalog, query.text);
   const auto matches = [&](const ReplayElement& element) {

@@ -16,15 +16,17 @@
 namespace snapscope {
 
 enum class SearchMode : uint8_t {
-  Auto,     // "0x..." or hex digits with at least one decimal digit: address; else frame text
-  Frame,    // substring of a frame's function or file name (ASCII case-insensitive)
-  Address,  // hex, with or without 0x: allocations whose [addr, addr + size) contains it
+  Auto,      // "0x..." or hex digits with at least one decimal digit: address; else frame text
+  Frame,     // substring of a frame's function or file name (ASCII case-insensitive)
+  Address,   // hex, with or without 0x: allocations whose [addr, addr + size) contains it
+  Metadata,  // substring of the allocation event's user_metadata or compile_context; in Auto
+             // mode text starting with "meta:" searches the rest of it this way
 };
 
 struct SearchQuery {
-  enum class Kind : uint8_t { Frame, Address };
+  enum class Kind : uint8_t { Frame, Address, Metadata };
   Kind kind = Kind::Frame;
-  std::string text;      // Frame: the substring
+  std::string text;      // Frame, Metadata: the substring
   uint64_t address = 0;  // Address
 };
 
@@ -44,9 +46,12 @@ std::optional<FrameLocationQuery> parse_frame_location(std::string_view text);
 // location ("BmmBackward0").
 std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::string_view text);
 
-// Ever-live elements matching the query, ordered by when they were allocated (stack position).
+// Ever-live elements matching a Frame or Address query, ordered by when they were allocated
+// (stack position). Metadata lives in elements.db: ElementsDbReader::elements_with_metadata.
 std::vector<uint32_t> search_allocations(const Timeline& timeline, const StackCatalog& catalog,
                                          const SearchQuery& query);
+// The same order for elements found elsewhere (out-of-range ids are dropped).
+std::vector<uint32_t> in_allocation_order(const Timeline& timeline, const std::vector<uint32_t>& elements);
 
 // Next / previous match in time from the cursor: ordered by (alloc state, stack position);
 // `selected` breaks the tie at the cursor's own state so repeated steps visit every match.

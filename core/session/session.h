@@ -101,6 +101,9 @@ class Session {
   void select(std::optional<uint32_t> elem);  // fills details() from elements.db
   const std::optional<AllocationDetails>& details() const { return details_; }
   std::optional<uint32_t> find_by_address(uint64_t address) const;
+  // Elements of the shown timeline whose allocation event's user_metadata or compile_context
+  // contains `text` (elements.db; blocks timeline only, else none), in allocation order.
+  std::vector<uint32_t> elements_with_metadata(std::string_view text) const;
   // Frames the selection's whole lifetime in both axes (y fitting is switched off).
   void zoom_to_selection();
   // Where `elem` was allocated (innermost user frame), for the hover tooltip; cached per element.

@@ -3,6 +3,8 @@
 #include <exception>
 
 #include "core/session/session.h"
+
+#include "core/cursor/allocation_search.h"
 #include "core/view/stack_format.h"
 
 namespace snapscope {
@@ -71,6 +73,12 @@ std::optional<uint32_t> Session::find_by_address(uint64_t address) const {
     if (shown->element(elem).addr == address && shown->ever_live(elem)) return elem;
   }
   return std::nullopt;
+}
+
+std::vector<uint32_t> Session::elements_with_metadata(std::string_view text) const {
+  const Timeline* shown = timeline();
+  if (shown == nullptr || elements_db_ == nullptr || settings.kind != TimelineKind::Blocks) return {};
+  return in_allocation_order(*shown, elements_db_->elements_with_metadata(device()->device, text));
 }
 
 const SiteColoring& Session::site_coloring() {

@@ -30,7 +30,8 @@
 //   print-selection      the selection as one JSON line on stdout
 //   print-view           chart rectangle (window pixels) and visible data range, one JSON line
 //   cursor peak|home|end      place the time cursor; also: cursor state N, cursor step N (+/-)
-//   search TEXT          frame substring or address; search-next / search-previous step the cursor
+//   search TEXT          frame substring, address, or meta:TEXT (user_metadata / compile_context);
+//                        search-next / search-previous step the cursor
 //   print-cursor         cursor, call tree root and moment table totals, one JSON line
 //   export FORMAT FILE   File > Export: a snapscope-convert --export FORMAT, or png, at the cursor
 //   tab call-tree|bottom-up|moment|phases|categories|findings|compare  show that tab of the analysis pane

@@ -180,3 +180,28 @@ TEST_CASE("xdotool: typing a frame into the search bar counts the core's matches
   CHECK(lines[0]["search"]["matches"] == core_match_count(timeline, catalog, frame));
   CHECK(lines[0]["placed"] == true);  // Enter jumped to the first match in time
 }
+
+TEST_CASE("script: search meta:TEXT finds allocations by their event's compile_context") {
+  const fs::path sandbox = make_sandbox("cursor-search-meta");
+  const fs::path pickle = sandbox / "context.pickle";
+  REQUIRE(std::system((shell_quote(SNAPSCOPE_GEN) + " -o " + shell_quote(pickle.string()) +
+                       " --events 2000 --seed 3 --compile-context > /dev/null")
+                          .c_str()) == 0);
+  const auto document = convert_with_app(sandbox, pickle.string());
+  const Timeline& timeline = document->devices.front().blocks;
+  size_t traced = 0;  // the generator gives every event the context "N/A"
+  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+    const ReplayElement& element = timeline.element(elem);
+    traced += element.origin == Origin::Traced && element.alloc_event >= 0 && timeline.ever_live(elem);
+  }
+  const RunResult run = run_script(sandbox, pickle.string(),
+                                   "search meta:n/a\nprint-cursor\nsearch-next\nprint-selection\n"
+                                   "search meta:nosuchcontext\nprint-cursor\n");
+  REQUIRE(run.exit_code == 0);
+  const auto lines = json_lines(run.out);
+  REQUIRE(lines.size() == 3);
+  CHECK(traced > 100);
+  CHECK(lines[0]["search"]["matches"] == traced);
+  CHECK(lines[1]["compile_context"] == "N/A");
+  CHECK(lines[2]["search"]["matches"] == 0);
+}

@@ -1,6 +1,8 @@
 #include "core/store/elements_db/elements_db_reader.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <stdexcept>
 
 #include "core/store/elements_db/elements_db.h"
@@ -196,6 +198,25 @@ std::vector<ElementsDbReader::ElementStack> ElementsDbReader::element_stacks(int
                       static_cast<uint64_t>(rows.column_int(2))});
   }
   return result;
+}
+
+std::vector<uint32_t> ElementsDbReader::elements_with_metadata(int device, std::string_view text) const {
+  std::string lowered(text);
+  for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // The matching strings first (a handful), then one pass over the device's events by rowid.
+  SqliteStatement rows = db_->prepare(
+      "WITH hits(id) AS (SELECT id FROM strings WHERE id != 0 AND instr(lower(text), ?2) > 0) "
+      "SELECT a.elem FROM events e JOIN allocations a ON a.device = ?1 AND a.alloc_event = e.id - (?1 << 40) "
+      "WHERE e.id >= (?1 << 40) AND e.id < ((?1 + 1) << 40) "
+      "AND (e.user_metadata IN hits OR e.compile_context IN hits) ORDER BY a.elem");
+  rows.bind(1, int64_t{device});
+  rows.bind(2, std::string_view(lowered));
+  std::vector<uint32_t> elements;
+  while (rows.next_row()) {
+    const int64_t elem = rows.column_int(0);
+    if (elem >= 0 && elem <= int64_t{UINT32_MAX}) elements.push_back(static_cast<uint32_t>(elem));
+  }
+  return elements;
 }
 
 size_t ElementsDbReader::event_count(int device) const {

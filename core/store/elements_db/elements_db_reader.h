@@ -98,6 +98,11 @@ class ElementsDbReader {
   // Every element of one timeline with its stack, in element order.
   std::vector<ElementStack> element_stacks(int device, TimelineKind kind) const;
 
+  // Block-timeline elements whose allocation event carries a user_metadata or compile_context
+  // string containing `text` (ASCII case-insensitive), in element order. Scans the device's
+  // events: seconds on a multi-GB trace.
+  std::vector<uint32_t> elements_with_metadata(int device, std::string_view text) const;
+
   size_t event_count(int device) const;  // 0 for an unknown device
   // Events [begin, end) of one device's trace, in order (rows a crafted file lacks are absent).
   void read_events(int device, size_t begin, size_t end, std::vector<EventRow>& out) const;

@@ -69,6 +69,25 @@ TEST_CASE("query parsing: frame text, hex addresses with and without 0x") {
   CHECK_FALSE(parse_search_query("0x", SearchMode::Address).has_value());
 }
 
+TEST_CASE("query parsing: meta: searches user_metadata / compile_context") {
+  const auto prefixed = parse_search_query("meta:  step 3 ", SearchMode::Auto);
+  REQUIRE(prefixed);
+  CHECK(prefixed->kind == SearchQuery::Kind::Metadata);
+  CHECK(prefixed->text == "step 3");
+  CHECK_FALSE(parse_search_query("meta:", SearchMode::Auto).has_value());
+  CHECK(parse_search_query("ctx", SearchMode::Metadata)->kind == SearchQuery::Kind::Metadata);
+  CHECK(parse_search_query("meta:x", SearchMode::Frame)->text == "meta:x");  // forced frame text
+  // Found in elements.db, not in the catalog: search_allocations answers nothing for them.
+  const Timeline timeline = addressed_timeline();
+  CHECK(search_allocations(timeline, *model_catalog(), *prefixed).empty());
+}
+
+TEST_CASE("elements found elsewhere are put in allocation order, unknown ones dropped") {
+  const Timeline timeline = addressed_timeline();
+  // Elements 0..5 are allocated in the order 0, 1, 2, 4, 5 (3 was live before the trace).
+  CHECK(in_allocation_order(timeline, {5, 0, 5, 99, 2}) == std::vector<uint32_t>{0, 2, 5});
+}
+
 TEST_CASE("frame text is matched once per string, then per frame, then per stack") {
   const auto catalog = model_catalog();
   const std::vector<bool> weights = stacks_with_frame_text(*catalog, "ALLOC_W");

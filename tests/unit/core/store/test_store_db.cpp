@@ -164,6 +164,17 @@ TEST_CASE("elements.db: the viewer's reader puts the derivable columns back") {
   CHECK(details.requested_size == 100);
 }
 
+TEST_CASE("elements.db: allocations found by their allocation event's compile_context (Ctrl+F meta:)") {
+  const auto built = build_fixture_db();
+  SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
+  const int64_t elem = query_int(db, "SELECT elem FROM allocations WHERE device = 0 AND addr = 4096");
+  const ElementsDbReader reader(built->path);
+  CHECK(reader.elements_with_metadata(0, "ctx_a") == std::vector<uint32_t>{static_cast<uint32_t>(elem)});
+  CHECK(reader.elements_with_metadata(0, "CTX") == std::vector<uint32_t>{static_cast<uint32_t>(elem)});
+  CHECK(reader.elements_with_metadata(0, "ctx_b").empty());
+  CHECK(reader.elements_with_metadata(5, "ctx_a").empty());  // no such device
+}
+
 TEST_CASE("elements.db: the viewer's reader returns the forward op's stack of an allocation") {
   const auto built = build_fixture_db();
   int64_t elem = 0, event = 0;
