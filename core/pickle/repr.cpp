@@ -9,9 +9,6 @@ namespace snapscope::pickle {
 namespace {
 
 constexpr int kMaxReprDepth = 1100;
-// Shared containers make a DAG whose text doubles per level (a 1 KB pickle can describe 2^100
-// characters): rendering stops at this size and ends in "...".
-constexpr size_t kMaxReprBytes = size_t{64} << 10;
 
 void quote(std::string& out, std::string_view text, bool as_bytes) {
   out += as_bytes ? "b'" : "'";
@@ -38,30 +35,30 @@ void append_number(std::string& out, double d) {
   out.append(buf, end);
 }
 
-void render(std::string& out, Value v, const Unpickler& up, int depth);
+void render(std::string& out, Value v, const Unpickler& up, int depth, size_t limit);
 
-void render_items(std::string& out, const Container& c, const Unpickler& up, int depth) {
-  for (size_t i = 0; i < c.items.size() && out.size() <= kMaxReprBytes; ++i) {
+void render_items(std::string& out, const Container& c, const Unpickler& up, int depth, size_t limit) {
+  for (size_t i = 0; i < c.items.size() && out.size() <= limit; ++i) {
     if (i > 0) out += (c.kind == ContainerKind::Dict && i % 2 == 1) ? ": " : ", ";
-    render(out, c.items[i], up, depth + 1);
+    render(out, c.items[i], up, depth + 1, limit);
   }
 }
 
-void render_container(std::string& out, const Container& c, const Unpickler& up, int depth) {
+void render_container(std::string& out, const Container& c, const Unpickler& up, int depth, size_t limit) {
   switch (c.kind) {
     case ContainerKind::List:
       out += '[';
-      render_items(out, c, up, depth);
+      render_items(out, c, up, depth, limit);
       out += ']';
       return;
     case ContainerKind::Dict:
       out += '{';
-      render_items(out, c, up, depth);
+      render_items(out, c, up, depth, limit);
       out += '}';
       return;
     case ContainerKind::Tuple:
       out += '(';
-      render_items(out, c, up, depth);
+      render_items(out, c, up, depth, limit);
       out += c.items.size() == 1 ? ",)" : ")";
       return;
     case ContainerKind::Set:
@@ -72,18 +69,18 @@ void render_container(std::string& out, const Container& c, const Unpickler& up,
         return;
       }
       out += '{';
-      render_items(out, c, up, depth);
+      render_items(out, c, up, depth, limit);
       out += c.kind == ContainerKind::FrozenSet ? "})" : "}";
       return;
   }
 }
 
-void render(std::string& out, Value v, const Unpickler& up, int depth) {
+void render(std::string& out, Value v, const Unpickler& up, int depth, size_t limit) {
   if (depth > kMaxReprDepth) {
     out += "...";
     return;
   }
-  if (out.size() > kMaxReprBytes) return;
+  if (out.size() > limit) return;
   switch (v.kind) {
     case Kind::None:
       out += "None";
@@ -111,7 +108,7 @@ void render(std::string& out, Value v, const Unpickler& up, int depth) {
       quote(out, up.bytes(v), true);
       return;
     case Kind::Container:
-      render_container(out, up.container(v), up, depth);
+      render_container(out, up.container(v), up, depth, limit);
       return;
     case Kind::EmptyList:
       out += "[]";
@@ -133,11 +130,11 @@ void render(std::string& out, Value v, const Unpickler& up, int depth) {
 
 }  // namespace
 
-std::string repr(Value value, const Unpickler& unpickler) {
+std::string repr(Value value, const Unpickler& unpickler, size_t max_bytes) {
   std::string out;
-  render(out, value, unpickler, 0);
-  if (out.size() > kMaxReprBytes) {
-    out.resize(kMaxReprBytes);
+  render(out, value, unpickler, 0, max_bytes);
+  if (out.size() > max_bytes) {
+    out.resize(max_bytes);
     out += "...";
   }
   return out;

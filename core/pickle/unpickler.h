@@ -159,8 +159,10 @@ class Unpickler {
   std::vector<std::string> bytes_;
 };
 
-// Python-like text of a value ("{'a': [1, 2]}") for tests and diagnostics.
-std::string repr(Value value, const Unpickler& unpickler);
+// Python-like text of a value ("{'a': [1, 2]}") for tests and diagnostics. Longer text is cut at
+// `max_bytes` and ends in "...": shared containers can describe 2^n characters in n bytes.
+inline constexpr size_t kDefaultReprBytes = size_t{16} << 10;
+std::string repr(Value value, const Unpickler& unpickler, size_t max_bytes = kDefaultReprBytes);
 
 // True when `text` is valid UTF-8 without surrogates or overlong forms.
 bool is_valid_utf8(std::string_view text);

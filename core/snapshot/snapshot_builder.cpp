@@ -14,6 +14,8 @@ using pickle::Value;
 namespace {
 
 constexpr int kMaxJsonDepth = 1000;
+constexpr size_t kMaxJsonNodes = 100'000;
+constexpr size_t kMaxKeyBytes = 256;  // a non-string key, as text
 
 // Read access to a generic dict by key text.
 class DictView {
@@ -73,8 +75,11 @@ bool truthy(Value v) {
   }
 }
 
-nlohmann::json to_json(Value v, const Unpickler& up, int depth) {
+// allocator_settings as JSON. Shared containers would expand exponentially: past kMaxJsonNodes
+// values it is refused.
+nlohmann::json to_json(Value v, const Unpickler& up, int depth, size_t& nodes) {
   if (depth > kMaxJsonDepth) throw ReduceError("allocator_settings nested too deeply");
+  if (++nodes > kMaxJsonNodes) throw ReduceError("allocator_settings too large (over 100000 values)");
   switch (v.kind) {
     case Kind::None:
       return nullptr;
@@ -101,13 +106,14 @@ nlohmann::json to_json(Value v, const Unpickler& up, int depth) {
     nlohmann::json obj = nlohmann::json::object();
     for (size_t i = 0; i + 1 < c.items.size(); i += 2) {
       Value k = c.items[i];
-      std::string key = k.kind == Kind::String ? std::string(up.string(k)) : pickle::repr(k, up);
-      obj[key] = to_json(c.items[i + 1], up, depth + 1);
+      std::string key =
+          k.kind == Kind::String ? std::string(up.string(k)) : pickle::repr(k, up, kMaxKeyBytes);
+      obj[key] = to_json(c.items[i + 1], up, depth + 1, nodes);
     }
     return obj;
   }
   nlohmann::json arr = nlohmann::json::array();
-  for (Value item : c.items) arr.push_back(to_json(item, up, depth + 1));
+  for (Value item : c.items) arr.push_back(to_json(item, up, depth + 1, nodes));
   return arr;
 }
 
@@ -147,7 +153,7 @@ void Builder::build(Value top) {
   for (size_t i = 0; i < dict.items().size(); i += 2) {
     Value k = dict.items()[i];
     snap_.top_level_keys.push_back(k.kind == Kind::String ? std::string(up_.string(k))
-                                                          : pickle::repr(k, up_));
+                                                          : pickle::repr(k, up_, kMaxKeyBytes));
   }
   const Value* segments = dict.find("segments");
   const Value* traces = dict.find("device_traces");
@@ -157,7 +163,10 @@ void Builder::build(Value top) {
   if (segments) add_segments(*segments);
   if (traces) add_traces(*traces);
   if (const Value* a = dict.find("external_annotations")) add_annotations(*a);
-  if (const Value* s = dict.find("allocator_settings")) snap_.allocator_settings = to_json(*s, up_, 0);
+  if (const Value* s = dict.find("allocator_settings")) {
+    size_t nodes = 0;
+    snap_.allocator_settings = to_json(*s, up_, 0, nodes);
+  }
 }
 
 void Builder::add_segments(Value list) {

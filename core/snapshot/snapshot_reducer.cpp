@@ -71,16 +71,34 @@ StringId to_string_id(Value v, const char* what) {
   wrong_type(what, "a string");
 }
 
-std::string to_display_text(Value v, const Unpickler& up) {
-  if (v.kind == Kind::String) return std::string(up.string(v));
-  if (v.kind != Kind::Container || up.container(v).kind != ContainerKind::Dict) return pickle::repr(v, up);
+// Appends `v` as display text ("key: value" lines for dicts) until `out` holds `limit` bytes:
+// nested shared dicts can describe 2^n lines in n bytes of pickle.
+void append_display_text(std::string& out, Value v, const Unpickler& up, size_t limit) {
+  if (out.size() >= limit) return;
+  if (v.kind == Kind::String) {
+    out += up.string(v);
+    return;
+  }
+  if (v.kind != Kind::Container || up.container(v).kind != ContainerKind::Dict) {
+    out += pickle::repr(v, up, limit - out.size());
+    return;
+  }
   const auto& items = up.container(v).items;
-  std::string out;
-  for (size_t i = 0; i + 1 < items.size(); i += 2) {
-    if (!out.empty()) out += '\n';
-    out += to_display_text(items[i], up);
+  const size_t start = out.size();
+  for (size_t i = 0; i + 1 < items.size() && out.size() < limit; i += 2) {
+    if (out.size() > start) out += '\n';
+    append_display_text(out, items[i], up, limit);
     out += ": ";
-    out += to_display_text(items[i + 1], up);
+    append_display_text(out, items[i + 1], up, limit);
+  }
+}
+
+std::string to_display_text(Value v, const Unpickler& up) {
+  std::string out;
+  append_display_text(out, v, up, pickle::kDefaultReprBytes);
+  if (out.size() > pickle::kDefaultReprBytes) {
+    out.resize(pickle::kDefaultReprBytes);
+    out += "...";
   }
   return out;
 }

@@ -480,3 +480,52 @@ TEST_CASE("model tables: empty stack is id 0, interning is stable, StringTable v
   CHECK(action_name(parse_action("free_requested")) == "free_requested");
   CHECK(parse_action("bogus") == Action::Unknown);
 }
+
+namespace {
+
+// A list nested `levels` deep whose every level holds the level below twice (memo references):
+// a few hundred bytes describing 2^levels leaves.
+void shared_dag(PickleWriter& w, int levels) {
+  w.begin_list();
+  if (levels > 0) {
+    shared_dag(w, levels - 1);
+    w.get(w.memoize());  // the same list again, by reference
+  }
+  w.end_list();
+}
+
+}  // namespace
+
+TEST_CASE("shared containers cannot blow up allocator_settings, keys or user_metadata (found by fuzzing)") {
+  CHECK(error_of(write_pickle([](PickleWriter& w) {
+          w.begin_dict();
+          w.str("segments");
+          w.begin_list();
+          w.end_list();
+          w.str("allocator_settings");
+          shared_dag(w, 40);
+          w.end_dict();
+        })) == "allocator_settings too large (over 100000 values)");
+  const Snapshot s = read_bytes(write_pickle([](PickleWriter& w) {
+    w.begin_dict();
+    w.str("segments");
+    w.begin_list();
+    w.end_list();
+    w.str("device_traces");
+    w.begin_list();
+    w.begin_list();
+    event(w, "alloc", 64, 8, [](PickleWriter& w2) {
+      w2.str("user_metadata");
+      w2.begin_dict();
+      w2.str("tree");
+      shared_dag(w2, 40);
+      w2.end_dict();
+    });
+    w.end_list();
+    w.end_list();
+    w.end_dict();
+  }));
+  const std::string_view metadata = s.strings.view(s.device_traces[0].events[0].user_metadata);
+  CHECK(metadata.starts_with("tree: [[[["));
+  CHECK(metadata.size() <= (size_t{16} << 10) + 3);  // pickle::kDefaultReprBytes
+}
