@@ -88,20 +88,6 @@ nlohmann::json rows_json(const MomentDiff& diff, size_t limit) {
   return rows;
 }
 
-nlohmann::json path_rows_json(const CallTreeDiff& tree, const std::vector<uint32_t>& shown) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (uint32_t id : shown) {
-    const TreeDiffNode& node = tree.node(id);
-    rows.push_back({{"path", tree.path_text(id)},
-                    {"depth", node.depth},
-                    {"bytes_a", node.bytes_a},
-                    {"bytes_b", node.bytes_b},
-                    {"delta", node.delta()},
-                    {"status", diff_status_name(node.status)}});
-  }
-  return rows;
-}
-
 // Computes one side on the worker: nothing here touches the session, only what the key and the
 // shared handles keep alive.
 CompareView::Side make_side(std::shared_ptr<const StackCatalog> catalog,
@@ -415,18 +401,9 @@ void CompareView::draw_rows(Session& a, Session& b, const MomentDiff& rows, Grou
 
 // Rows in display order: the root, then the children of every open row (largest change first).
 std::vector<uint32_t> CompareView::shown_path_rows(const CallTreeDiff& tree) const {
-  std::vector<uint32_t> order;
-  std::vector<uint32_t> pending = {CallTreeDiff::kRoot};
-  while (!pending.empty()) {
-    const uint32_t id = pending.back();
-    pending.pop_back();
-    order.push_back(id);
-    if (!open_paths_.contains(tree.path_text(id))) continue;
-    const std::vector<uint32_t>& children = tree.node(id).children;
-    const size_t shown = std::min(children.size(), kMaxChildrenShown);
-    for (size_t i = shown; i-- > 0;) pending.push_back(children[i]);
-  }
-  return order;
+  return display_order(
+      tree, [&](uint32_t node) { return open_paths_.contains(tree.path_text(node)); },
+      [](uint32_t, size_t index) { return index < kMaxChildrenShown; });
 }
 
 void CompareView::draw_path_node(Session& a, Session& b, const CallTreeDiff& tree, uint32_t id) {
@@ -594,7 +571,7 @@ nlohmann::json CompareView::compare_json(Session& a, Session& b) {
           {"live_b", shown->by_location.live_b},
           {"rows", rows_json(shown->by_location, 20)},
           {"category_rows", rows_json(shown->by_category, 32)},
-          {"path_rows", path_rows_json(shown->by_path, shown_path_rows(shown->by_path))},
+          {"path_rows", call_tree_diff_rows_json(shown->by_path, shown_path_rows(shown->by_path))},
           {"highlighted", highlighted}};
 }
 

@@ -230,19 +230,7 @@ std::string diff_text(const DiffOptions& options, const Side& a, const Side& b, 
 }
 
 nlohmann::json tree_rows_json(const CallTreeDiff& tree, uint64_t min_delta) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (uint32_t id : significant_nodes(tree, kTreeDepth, min_delta)) {
-    const TreeDiffNode& node = tree.node(id);
-    rows.push_back({{"path", tree.path_text(id)},
-                    {"depth", node.depth},
-                    {"bytes_a", node.bytes_a},
-                    {"bytes_b", node.bytes_b},
-                    {"delta", node.delta()},
-                    {"count_a", node.count_a},
-                    {"count_b", node.count_b},
-                    {"status", node.status == DiffStatus::Both ? "both" : diff_status_name(node.status)}});
-  }
-  return rows;
+  return call_tree_diff_rows_json(tree, significant_nodes(tree, kTreeDepth, min_delta));
 }
 
 nlohmann::json rows_json(const MomentDiff& diff, const char* key) {

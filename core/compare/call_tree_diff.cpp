@@ -99,18 +99,41 @@ std::vector<uint32_t> significant_nodes(const CallTreeDiff& diff, uint32_t max_d
     if (node.depth <= max_depth && magnitude(node.delta()) >= min_delta) keep[id] = 1;
     if (keep[id]) keep[node.parent] = 1;
   }
+  return display_order(
+      diff, [](uint32_t) { return true; }, [&](uint32_t child, size_t) { return keep[child] != 0; });
+}
+
+std::vector<uint32_t> display_order(const CallTreeDiff& diff, const std::function<bool(uint32_t node)>& open,
+                                    const std::function<bool(uint32_t child, size_t index)>& shown) {
   std::vector<uint32_t> order;
   std::vector<uint32_t> pending = {CallTreeDiff::kRoot};
   while (!pending.empty()) {
     const uint32_t id = pending.back();
     pending.pop_back();
     order.push_back(id);
+    if (!open(id)) continue;
     const std::vector<uint32_t>& children = diff.node(id).children;
-    for (auto it = children.rbegin(); it != children.rend(); ++it) {
-      if (keep[*it]) pending.push_back(*it);
+    for (size_t i = children.size(); i-- > 0;) {
+      if (shown(children[i], i)) pending.push_back(children[i]);
     }
   }
   return order;
+}
+
+nlohmann::json call_tree_diff_rows_json(const CallTreeDiff& diff, std::span<const uint32_t> nodes) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (uint32_t id : nodes) {
+    const TreeDiffNode& node = diff.node(id);
+    rows.push_back({{"path", diff.path_text(id)},
+                    {"depth", node.depth},
+                    {"bytes_a", node.bytes_a},
+                    {"bytes_b", node.bytes_b},
+                    {"delta", node.delta()},
+                    {"count_a", node.count_a},
+                    {"count_b", node.count_b},
+                    {"status", node.status == DiffStatus::Both ? "both" : diff_status_name(node.status)}});
+  }
+  return rows;
 }
 
 namespace {

@@ -6,8 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/analysis/call_tree.h"
 #include "core/compare/moment_diff.h"
@@ -43,6 +47,15 @@ class CallTreeDiff {
 // Both trees must be top-down or both bottom-up.
 CallTreeDiff diff_call_trees(const CallTree& a, const StackSource& source_a, const CallTree& b,
                              const StackSource& source_b);
+
+// Depth first from the root, children in their sorted order: a node's children are visited when
+// `open(node)` says so, and each child (with its index among its siblings) only if `shown` does.
+std::vector<uint32_t> display_order(const CallTreeDiff& diff, const std::function<bool(uint32_t node)>& open,
+                                    const std::function<bool(uint32_t child, size_t index)>& shown);
+
+// One JSON object per node: path, depth, bytes_a, bytes_b, delta, count_a, count_b, status
+// ("both", "new" or "vanished"), as --diff --summary json and the viewer's print-compare write them.
+nlohmann::json call_tree_diff_rows_json(const CallTreeDiff& diff, std::span<const uint32_t> nodes);
 
 // The nodes worth reading, depth first in display order: every node whose |delta| is at least
 // `min_delta` bytes, down to `max_depth` levels below the root (the root is always included).

@@ -35,19 +35,24 @@ fs::path write_run(const fs::path& dir, const std::string& name, const nlohmann:
   return path;
 }
 
+// The planted regression. Before: grow 100 MiB, gone 50 MiB, same 30 MiB. After: grow 400 MiB,
+// new 70 MiB, same 30 MiB.
+std::pair<fs::path, fs::path> write_planted_pair(const fs::path& dir) {
+  const uint64_t mib = uint64_t{1} << 20;
+  return {write_run(dir, "before",
+                    {alloc(0x1000000, 100 * mib, "grow", 1), alloc(0x20000000, 50 * mib, "gone", 2),
+                     alloc(0x30000000, 30 * mib, "same", 3)}),
+          write_run(dir, "after",
+                    {alloc(0x1000000, 400 * mib, "grow", 1), alloc(0x20000000, 70 * mib, "new", 2),
+                     alloc(0x30000000, 30 * mib, "same", 3)})};
+}
+
 }  // namespace
 
 TEST_CASE("script: compare two runs: the diff at the peaks names what grew, what is new and what vanished") {
   const fs::path sandbox = make_sandbox("compare-planted");
-  // Before: grow 100 MiB, gone 50 MiB, same 30 MiB. After: grow 400 MiB, new 70 MiB, same 30 MiB.
   const uint64_t mib = uint64_t{1} << 20;
-  const fs::path a =
-      write_run(sandbox, "before",
-                {alloc(0x1000000, 100 * mib, "grow", 1), alloc(0x20000000, 50 * mib, "gone", 2),
-                 alloc(0x30000000, 30 * mib, "same", 3)});
-  const fs::path b = write_run(sandbox, "after",
-                               {alloc(0x1000000, 400 * mib, "grow", 1), alloc(0x20000000, 70 * mib, "new", 2),
-                                alloc(0x30000000, 30 * mib, "same", 3)});
+  const auto [a, b] = write_planted_pair(sandbox);
   const fs::path png = sandbox / "compare.png";
   const RunResult run =
       run_script(sandbox, a.string(),
@@ -131,13 +136,7 @@ TEST_CASE(
     "both runs") {
   const fs::path sandbox = make_sandbox("compare-stacked");
   const uint64_t mib = uint64_t{1} << 20;
-  const fs::path a =
-      write_run(sandbox, "before",
-                {alloc(0x1000000, 100 * mib, "grow", 1), alloc(0x20000000, 50 * mib, "gone", 2),
-                 alloc(0x30000000, 30 * mib, "same", 3)});
-  const fs::path b = write_run(sandbox, "after",
-                               {alloc(0x1000000, 400 * mib, "grow", 1), alloc(0x20000000, 70 * mib, "new", 2),
-                                alloc(0x30000000, 30 * mib, "same", 3)});
+  const auto [a, b] = write_planted_pair(sandbox);
   const fs::path png = sandbox / "stacked.png";
   // Rows by call path: all live memory > m.py:2 (main) > its four callees, the largest change first.
   const RunResult run =
