@@ -14,8 +14,8 @@ using pickle::Value;
 namespace {
 
 constexpr int kMaxJsonDepth = 1000;
-constexpr size_t kMaxJsonNodes = 100'000;
-constexpr size_t kMaxKeyBytes = 256;  // a non-string key, as text
+constexpr size_t kMaxJsonNodes = 10'000;  // real allocator_settings hold a few dozen
+constexpr size_t kMaxKeyBytes = 256;      // a non-string key, as text
 
 // Read access to a generic dict by key text.
 class DictView {
@@ -79,7 +79,7 @@ bool truthy(Value v) {
 // values it is refused.
 nlohmann::json to_json(Value v, const Unpickler& up, int depth, size_t& nodes) {
   if (depth > kMaxJsonDepth) throw ReduceError("allocator_settings nested too deeply");
-  if (++nodes > kMaxJsonNodes) throw ReduceError("allocator_settings too large (over 100000 values)");
+  if (++nodes > kMaxJsonNodes) throw ReduceError("allocator_settings too large (over 10000 values)");
   switch (v.kind) {
     case Kind::None:
       return nullptr;

@@ -505,7 +505,7 @@ TEST_CASE("shared containers cannot blow up allocator_settings, keys or user_met
           w.str("allocator_settings");
           shared_dag(w, 40);
           w.end_dict();
-        })) == "allocator_settings too large (over 100000 values)");
+        })) == "allocator_settings too large (over 10000 values)");
   const Snapshot s = read_bytes(write_pickle([](PickleWriter& w) {
     w.begin_dict();
     w.str("segments");
