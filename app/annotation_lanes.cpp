@@ -111,8 +111,8 @@ void AnnotationLanes::draw(Session& state, const PhaseTable& table, float chart_
   ImGui::InvisibleButton("annotation-lanes", ImVec2(chart_width, lanes_height));
   const bool clicked = ImGui::IsItemClicked();
   const DataRect& visible = state.view.visible();
-  const Key wanted{table.rows.data(), table.rows.size(),           timeline,   visible.x0,
-                   visible.x1,        state.view.viewport_width(), chart_width};
+  const Key wanted{table.rows.data(), table.rows.size(),           timeline,    visible.x0,
+                   visible.x1,        state.view.viewport_width(), chart_width, state.view.warp().get()};
   if (!laid_out_ || !(key_ == wanted)) {
     key_ = wanted;
     layout(state, table, chart_width);

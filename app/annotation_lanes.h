@@ -33,6 +33,7 @@ class AnnotationLanes {
     const Timeline* timeline = nullptr;
     double x0 = 0, x1 = 0, width_px = 0;
     float chart_width = 0;
+    const TimeWarp* warp = nullptr;
     bool operator==(const Key&) const = default;
   };
   void layout(const Session& state, const PhaseTable& table, float chart_width);

@@ -40,13 +40,13 @@ void draw_legend(const Session& state, const SessionCategories& categories, std:
 
 float category_view_height() { return 2 * ImGui::GetTextLineHeightWithSpacing() + kStripHeight + 6; }
 
-void CategoryView::refresh(const Key& key) {
+void CategoryView::refresh(const Key& key, const std::vector<double>& edges) {
   key_ = key;
   const size_t count = key.categories->totals.category_count();
   column_bytes_.assign(static_cast<size_t>(key.columns) * count, 0);
   const Timeline& timeline = *key.categories->timeline;
   for (int column = 0; column < key.columns; ++column) {
-    const double x = key.x0 + (column + 0.5) * (key.x1 - key.x0) / key.columns;
+    const double x = (edges[static_cast<size_t>(column)] + edges[static_cast<size_t>(column) + 1]) / 2;
     key.categories->totals.bytes_at(state_shown_at(timeline, x), scratch_);
     std::copy(scratch_.begin(), scratch_.end(),
               column_bytes_.begin() + static_cast<ptrdiff_t>(column * count));
@@ -65,8 +65,12 @@ void CategoryView::draw(Session& state, float left, float width) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float strip_width = std::max(1.0f, width - left);
   const DataRect visible = state.view.visible();
-  const Key key{categories, visible.x0, visible.x1, static_cast<int>(strip_width)};
-  if (!(key == key_)) refresh(key);
+  const Key key{categories, visible.x0, visible.x1, static_cast<int>(strip_width), state.view.warp().get()};
+  if (!(key == key_)) {
+    ViewTransform strip = state.view;  // the chart's x range over the strip's columns
+    strip.set_viewport(key.columns, strip.viewport_height());
+    refresh(key, strip.column_edges(key.columns));
+  }
   const size_t count = categories->totals.category_count();
   const std::vector<Rgba> palette = category_palette(categories->classification.names);
   const double top = static_cast<double>(std::max<uint64_t>(categories->timeline->peak_bytes(), 1));

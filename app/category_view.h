@@ -22,9 +22,11 @@ class CategoryView {
     const SessionCategories* categories = nullptr;
     double x0 = 0, x1 = 0;
     int columns = 0;
+    const TimeWarp* warp = nullptr;
     bool operator==(const Key&) const = default;
   };
-  void refresh(const Key& key);
+  // `edges`: the timesteps at the columns' edges (ViewTransform::column_edges).
+  void refresh(const Key& key, const std::vector<double>& edges);
 
   Key key_;
   std::vector<uint64_t> column_bytes_;  // columns x categories, row-major

@@ -14,8 +14,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// In the axis the screen is linear in (timesteps, or wall-clock time with a warp).
 ChartView chart_view_of(const ViewTransform& view) {
-  const DataRect& visible = view.visible();
+  const DataRect visible = view.visible_axis();
   return {visible.x0,
           visible.x1,
           visible.y0,
@@ -40,11 +41,13 @@ struct ChartLayer::Impl {
   std::vector<Rgba> palette{kDefaultPalette.begin(), kDefaultPalette.end()};
   bool colors_changed = false;
   ChartView wanted;
+  std::shared_ptr<const TimeWarp> wanted_warp;  // the axis wanted is in
   bool has_frame = false;
   LodFrame frame;                 // the frame in the texture
   std::vector<Request> requests;  // not yet drawn, oldest first
   std::vector<double> latencies;
 
+  bool frame_is_wanted() const { return frame.view == wanted && frame.warp == wanted_warp; }
   void note_request() {
     if (!requests.empty() && requests.back().view == wanted) return;
     requests.push_back({wanted, Clock::now()});
@@ -95,13 +98,17 @@ bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view,
     impl.requests.clear();
   }
   impl.wanted = chart_view_of(view);
+  if (impl.wanted_warp != view.warp()) {
+    impl.wanted_warp = view.warp();
+    impl.requests.clear();  // latencies count within one axis
+  }
   if (impl.colors_changed) {
     impl.worker->set_color_keys(impl.color_keys);
     impl.colors_changed = false;
     impl.requests.clear();  // the next frame of the wanted view counts from now
   }
   impl.note_request();
-  impl.worker->request(impl.wanted);
+  impl.worker->request(impl.wanted, impl.wanted_warp);
   std::optional<LodFrame> built = impl.worker->take();
   if (!built) return false;
   impl.frame = std::move(*built);
@@ -116,7 +123,7 @@ bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view,
 bool ChartLayer::settled() const {
   const Impl& impl = *impl_;
   if (impl.timeline == nullptr) return true;
-  return impl.has_frame && !impl.colors_changed && impl.frame.view == impl.wanted && impl.worker->idle();
+  return impl.has_frame && !impl.colors_changed && impl.frame_is_wanted() && impl.worker->idle();
 }
 
 bool ChartLayer::frame_waiting() const { return impl_->worker && impl_->worker->has_finished(); }
@@ -130,6 +137,7 @@ std::vector<double> ChartLayer::take_restream_latencies() { return std::exchange
 void ChartLayer::paint(float x, float y, float width, float height) const {
   const Impl& impl = *impl_;
   if (!impl.renderer || !impl.has_frame || impl.frame.instances.empty()) return;
+  if (impl.frame.warp != impl.wanted_warp) return;  // other x units: the new frame is coming
   // The frame's data rectangle, placed in the wanted view (identical when they agree).
   const ChartView& f = impl.frame.view;
   const ChartView& v = impl.wanted;
@@ -153,6 +161,7 @@ std::optional<uint32_t> ChartLayer::pick(double px, double py) const {
   if (impl.timeline == nullptr || !impl.has_frame || impl.frame.instances.empty()) return std::nullopt;
   const ChartView& f = impl.frame.view;
   const ChartView& v = impl.wanted;
+  if (impl.frame.warp != impl.wanted_warp) return std::nullopt;
   if (f != v) {  // a placeholder on screen: pick what it shows there
     const double data_x = v.x0 + px * v.steps_per_px(), data_y = v.y1 - py * v.bytes_per_px();
     px = (data_x - f.x0) / f.steps_per_px();

@@ -275,7 +275,6 @@ void CompareView::draw_overlay(Session& a, Session& b, float x, float y, float w
   if (aligned == nullptr) return;
   const Timeline& ta = *a.timeline();
   const DeviceDocument& device_b = *b.device();
-  const DataRect visible = a.view.visible();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->PushClipRect(ImVec2(x, y), ImVec2(x + width, y + height), true);
   const auto to_y = [&](uint64_t bytes) {
@@ -284,7 +283,7 @@ void CompareView::draw_overlay(Session& a, Session& b, float x, float y, float w
   std::vector<ImVec2> total, reserved;
   const int columns = std::max(2, static_cast<int>(width / 2));
   for (int column = 0; column <= columns; ++column) {
-    const double data_x = visible.x0 + (visible.x1 - visible.x0) * column / columns;
+    const double data_x = a.view.to_data_x(a.view.viewport_width() * column / columns);
     const size_t b_state = aligned->b_state(state_shown_at(ta, data_x));
     const float px = x + width * static_cast<float>(column) / static_cast<float>(columns);
     total.emplace_back(px, to_y(device_b.blocks.total_at_state(b_state)));
@@ -310,6 +309,8 @@ void CompareView::follow_a(Session& a, Session& b) {
   vb.x0 = x_of_state(tb, aligned->b_state(state_shown_at(ta, va.x0)));
   vb.x1 = std::max(vb.x0 + 1, x_of_state(tb, aligned->b_state(state_shown_at(ta, va.x1)) + 1));
   b.settings.y_fit.enabled = false;
+  b.settings.time_axis = a.settings.time_axis;
+  b.sync_time_axis();
   b.view.set_visible(vb);
   if (a.cursor.placed()) {
     b.cursor.place(tb, aligned->b_state(a.cursor.state()));

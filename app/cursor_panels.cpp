@@ -150,6 +150,7 @@ nlohmann::json CursorPanels::cursor_json(Session& state) {
   json["state"] = readout.state;
   json["event"] = readout.event;
   json["time_us"] = readout.time_us ? nlohmann::json(*readout.time_us) : nlohmann::json();
+  json["elapsed_us"] = readout.elapsed_us ? nlohmann::json(*readout.elapsed_us) : nlohmann::json();
   json["allocated"] = readout.allocated_bytes;
   json["reserved"] = readout.reserved_bytes;
   const auto analysis = state.analysis_now(options());

@@ -99,7 +99,10 @@ struct CommandRunner {
                 findings_json({findings[command.index]}, *app.session().timeline())[0].dump().c_str());
     std::fflush(stdout);
   }
-  void operator()(const script::TimeAxis& command) { app.session().settings.time_axis = command.time; }
+  void operator()(const script::TimeAxis& command) {
+    app.session().settings.time_axis = command.time;
+    app.session().sync_time_axis();
+  }
   void operator()(const script::Click& command) {
     app.render_settled();  // the chart must show the current view before it is picked
     app.timeline().click_at(app.session(), command.x, command.y);

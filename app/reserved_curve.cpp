@@ -18,13 +18,12 @@ constexpr float kOomHoverPixels = 4;
 
 }  // namespace
 
-void ReservedCurve::update(const UsageCurve& usage, const Timeline& timeline, double x0, double x1,
-                           int width) {
-  if (&timeline == timeline_ && x0 == x0_ && x1 == x1_ && static_cast<int>(columns_.size()) == width) return;
+void ReservedCurve::update(const UsageCurve& usage, const Timeline& timeline,
+                           const std::vector<double>& edges) {
+  if (&timeline == timeline_ && edges == edges_) return;
   timeline_ = &timeline;
-  x0_ = x0;
-  x1_ = x1;
-  columns_ = usage.columns(timeline, x0, x1, width);
+  edges_ = edges;
+  columns_ = usage.columns(timeline, edges);
   top_ = 1;
   for (const UsageColumn& column : columns_) top_ = std::max(top_, column.reserved_max);
 }
@@ -34,7 +33,9 @@ void ReservedCurve::draw(const Session& state, const UsageCurve& usage, const Ti
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float left = origin.x + x_offset;
   const int columns = std::max(1, static_cast<int>(width));
-  update(usage, timeline, state.view.visible().x0, state.view.visible().x1, columns);
+  ViewTransform strip = state.view;  // the chart's x range over the strip's width
+  strip.set_viewport(columns, strip.viewport_height());
+  update(usage, timeline, strip.column_edges(columns));
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   const float bottom = origin.y + height;
   const auto y_of = [&](uint64_t bytes) {

@@ -18,11 +18,11 @@ class ReservedCurve {
   void reset() { timeline_ = nullptr; }
 
  private:
-  void update(const UsageCurve& usage, const Timeline& timeline, double x0, double x1, int width);
+  void update(const UsageCurve& usage, const Timeline& timeline, const std::vector<double>& edges);
   void draw_tooltip(float x, float width) const;
 
   const Timeline* timeline_ = nullptr;
-  double x0_ = 0, x1_ = 0;
+  std::vector<double> edges_;
   std::vector<UsageColumn> columns_;  // cached while the view and width stay the same
   uint64_t top_ = 1;
 };

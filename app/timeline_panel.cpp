@@ -168,11 +168,14 @@ void TimelinePanel::draw_axes(const Session& state) const {
     draw_list->AddText(ImVec2(chart_x_ - text.x - 6, y - text.y / 2), theme::kAxis, tick.label.c_str());
   }
   const int max_x_ticks = std::max(2, static_cast<int>(chart_w_ / 110));
-  for (const Tick& tick :
-       step_axis_ticks(*state.timeline(), visible.x0, visible.x1, max_x_ticks, state.settings.time_axis)) {
+  for (const Tick& tick : step_axis_ticks(*state.timeline(), visible.x0, visible.x1, max_x_ticks,
+                                          state.settings.time_axis, state.view.warp().get())) {
     const float x = chart_x_ + static_cast<float>(state.view.to_screen_x(tick.value));
     draw_list->AddLine(ImVec2(x, bottom), ImVec2(x, bottom + 4), theme::kAxis);
-    draw_list->AddText(ImVec2(x + 2, bottom + 3), theme::kAxis, tick.label.c_str());
+    // A label at the right edge ends there instead of running past the chart.
+    const float label_width = ImGui::CalcTextSize(tick.label.c_str()).x;
+    const float label_x = std::min(x + 2, chart_x_ + chart_w_ - label_width);
+    draw_list->AddText(ImVec2(label_x, bottom + 3), theme::kAxis, tick.label.c_str());
   }
   draw_list->AddRect(ImVec2(chart_x_, chart_y_), ImVec2(chart_x_ + chart_w_, bottom), theme::kAxis);
 }

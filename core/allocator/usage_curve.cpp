@@ -48,17 +48,23 @@ UsageColumn UsageCurve::column(const Timeline& shown, uint64_t first_step, uint6
 }
 
 std::vector<UsageColumn> UsageCurve::columns(const Timeline& shown, double x0, double x1, int width) const {
-  std::vector<UsageColumn> out(static_cast<size_t>(std::max(0, width)));
+  std::vector<double> edges(static_cast<size_t>(std::max(width, 0)) + 1);
+  for (size_t c = 0; c < edges.size(); ++c)
+    edges[c] = x0 + (x1 - x0) * static_cast<double>(c) / std::max(width, 1);
+  return columns(shown, edges);
+}
+
+std::vector<UsageColumn> UsageCurve::columns(const Timeline& shown, const std::vector<double>& edges) const {
+  std::vector<UsageColumn> out(edges.empty() ? 0 : edges.size() - 1);
   const uint64_t steps = shown.timesteps();
-  if (steps == 0 || width <= 0 || x1 <= x0) return out;
-  const double per_column = (x1 - x0) / width;
-  for (int c = 0; c < width; ++c) {
-    const double left = x0 + per_column * c;
-    const double right = left + per_column;
-    if (right <= 0 || left >= static_cast<double>(steps)) continue;
+  if (steps == 0) return out;
+  for (size_t c = 0; c < out.size(); ++c) {
+    const double left = edges[c];
+    const double right = edges[c + 1];
+    if (right <= left || right <= 0 || left >= static_cast<double>(steps)) continue;
     const auto first = static_cast<uint64_t>(std::max(0.0, std::floor(left)));
     const uint64_t last = std::min(steps - 1, static_cast<uint64_t>(std::max(0.0, std::ceil(right) - 1)));
-    out[static_cast<size_t>(c)] = column(shown, first, std::max(first, last));
+    out[c] = column(shown, first, std::max(first, last));
   }
   return out;
 }

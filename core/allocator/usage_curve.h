@@ -30,7 +30,10 @@ class UsageCurve {
   UsageCurve(const Timeline& blocks, const Timeline& segments,
              std::shared_ptr<const MemoryPyramid> segment_pyramid = nullptr);
 
-  // Columns for x in [x0, x1) timesteps of `shown` (one of the two timelines), `width` columns.
+  // One column per pair of neighbouring edges (timesteps of `shown`, one of the two timelines,
+  // increasing; ViewTransform::column_edges gives the screen's).
+  std::vector<UsageColumn> columns(const Timeline& shown, const std::vector<double>& edges) const;
+  // `width` equal columns over timesteps [x0, x1).
   std::vector<UsageColumn> columns(const Timeline& shown, double x0, double x1, int width) const;
   // Allocated (block timeline) and reserved (segment timeline) right after raw event `event`.
   uint64_t allocated_after(int64_t event) const;

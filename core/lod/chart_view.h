@@ -1,4 +1,5 @@
-// The visible window of the timeline chart: a data rectangle (x in memory_viz timesteps,
+// The visible window of the timeline chart: a data rectangle (x in memory_viz timesteps, or in
+// the axis units of a TimeWarp when the chart is linear in wall-clock time: see LodBuilder::build;
 // y in bytes) mapped onto a viewport of width x height pixels. Row 0 is the BOTTOM row.
 #pragma once
 
@@ -7,7 +8,7 @@
 namespace snapscope {
 
 struct ChartView {
-  double x0 = 0.0, x1 = 1.0;  // timesteps, x0 < x1
+  double x0 = 0.0, x1 = 1.0;  // timesteps (or warp axis units), x0 < x1
   double y0 = 0.0, y1 = 1.0;  // bytes, y0 < y1
   int width = 1, height = 1;  // pixels, both > 0
 

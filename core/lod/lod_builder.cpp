@@ -11,11 +11,15 @@ LodBuilder::LodBuilder(const Timeline& timeline, std::shared_ptr<const MemoryPyr
       deltas_(timeline),
       cursor_(timeline, deltas_) {}
 
-LodFrame LodBuilder::build(const ChartView& view) {
+LodFrame LodBuilder::build(const ChartView& view, std::shared_ptr<const TimeWarp> warp) {
   view_ = view;
+  warp_ = std::move(warp);
   LodFrame frame;
   frame.view = view;
-  frame.mode = view.steps_per_px() >= 1.0 ? LodMode::Columns : LodMode::Steps;
+  frame.warp = warp_;
+  // A time-linear chart always samples per pixel column: a column may hold thousands of steps
+  // (a burst) or a fraction of one (an idle second), and memory_viz's ramps have no duration.
+  frame.mode = warp_ || view.steps_per_px() >= 1.0 ? LodMode::Columns : LodMode::Steps;
   InstanceCollector out(view);
   if (timeline_.action_count() > 0 && timeline_.timesteps() > 0) {
     if (frame.mode == LodMode::Columns) {
@@ -28,24 +32,41 @@ LodFrame LodBuilder::build(const ChartView& view) {
   return frame;
 }
 
+// Column c's x range in the view's units, and the timesteps it covers.
+LodBuilder::ColumnSpan LodBuilder::column_span(size_t c) const {
+  const double per_column = view_.steps_per_px();
+  ColumnSpan span;
+  span.x0 = view_.x0 + static_cast<double>(c) * per_column;
+  span.x1 = span.x0 + per_column;
+  if (warp_) {
+    span.x0 = std::max(span.x0, 0.0);
+    span.x1 = std::min(span.x1, warp_->axis_end());
+    span.step0 = warp_->step_at(span.x0);
+    span.step1 = warp_->step_at(span.x1);
+  } else {
+    span.step0 = std::max(span.x0, 0.0);
+    span.step1 = std::min(span.x1, static_cast<double>(timeline_.timesteps()));
+    span.x0 = span.step0;
+    span.x1 = span.step1;
+  }
+  return span;
+}
+
 void LodBuilder::build_columns(LodFrame& frame, InstanceCollector& out) {
-  auto steps = static_cast<double>(timeline_.timesteps());
-  double per_column = view_.steps_per_px();
   frame.columns.assign(static_cast<size_t>(view_.width), ColumnSample{});
   RunTracker runs(out);
   uint32_t dirty_from = 0;  // the first drawn column reads the whole visible stack
   double end = 0.0;
   for (size_t c = 0; c < frame.columns.size(); ++c) {
-    double left = std::max(view_.x0 + static_cast<double>(c) * per_column, 0.0);
-    double right = std::min(view_.x0 + static_cast<double>(c + 1) * per_column, steps);
-    if (right <= left) continue;
-    auto first = static_cast<uint64_t>(std::floor(left));
-    auto last = static_cast<uint64_t>(std::max(std::ceil(right) - 1.0, std::floor(left)));
+    const ColumnSpan span = column_span(c);
+    if (span.x1 <= span.x0 || span.step1 <= span.step0) continue;
+    auto first = static_cast<uint64_t>(std::floor(span.step0));
+    auto last = static_cast<uint64_t>(std::max(std::ceil(span.step1) - 1.0, std::floor(span.step0)));
     MemoryExtent extent = pyramid_->over_steps(first, last);
     cursor_.move_to(extent.peak_state);
-    add_state(left, std::min(dirty_from, cursor_.take_lowest_change()), runs);
+    add_state(span.x0, std::min(dirty_from, cursor_.take_lowest_change()), runs);
     dirty_from = kNoIndex;
-    end = right;
+    end = span.x1;
     frame.columns[c].state = static_cast<uint32_t>(extent.peak_state);
     frame.columns[c].total = timeline_.total_at_state(extent.peak_state);
   }

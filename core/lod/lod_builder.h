@@ -5,8 +5,8 @@
 //    centre (RowSampler), however thin: what drawing every memory_viz polygon without
 //    anti-aliasing gives, and exactly what picking answers. Runs of columns where an allocation
 //    covers the same rows merge into one rectangle.
-//  - Columns mode (a step narrower than a pixel): each pixel column shows the state with the
-//    highest total inside it (MemoryPyramid), so peaks are never hidden.
+//  - Columns mode (a step narrower than a pixel, or any time-linear view): each pixel column
+//    shows the state with the highest total inside it (MemoryPyramid), so peaks are never hidden.
 //  - Steps mode (a step at least a pixel wide): memory_viz's states, and the 3-step ramps where
 //    allocations above a free slide down sampled at each pixel column's centre.
 // Work per view: per drawn column, the rows above the lowest stack position whose liveness
@@ -37,13 +37,20 @@ class LodBuilder {
   // Per-element colour keys (e.g. by allocation site); empty restores the default.
   void set_color_keys(std::vector<uint32_t> keys) { color_keys_ = std::move(keys); }
   // Not const: reuses its stack cursor between views. One builder per thread.
-  LodFrame build(const ChartView& view);
+  // With a warp, view.x0/x1 are in its axis (wall-clock time) and so are the instances: each pixel
+  // column shows the peak state among the timesteps of its stretch of time.
+  LodFrame build(const ChartView& view, std::shared_ptr<const TimeWarp> warp = nullptr);
 
   const Timeline& timeline() const { return timeline_; }
   const MemoryPyramid& pyramid() const { return *pyramid_; }
   size_t memory_bytes() const;
 
  private:
+  struct ColumnSpan {
+    double x0 = 0, x1 = 0;        // view units
+    double step0 = 0, step1 = 0;  // timesteps
+  };
+  ColumnSpan column_span(size_t c) const;
   void build_columns(LodFrame& frame, InstanceCollector& out);
   void build_steps(InstanceCollector& out);
   // Draws the cursor's state from x on: the rows re-sampled from stack position `dirty_from` up
@@ -62,6 +69,7 @@ class LodBuilder {
   RowSampler sampler_{timeline_, color_keys_};
   std::vector<RunPiece> fresh_;  // scratch for add_state
   ChartView view_;
+  std::shared_ptr<const TimeWarp> warp_;
 };
 
 }  // namespace snapscope

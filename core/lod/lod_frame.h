@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/lod/chart_instance.h"
 #include "core/lod/chart_view.h"
+#include "core/timeline/time_warp.h"
 
 namespace snapscope {
 
@@ -23,6 +25,7 @@ struct ColumnSample {
 
 struct LodFrame {
   ChartView view;
+  std::shared_ptr<const TimeWarp> warp;  // view.x is in its axis units; null: timesteps
   LodMode mode = LodMode::Columns;
   // Rectangles of pixel rows, each painted by one allocation (row_sampler.h); none overlap.
   std::vector<ChartInstance> instances;

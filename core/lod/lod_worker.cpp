@@ -22,12 +22,13 @@ LodWorker::~LodWorker() {
   thread_.join();
 }
 
-void LodWorker::request(const ChartView& view) {
+void LodWorker::request(const ChartView& view, std::shared_ptr<const TimeWarp> warp) {
   {
     std::lock_guard lock(mutex_);
-    if (last_requested_ == view) return;
-    last_requested_ = view;
-    pending_ = view;
+    Request wanted{view, std::move(warp)};
+    if (last_requested_ == wanted) return;
+    last_requested_ = wanted;
+    pending_ = std::move(wanted);
   }
   wake_.notify_one();
 }
@@ -73,13 +74,13 @@ void LodWorker::run() {
   while (true) {
     wake_.wait(lock, [this] { return stopping_ || pending_.has_value(); });
     if (stopping_) return;
-    ChartView view = *std::exchange(pending_, std::nullopt);
+    Request wanted = *std::exchange(pending_, std::nullopt);
     std::optional<std::vector<uint32_t>> colors = std::exchange(pending_colors_, std::nullopt);
     building_ = true;
     lock.unlock();
     if (!builder_) builder_.emplace(timeline_, pyramid_);
     if (colors) builder_->set_color_keys(std::move(*colors));
-    LodFrame frame = builder_->build(view);
+    LodFrame frame = builder_->build(wanted.view, std::move(wanted.warp));
     if (rasterize_) frame.key_image = rasterize_keys(frame);
     lock.lock();
     building_ = false;

@@ -28,8 +28,9 @@ class LodWorker {
   LodWorker(const LodWorker&) = delete;
   LodWorker& operator=(const LodWorker&) = delete;
 
-  // Asks for `view` (ignored when it is the view last requested and colours did not change).
-  void request(const ChartView& view);
+  // Asks for `view` (ignored when it is the view last requested and colours did not change);
+  // `warp`: see LodBuilder::build.
+  void request(const ChartView& view, std::shared_ptr<const TimeWarp> warp = nullptr);
   void set_color_keys(std::vector<uint32_t> keys);  // rebuilds the last requested view
   // The newest finished frame not taken yet.
   std::optional<LodFrame> take();
@@ -50,7 +51,12 @@ class LodWorker {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   mutable std::condition_variable built_;
-  std::optional<ChartView> pending_, last_requested_;
+  struct Request {
+    ChartView view;
+    std::shared_ptr<const TimeWarp> warp;
+    bool operator==(const Request&) const = default;
+  };
+  std::optional<Request> pending_, last_requested_;
   std::optional<std::vector<uint32_t>> pending_colors_;
   std::optional<LodFrame> finished_;
   bool building_ = false, stopping_ = false;

@@ -73,7 +73,8 @@ void Session::start_allocator_history() {
 }
 
 bool Session::poll() {
-  bool arrived = catalog_.poll();
+  bool arrived = sync_time_axis();
+  if (catalog_.poll()) arrived = true;
   if (annotations_.poll()) {
     arrived = true;
     if (phase_wanted_key_) phase_table(phase_wanted_key_->filter);  // it waited for them

@@ -39,7 +39,7 @@ struct ChartSettings {
   int device = -1;
   TimelineKind kind = TimelineKind::Blocks;
   ChartColoring coloring = ChartColoring::Allocation;
-  bool time_axis = false;  // label x with wall-clock time instead of event index
+  bool time_axis = false;  // x linear in wall-clock time (when the trace has times) instead of events
   bool show_all_frames = false;
   YFitSettings y_fit;  // zooming time fits y to the totals in view
 };
@@ -94,6 +94,9 @@ class Session {
   // Bounds = the timeline's extent (up to at least `at_least_bytes`: a compared run's peak), view =
   // all of it.
   void fit_view(uint64_t at_least_bytes = 0);
+  // Puts settings.time_axis into the view: a wall-clock warp of the shown timeline (built once
+  // per timeline) or none. poll() calls it; true when the view's axis changed.
+  bool sync_time_axis();
 
   // Selection and hover (element indices in the current timeline).
   std::optional<uint32_t> hovered;
@@ -190,6 +193,8 @@ class Session {
   std::optional<AllocationDetails> details_;
   std::optional<std::pair<uint32_t, std::string>> location_;  // location_of's cache
   std::optional<SiteColoring> site_coloring_;
+  std::shared_ptr<const TimeWarp> time_warp_;
+  const Timeline* time_warp_of_ = nullptr;  // the timeline time_warp_ was built for
 
   BackgroundResult<const StackCatalog> catalog_;
   BackgroundResult<const std::vector<AnnotationRecord>> annotations_;

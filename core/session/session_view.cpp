@@ -55,6 +55,18 @@ void Session::fit_view(uint64_t at_least_bytes) {
   view.fit();
 }
 
+bool Session::sync_time_axis() {
+  const Timeline* shown = settings.time_axis ? timeline() : nullptr;
+  if (shown != nullptr && time_warp_of_ != shown) {
+    time_warp_ = TimeWarp::build(*shown);
+    time_warp_of_ = shown;
+  }
+  std::shared_ptr<const TimeWarp> wanted = shown != nullptr ? time_warp_ : nullptr;
+  if (wanted == view.warp()) return false;
+  view.set_warp(std::move(wanted));
+  return true;
+}
+
 void Session::select(std::optional<uint32_t> elem) {
   selected_ = elem;
   details_.reset();

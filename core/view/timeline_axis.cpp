@@ -34,8 +34,19 @@ std::optional<int64_t> first_time_us(const Timeline& timeline) {
   return std::nullopt;
 }
 
+std::vector<Tick> time_axis_ticks(const TimeWarp& warp, double lo, double hi, int max_ticks) {
+  const double t0 = warp.time_at(lo), t1 = warp.time_at(hi);
+  std::vector<Tick> ticks;
+  if (!(t1 > t0)) return ticks;
+  for (double time : tick_values(t0, t1, nice_decimal_step(t0, t1, max_ticks))) {
+    ticks.push_back({warp.step_at_time(time), format_duration_us(time)});
+  }
+  return ticks;
+}
+
 std::vector<Tick> step_axis_ticks(const Timeline& timeline, double lo, double hi, int max_ticks,
-                                  bool wall_clock) {
+                                  bool wall_clock, const TimeWarp* warp) {
+  if (wall_clock && warp != nullptr) return time_axis_ticks(*warp, lo, hi, max_ticks);
   std::vector<Tick> ticks = index_ticks(lo, hi, max_ticks);
   const auto origin = first_time_us(timeline);
   for (Tick& tick : ticks) {

@@ -17,13 +17,31 @@ void ViewTransform::set_bounds(const DataRect& bounds) {
   set_visible(visible_);
 }
 
-double ViewTransform::to_screen_x(double x) const { return (x - visible_.x0) / visible_.width() * width_px_; }
+void ViewTransform::set_warp(std::shared_ptr<const TimeWarp> warp) { warp_ = std::move(warp); }
+
+std::vector<double> ViewTransform::column_edges(int columns) const {
+  std::vector<double> edges(static_cast<size_t>(std::max(columns, 0)) + 1);
+  for (size_t c = 0; c < edges.size(); ++c) {
+    edges[c] = to_data_x(width_px_ * static_cast<double>(c) / std::max(columns, 1));
+  }
+  return edges;
+}
+
+double ViewTransform::to_screen_x(double x) const {
+  if (!warp_) return (x - visible_.x0) / visible_.width() * width_px_;
+  const double u0 = axis_x(visible_.x0), u1 = axis_x(visible_.x1);
+  return (axis_x(x) - u0) / (u1 - u0) * width_px_;
+}
 
 double ViewTransform::to_screen_y(double y) const {
   return (1.0 - (y - visible_.y0) / visible_.height()) * height_px_;
 }
 
-double ViewTransform::to_data_x(double px) const { return visible_.x0 + px / width_px_ * visible_.width(); }
+double ViewTransform::to_data_x(double px) const {
+  if (!warp_) return visible_.x0 + px / width_px_ * visible_.width();
+  const double u0 = axis_x(visible_.x0), u1 = axis_x(visible_.x1);
+  return step_x(u0 + px / width_px_ * (u1 - u0));
+}
 
 double ViewTransform::to_data_y(double py) const {
   return visible_.y0 + (1.0 - py / height_px_) * visible_.height();
@@ -45,13 +63,38 @@ void ViewTransform::set_visible(const DataRect& rect) {
   clamp_axis(visible_.y0, visible_.y1, bounds_.y0, bounds_.y1, kMinSpanY);
 }
 
+void ViewTransform::set_visible_axis_x(double u0, double u1) {
+  const double lo = axis_x(bounds_.x0), hi = axis_x(bounds_.x1);
+  const double span = std::min(u1 - u0, hi - lo);
+  u0 = std::clamp(u0, lo, hi - span);
+  DataRect next = visible_;
+  next.x0 = step_x(u0);
+  next.x1 = step_x(u0 + span);
+  set_visible(next);
+}
+
 void ViewTransform::pan_pixels(double dx_px, double dy_px) {
-  const double dx = dx_px / width_px_ * visible_.width();
   const double dy = dy_px / height_px_ * visible_.height();
+  if (warp_) {
+    const DataRect axis = visible_axis();
+    const double du = dx_px / width_px_ * axis.width();
+    set_visible({visible_.x0, visible_.x1, visible_.y0 + dy, visible_.y1 + dy});
+    set_visible_axis_x(axis.x0 - du, axis.x1 - du);
+    return;
+  }
+  const double dx = dx_px / width_px_ * visible_.width();
   set_visible({visible_.x0 - dx, visible_.x1 - dx, visible_.y0 + dy, visible_.y1 + dy});
 }
 
 void ViewTransform::zoom_x_at(double px, double factor) {
+  if (warp_) {
+    const DataRect axis = visible_axis();
+    const double anchor = axis.x0 + px / width_px_ * axis.width();
+    const double span = axis.width() / factor;
+    const double u0 = anchor - px / width_px_ * span;
+    set_visible_axis_x(u0, u0 + span);
+    return;
+  }
   const double anchor = to_data_x(px);
   const double span = std::max(visible_.width() / factor, kMinSpanX);
   const double fraction = px / width_px_;

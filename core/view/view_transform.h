@@ -1,7 +1,15 @@
 // The mapping between data space (x: memory_viz timesteps, y: bytes) and a viewport in pixels,
 // with the pan / zoom / fit operations the timeline and the minimap share.
 // Pixel y grows downwards; data y grows upwards (bytes = 0 at the bottom edge).
+// With a TimeWarp, x stays in timesteps but the screen is linear in the warp's axis (wall-clock
+// time): to_screen_x / to_data_x, pan and zoom go through it, so callers that place steps on
+// screen or read steps off it need no change.
 #pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/timeline/time_warp.h"
 
 namespace snapscope {
 
@@ -27,6 +35,18 @@ class ViewTransform {
   double viewport_width() const { return width_px_; }
   double viewport_height() const { return height_px_; }
 
+  // The axis the screen is linear in: null (timesteps) or a wall-clock warp of the timeline.
+  void set_warp(std::shared_ptr<const TimeWarp> warp);
+  const std::shared_ptr<const TimeWarp>& warp() const { return warp_; }
+  double axis_x(double x) const { return warp_ ? warp_->axis_at(x) : x; }
+  double step_x(double axis) const { return warp_ ? warp_->step_at(axis) : axis; }
+  // The visible rectangle with x in axis units (what the screen is linear in).
+  DataRect visible_axis() const {
+    return {axis_x(visible_.x0), axis_x(visible_.x1), visible_.y0, visible_.y1};
+  }
+  // The timesteps at `columns` + 1 equally spaced screen positions, left to right.
+  std::vector<double> column_edges(int columns) const;
+
   double to_screen_x(double x) const;
   double to_screen_y(double y) const;
   double to_data_x(double px) const;
@@ -43,10 +63,13 @@ class ViewTransform {
 
  private:
   static void clamp_axis(double& lo, double& hi, double bound_lo, double bound_hi, double min_span);
+  // Shows axis range [u0, u1] (shifted, not shrunk, back inside the bounds).
+  void set_visible_axis_x(double u0, double u1);
 
   double width_px_ = 1, height_px_ = 1;
   DataRect bounds_;
   DataRect visible_;
+  std::shared_ptr<const TimeWarp> warp_;
 };
 
 }  // namespace snapscope

@@ -16,6 +16,7 @@
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/time_cursor.h"
 #include "core/timeline/memory_pyramid.h"
+#include "core/timeline/time_warp.h"
 #include "core/view/document.h"
 #include "core/view/y_fit.h"
 #include "gui_harness.h"
@@ -195,4 +196,45 @@ TEST_CASE("script: view eE0:eE1 frames events as the axis numbers them") {
   CHECK(view_of(lines[0]).x1 == static_cast<double>(expected.second));
   CHECK(expected.first == timeline.step_begin(100));
   CHECK(expected.second == timeline.step_end(300));
+}
+
+TEST_CASE("script: on the wall-clock axis x is linear in time: a click lands at the time it points at") {
+  const fs::path sandbox = make_sandbox("timeaxis");
+  const std::string input = fixture_pickle(sandbox).string();
+  const auto document = convert_with_app(sandbox, input);
+  const Timeline& timeline = document->devices.front().blocks;
+  const auto warp = TimeWarp::build(timeline);
+  REQUIRE(warp);
+  const double run_us = warp->time_at(static_cast<double>(timeline.timesteps()));
+  const RunResult layout = run_script(sandbox, input, "xaxis time\nprint-view\n");
+  REQUIRE(layout.exit_code == 0);
+  const nlohmann::json chart = json_lines(layout.out).at(0)["chart"];
+  const double left = chart["x"], top = chart["y"], width = chart["width"];
+  // Empty space just under the chart's top edge (the view ends 5 % above the peak) places the cursor.
+  const double fractions[] = {0.1, 0.3, 0.5, 0.7, 0.9};
+  std::string clicks;
+  for (double fraction : fractions) {
+    std::ostringstream click;
+    click.precision(17);
+    click << "click " << left + fraction * width << " " << top + 3 << "\nprint-cursor\n";
+    clicks += click.str();
+  }
+  const RunResult run = run_script(sandbox, input, "xaxis time\n" + clicks + "xaxis index\n" + clicks);
+  REQUIRE(run.exit_code == 0);
+  const auto lines = json_lines(run.out);
+  REQUIRE(lines.size() == 10);
+  const auto steps = static_cast<double>(timeline.timesteps());
+  size_t moved = 0;  // clicks that name another moment once x is time
+  for (size_t i = 0; i < 5; ++i) {
+    CAPTURE(fractions[i]);
+    // Time axis: the state drawn at that fraction of the run's time, whose time is that fraction.
+    const double step = warp->step_at(fractions[i] * warp->axis_end());
+    CHECK(lines[i]["state"] == nearest_state(timeline, step));
+    const double elapsed = lines[i]["elapsed_us"];
+    CHECK(std::abs(elapsed - fractions[i] * run_us) < run_us * 0.01);
+    // Event axis: the same pixel is that fraction of the steps.
+    CHECK(lines[i + 5]["state"] == nearest_state(timeline, fractions[i] * steps));
+    if (lines[i]["state"] != lines[i + 5]["state"]) ++moved;
+  }
+  CHECK(moved >= 4);
 }
