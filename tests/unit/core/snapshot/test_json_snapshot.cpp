@@ -1,7 +1,10 @@
 // JSON snapshots (the dict memory_viz's JSON.parse accepts), plain and gzip: they convert exactly
-// as the pickle of the same dict, and malformed JSON is one line naming the file.
+// as the pickle of the same dict (a hand-built fixture, and every kind of snapshot the generator
+// makes, dumped to JSON by Python's own json module), and malformed JSON is one line naming the file.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -10,7 +13,9 @@
 #include "converter/conversion_summary.h"
 #include "core/convert/convert.h"
 #include "core/gen/gzip_ostream.h"
+#include "core/gen/snapshot_generator.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/sql/readonly_sql.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "unit/support/test_store_fixture.h"
 
@@ -87,6 +92,40 @@ nlohmann::json converted_layout(const fs::path& input, const fs::path& output) {
   return layout;
 }
 
+// Every row of every table of a converted directory's elements.db, as text, but the meta rows
+// that name the input file.
+std::string database_rows(const fs::path& output) {
+  ReadOnlySql sql((output / "elements.db").string());
+  const std::atomic<bool> cancel{false};
+  const SqlResult tables =
+      sql.run("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", cancel, 1000);
+  REQUIRE(tables.ok());
+  std::string text;
+  for (const auto& table : tables.rows) {
+    const std::string name = sql_value_text(table[0]);
+    const std::string filter = name == "meta" ? " WHERE key NOT IN ('source_file', 'source_bytes')" : "";
+    const SqlResult rows = sql.run("SELECT * FROM \"" + name + "\"" + filter, cancel, size_t{1} << 24);
+    REQUIRE(rows.ok());
+    text += name + "\n";
+    for (const auto& row : rows.rows) {
+      for (const SqlValue& value : row) text += sql_value_text(value) + "|";
+      text += "\n";
+    }
+  }
+  return text;
+}
+
+// Python's pickle.load + json.dump of a pickle, the way users turn a snapshot into JSON.
+void python_json_dump(const fs::path& pickle, const fs::path& json, bool gzip) {
+  const std::string open_out = gzip ? "gzip.open(sys.argv[2], 'wt')" : "open(sys.argv[2], 'w')";
+  const std::string command =
+      "python3 -c \"import gzip, json, pickle, sys; json.dump(pickle.load(open(sys.argv[1], "
+      "'rb')), " +
+      open_out + ")\" '" + pickle.string() + "' '" + json.string() + "'";
+  REQUIRE_MESSAGE(std::system(command.c_str()) == 0,
+                  "python3 (installed with python3-glad) must run: " << command);
+}
+
 test::FixtureSnapshot fixture_with_high_address() {
   test::FixtureSnapshot snapshot = test::standard_fixture();
   snapshot.traces[0].push_back({"alloc", 0xffff'8000'0000'1000ULL, 4096, 70, {{"high", "h.py", 1}}, "", 0});
@@ -113,6 +152,43 @@ TEST_CASE("json snapshot: plain and gzip JSON convert exactly as the pickle of t
   const Snapshot read = read_snapshot((dir / "s.json").string());
   REQUIRE(read.device_traces.size() == 2);
   CHECK(read.device_traces[0].events.back().addr == 0xffff'8000'0000'1000ULL);
+}
+
+TEST_CASE("json snapshot: every kind of generated snapshot converts the same from Python's json.dump") {
+  TempDir dir;
+  gen::GenOptions two_devices;
+  two_devices.devices = 2;
+  two_devices.seed = 5;
+  two_devices.compile_context = true;
+  two_devices.user_metadata = true;
+  gen::GenOptions untimed;
+  untimed.timestamps = false;
+  untimed.annotations = false;
+  untimed.ghost_parameters = false;
+  untimed.protocol = 2;
+  untimed.seed = 9;
+  gen::GenOptions protocol5;
+  protocol5.protocol = 5;
+  protocol5.seed = 13;
+  const std::pair<const char*, gen::GenOptions> kinds[] = {{"default", gen::GenOptions{}},
+                                                           {"two_devices", two_devices},
+                                                           {"untimed", untimed},
+                                                           {"protocol5", protocol5}};
+  for (auto [name, options] : kinds) {
+    CAPTURE(name);
+    options.events = 2500;
+    const fs::path pickle = dir / (std::string(name) + ".pickle");
+    {
+      std::ofstream out(pickle, std::ios::binary);
+      gen::write_snapshot(options, out);
+    }
+    const bool gzip = options.seed % 2 == 1;  // default and protocol5: gzip JSON; the others plain
+    const fs::path json = dir / (std::string(name) + (gzip ? ".json.gz" : ".json"));
+    python_json_dump(pickle, json, gzip);
+    const nlohmann::json from_pickle = converted_layout(pickle, dir / (std::string(name) + "-p"));
+    CHECK(converted_layout(json, dir / (std::string(name) + "-j")) == from_pickle);
+    CHECK(database_rows(dir / (std::string(name) + "-j")) == database_rows(dir / (std::string(name) + "-p")));
+  }
 }
 
 TEST_CASE("json snapshot: malformed JSON is an InputError naming the file and where") {
