@@ -20,6 +20,17 @@ std::vector<double> monotone_times(const std::vector<int64_t>& raw, int64_t firs
   return times;
 }
 
+// The piecewise-linear map through knots (from[k], to[k]), `from` strictly increasing; clamps.
+template <typename From, typename To>
+double through_knots(const std::vector<From>& from, const std::vector<To>& to, double value) {
+  const double clamped =
+      std::clamp(value, static_cast<double>(from.front()), static_cast<double>(from.back()));
+  const auto k = static_cast<size_t>(std::upper_bound(from.begin(), from.end(), clamped) - from.begin()) - 1;
+  if (k + 1 >= from.size()) return static_cast<double>(to.back());
+  const double fraction = (clamped - from[k]) / (static_cast<double>(from[k + 1]) - from[k]);
+  return to[k] + fraction * (static_cast<double>(to[k + 1]) - to[k]);
+}
+
 }  // namespace
 
 std::shared_ptr<const TimeWarp> TimeWarp::build(const Timeline& timeline) {
@@ -47,23 +58,9 @@ double TimeWarp::clamp_step(double step) const {
   return std::clamp(step, 0.0, static_cast<double>(knot_step_.back()));
 }
 
-double TimeWarp::axis_at(double step) const {
-  const double s = clamp_step(step);
-  const size_t k =
-      static_cast<size_t>(std::upper_bound(knot_step_.begin(), knot_step_.end(), s) - knot_step_.begin()) - 1;
-  if (k + 1 >= knot_step_.size()) return knot_axis_.back();
-  const double fraction = (s - knot_step_[k]) / (knot_step_[k + 1] - knot_step_[k]);
-  return knot_axis_[k] + fraction * (knot_axis_[k + 1] - knot_axis_[k]);
-}
+double TimeWarp::axis_at(double step) const { return through_knots(knot_step_, knot_axis_, step); }
 
-double TimeWarp::step_at(double axis) const {
-  const double u = std::clamp(axis, knot_axis_.front(), knot_axis_.back());
-  const size_t k =
-      static_cast<size_t>(std::upper_bound(knot_axis_.begin(), knot_axis_.end(), u) - knot_axis_.begin()) - 1;
-  if (k + 1 >= knot_axis_.size()) return knot_step_.back();
-  const double fraction = (u - knot_axis_[k]) / (knot_axis_[k + 1] - knot_axis_[k]);
-  return knot_step_[k] + fraction * (knot_step_[k + 1] - knot_step_[k]);
-}
+double TimeWarp::step_at(double axis) const { return through_knots(knot_axis_, knot_step_, axis); }
 
 double TimeWarp::step_at_time(double time_us) const {
   const auto knot_time = [&](size_t k) { return knot_axis_[k] - sliver_ * knot_step_[k]; };
