@@ -3,30 +3,51 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/theme.h"
 
 namespace snapscope {
 namespace {
 
-std::vector<MemoryExtent> columns_of(const MemoryPyramid& pyramid, const Timeline& timeline, int columns) {
+// The peak of each of `columns` equal stretches of the timeline: of its steps, or of its time.
+std::vector<MemoryExtent> columns_of(const MemoryPyramid& pyramid, const Timeline& timeline, int columns,
+                                     const TimeWarp* warp) {
   if (timeline.timesteps() == 0) return {};
-  return pyramid.columns(0, static_cast<double>(timeline.timesteps()), columns);
+  if (warp == nullptr) return pyramid.columns(0, static_cast<double>(timeline.timesteps()), columns);
+  std::vector<MemoryExtent> out(static_cast<size_t>(std::max(columns, 0)));
+  const double last_step = static_cast<double>(timeline.timesteps()) - 1;
+  for (size_t c = 0; c < out.size(); ++c) {
+    const double left = warp->step_at(warp->axis_end() * static_cast<double>(c) / columns);
+    const double right = warp->step_at(warp->axis_end() * static_cast<double>(c + 1) / columns);
+    const auto first = static_cast<uint64_t>(std::min(std::floor(left), last_step));
+    const auto last = static_cast<uint64_t>(std::clamp(std::ceil(right) - 1, std::floor(left), last_step));
+    out[c] = pyramid.over_steps(first, last);
+  }
+  return out;
 }
 
 }  // namespace
 
-void Minimap::rebuild(const DeviceDocument& device, int columns) {
+void Minimap::rebuild(const DeviceDocument& device, int columns, bool time_axis) {
   if (device_ != &device) {
     allocated_ = device.pyramid(TimelineKind::Blocks);
     reserved_ = device.pyramid(TimelineKind::Segments);
+    allocated_warp_ = reserved_warp_ = nullptr;
     device_ = &device;
     columns_ = 0;
   }
-  if (columns_ == columns) return;
+  if (columns_ == columns && time_axis_ == time_axis) return;
   columns_ = columns;
-  allocated_columns_ = columns_of(*allocated_, device.blocks, columns);
-  reserved_columns_ = columns_of(*reserved_, device.segments, columns);
+  time_axis_ = time_axis;
+  if (time_axis && !allocated_warp_) {
+    allocated_warp_ = TimeWarp::build(device.blocks);
+    reserved_warp_ = TimeWarp::build(device.segments);
+  }
+  allocated_columns_ =
+      columns_of(*allocated_, device.blocks, columns, time_axis ? allocated_warp_.get() : nullptr);
+  reserved_columns_ =
+      columns_of(*reserved_, device.segments, columns, time_axis ? reserved_warp_.get() : nullptr);
   top_bytes_ =
       static_cast<double>(std::max({device.blocks.peak_bytes(), device.segments.peak_bytes(), uint64_t{1}}));
 }
@@ -38,7 +59,7 @@ void Minimap::draw(Session& state, float x_offset, float width, float height) {
   ImGui::SetCursorScreenPos(ImVec2(x, origin.y));
   ImGui::InvisibleButton("minimap", ImVec2(std::max(width, 1.0f), std::max(height, 1.0f)));
   if (device == nullptr || width < 2) return;
-  rebuild(*device, static_cast<int>(width));
+  rebuild(*device, static_cast<int>(width), state.view.warp() != nullptr);
 
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   const float bottom = origin.y + height;
@@ -54,11 +75,8 @@ void Minimap::draw(Session& state, float x_offset, float width, float height) {
   bar(allocated_columns_, theme::kMinimapAllocated);
 
   // The visible window, in fractions of the shown timeline.
-  const DataRect& bounds = state.view.bounds();
   const DataRect& visible = state.view.visible();
-  const auto to_x = [&](double step) {
-    return x + static_cast<float>((step - bounds.x0) / bounds.width()) * width;
-  };
+  const auto to_x = [&](double step) { return x + static_cast<float>(fraction_at(state, step)) * width; };
   const float window_left = to_x(visible.x0);
   const float window_right = std::max(to_x(visible.x1), window_left + 2);
   draw_list->AddRectFilled(ImVec2(window_left, origin.y), ImVec2(window_right, bottom),
@@ -70,11 +88,25 @@ void Minimap::draw(Session& state, float x_offset, float width, float height) {
 
   // Press or drag: centre the window on the mouse, keeping its width.
   if (ImGui::IsItemActive()) {
-    const double mouse_step =
-        bounds.x0 + (ImGui::GetIO().MousePos.x - x) / static_cast<double>(width) * bounds.width();
-    const double half = visible.width() / 2;
-    state.view.set_visible({mouse_step - half, mouse_step + half, visible.y0, visible.y1});
+    // Centred on the mouse, as wide as it was in the chart's axis (steps, or time).
+    ViewTransform& view = state.view;
+    const double mouse =
+        view.axis_x(step_at(state, (ImGui::GetIO().MousePos.x - x) / static_cast<double>(width)));
+    const double half = (view.axis_x(visible.x1) - view.axis_x(visible.x0)) / 2;
+    view.set_visible({view.step_x(mouse - half), view.step_x(mouse + half), visible.y0, visible.y1});
   }
+}
+
+double Minimap::fraction_at(const Session& state, double step) const {
+  const ViewTransform& view = state.view;
+  const DataRect& bounds = view.bounds();
+  return (view.axis_x(step) - view.axis_x(bounds.x0)) / (view.axis_x(bounds.x1) - view.axis_x(bounds.x0));
+}
+
+double Minimap::step_at(const Session& state, double fraction) const {
+  const ViewTransform& view = state.view;
+  const DataRect& bounds = view.bounds();
+  return view.step_x(view.axis_x(bounds.x0) + fraction * (view.axis_x(bounds.x1) - view.axis_x(bounds.x0)));
 }
 
 }  // namespace snapscope

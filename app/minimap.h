@@ -1,6 +1,6 @@
 // Overview strip under the chart: total allocated (block timeline) and reserved (segment
 // timeline) memory over the whole trace, with the visible window drawn on top. Dragging in it
-// moves the view.
+// moves the view. On the wall-clock axis its x is linear in time too (each timeline's own warp).
 #pragma once
 
 #include <memory>
@@ -17,11 +17,16 @@ class Minimap {
   void reset() { device_ = nullptr; }  // the document changed: pointers may be reused
 
  private:
-  void rebuild(const DeviceDocument& device, int columns);
+  void rebuild(const DeviceDocument& device, int columns, bool time_axis);
+  // The fraction of the strip's width at timestep `step` of the shown timeline, and back.
+  double fraction_at(const Session& state, double step) const;
+  double step_at(const Session& state, double fraction) const;
 
   const DeviceDocument* device_ = nullptr;
   std::shared_ptr<const MemoryPyramid> allocated_, reserved_;
+  std::shared_ptr<const TimeWarp> allocated_warp_, reserved_warp_;  // built on the first time axis
   int columns_ = 0;
+  bool time_axis_ = false;
   std::vector<MemoryExtent> allocated_columns_, reserved_columns_;
   double top_bytes_ = 1;
 };
