@@ -49,6 +49,7 @@ SvgRequest shown_chart(const Session& state) {
   svg.x0 = visible.x0, svg.x1 = visible.x1, svg.y0 = visible.y0, svg.y1 = visible.y1;
   svg.width = std::max(1, static_cast<int>(state.view.viewport_width()));
   svg.height = std::max(1, static_cast<int>(state.view.viewport_height()));
+  svg.time_axis = state.view.warp() != nullptr;
   return svg;
 }
 

@@ -30,7 +30,9 @@ const char* const kExportUsage =
     "  --view X0:X1[,Y0:Y1]  svg: timesteps (and bytes, K/M/G suffixes) drawn; default: the whole\n"
     "              trace up to its peak + 5%, as the viewer's fit\n"
     "  --size WxH  svg: the chart's size in pixels, which sets the level of detail (default 1600x600)\n"
-    "  --segments  svg: the Active Cached Segment Timeline instead of the Active Memory Timeline\n";
+    "  --segments  svg: the Active Cached Segment Timeline instead of the Active Memory Timeline\n"
+    "  --time-axis svg: x linear in wall-clock time, as the viewer's View > Wall-clock time axis\n"
+    "              (--view still takes timesteps); the trace must have timestamps\n";
 
 namespace {
 
@@ -110,6 +112,8 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
       set_size(options.request.svg, args[++i]);
     } else if (arg == "--segments") {
       options.request.svg.kind = TimelineKind::Segments;
+    } else if (arg == "--time-axis") {
+      options.request.svg.time_axis = true;
     } else if ((arg.starts_with("-") && arg != "-") || !options.input.empty()) {
       throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
     } else {

@@ -71,6 +71,7 @@ struct SvgRequest {
   TimelineKind kind = TimelineKind::Blocks;
   std::optional<double> x0, x1, y0, y1;  // data window; unset: the viewer's fit (whole trace, peak + 5%)
   int width = 1600, height = 600;        // pixels
+  bool time_axis = false;                // x linear in wall-clock time (x0/x1 stay timesteps), if timed
 };
 
 struct ExportRequest {

@@ -87,12 +87,20 @@ void write_svg(const ExportInput& input, const SvgRequest& request, const SvgSty
                const std::string& path) {
   const Timeline* timeline = request.kind == TimelineKind::Blocks ? input.blocks : input.segments;
   if (timeline == nullptr) throw InputError(input.file + ": svg: the segment timeline is not loaded");
-  const ChartView view = svg_view(*timeline, request);
+  ChartView view = svg_view(*timeline, request);
   if (!(view.x0 < view.x1) || !(view.y0 < view.y1) || view.width <= 0 || view.height <= 0) {
     throw InputError(input.file + ": svg: empty view");
   }
+  // On the wall-clock axis the frame is built in time (microseconds), as the viewer draws it.
+  const std::shared_ptr<const TimeWarp> warp = request.time_axis ? TimeWarp::build(*timeline) : nullptr;
+  if (request.time_axis && !warp)
+    throw InputError(input.file + ": svg: --time-axis needs timestamps (time_us)");
+  if (warp) {
+    view.x0 = warp->axis_at(view.x0);
+    view.x1 = warp->axis_at(view.x1);
+  }
   LodBuilder builder(*timeline);
-  const LodFrame frame = builder.build(view);
+  const LodFrame frame = builder.build(view, warp);
   const PixelMap map{view.width / (view.x1 - view.x0), view.height / (view.y1 - view.y0),
                      double(view.height)};
   const size_t palette_size = style.palette.size();

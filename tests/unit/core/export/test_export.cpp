@@ -25,6 +25,7 @@
 #include "core/gen/snapshot_generator.h"
 #include "core/lod/lod_builder.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/timeline/time_warp.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -317,6 +318,21 @@ std::vector<SvgShape> svg_shapes(const std::string& text) {
   return shapes;
 }
 
+// Each pixel column's highest shape reaches the total the frame's column shows, within a pixel.
+void check_column_tops(const std::vector<SvgShape>& shapes, const LodFrame& frame) {
+  const ChartView& view = frame.view;
+  REQUIRE(frame.columns.size() == size_t(view.width));
+  for (int column = 0; column < view.width; ++column) {
+    double top = view.height;
+    for (const SvgShape& shape : shapes) {
+      if (shape.x0 <= column + 0.5 && shape.x1 >= column + 0.5) top = std::min(top, shape.top);
+    }
+    const uint64_t highest = frame.columns[size_t(column)].total;
+    CAPTURE(column);
+    CHECK(std::abs((view.height - top) - double(highest) / view.bytes_per_px()) <= 1.0);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("export: svg is well-formed and each pixel column reaches the total the chart shows there") {
@@ -341,15 +357,30 @@ TEST_CASE("export: svg is well-formed and each pixel column reaches the total th
   const Timeline& timeline = *source.blocks;
   const ChartView view = svg_view(timeline, request.svg);
   REQUIRE(view.steps_per_px() > 1);
-  const LodFrame frame = LodBuilder(timeline).build(view);
-  REQUIRE(frame.columns.size() == size_t(view.width));
-  for (int column = 0; column < view.width; ++column) {
-    double top = view.height;
-    for (const SvgShape& shape : shapes) {
-      if (shape.x0 <= column + 0.5 && shape.x1 >= column + 0.5) top = std::min(top, shape.top);
-    }
-    const uint64_t highest = frame.columns[size_t(column)].total;
-    CAPTURE(column);
-    CHECK(std::abs((view.height - top) - double(highest) / view.bytes_per_px()) <= 1.0);
-  }
+  check_column_tops(shapes, LodBuilder(timeline).build(view));
+}
+
+TEST_CASE("export: svg on the wall-clock axis is the chart the viewer draws in time") {
+  TempDir dir;
+  const AnalysisSource source = load_analysis_source(generated_pickle(dir).string());
+  ExportRequest request = request_for(ExportFormat::Svg, 0);
+  request.svg.width = 400;
+  request.svg.height = 300;
+  request.svg.time_axis = true;
+  request.svg_style.palette = {{10, 20, 30}, {40, 50, 60}};
+  const std::vector<SvgShape> shapes = svg_shapes(export_text(source, request, dir / "time.svg"));
+  const Timeline& timeline = *source.blocks;
+  const auto warp = TimeWarp::build(timeline);
+  REQUIRE(warp);
+  ChartView view = svg_view(timeline, request.svg);
+  view.x0 = warp->axis_at(view.x0);
+  view.x1 = warp->axis_at(view.x1);
+  const LodFrame in_time = LodBuilder(timeline).build(view, warp);
+  check_column_tops(shapes, in_time);
+  // Not the event axis's picture: some column reaches another total.
+  const LodFrame by_event = LodBuilder(timeline).build(svg_view(timeline, request.svg));
+  size_t differing = 0;
+  for (size_t c = 0; c < in_time.columns.size(); ++c)
+    differing += in_time.columns[c].total != by_event.columns[c].total;
+  CHECK(differing > 0);
 }
