@@ -15,7 +15,7 @@ std::vector<double> monotone_times(const std::vector<int64_t>& raw, int64_t firs
   int64_t latest = first;
   for (size_t i = 0; i < raw.size(); ++i) {
     if (raw[i] != kNoTime) latest = std::max(latest, raw[i]);
-    times[i] = static_cast<double>(latest - first);
+    times[i] = static_cast<double>(latest) - static_cast<double>(first);  // no int64 overflow
   }
   return times;
 }

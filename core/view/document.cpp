@@ -53,6 +53,7 @@ fs::path converted_directory_for(const std::string& path, LoadProgress& progress
   const fs::path cache = conversion_cache_dir(path);
   if (!fs::exists(cache / kAllocationsJsonName)) {
     progress.stage = LoadProgress::Converting;
+    progress.converted = true;
     progress.fraction = 0;
     fs::create_directories(cache.parent_path());
     ConvertOptions options;

@@ -67,7 +67,8 @@ struct Document {
 struct LoadProgress {
   enum Stage : int { Hashing, Converting, Reading, Indexing, Done };
   std::atomic<int> stage{Hashing};
-  std::atomic<float> fraction{0};  // within the stage, 0..1
+  std::atomic<float> fraction{0};      // within the stage, 0..1
+  std::atomic<bool> converted{false};  // this load converted a pickle (no cache entry yet)
 };
 const char* load_stage_name(int stage);
 

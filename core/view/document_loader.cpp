@@ -17,6 +17,7 @@ bool DocumentLoader::start(const std::string& path) {
   path_ = path;
   progress_.stage = LoadProgress::Hashing;
   progress_.fraction = 0;
+  progress_.converted = false;
   worker_ = std::thread([this, path] {
     Result result;
     try {

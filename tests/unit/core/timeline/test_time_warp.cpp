@@ -1,6 +1,9 @@
 // TimeWarp: the map between timesteps and a wall-clock axis that the time-linear chart uses.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "core/timeline/time_warp.h"
 #include "core/timeline/timeline.h"
 #include "unit/support/test_lod_traces.h"
@@ -88,7 +91,17 @@ TEST_CASE("time warp: equal, missing and backward times; clamping; no timestamps
     CHECK(warp->step_at(-5) == 0);
     CHECK(warp->step_at(warp->axis_end() * 2) == static_cast<double>(timeline.timesteps()));
   }
-  SUBCASE("every action in the same microsecond: the slivers keep it invertible") {
+  SUBCASE("times at both ends of int64 (a hostile file): finite, no overflow") {
+    input.action_time_us[0] = std::numeric_limits<int64_t>::min() + 1;
+    input.action_time_us[1] = std::numeric_limits<int64_t>::max();
+    const Timeline timeline(input);
+    const auto warp = TimeWarp::build(timeline);
+    REQUIRE(warp);
+    CHECK(std::isfinite(warp->axis_end()));
+    CHECK(warp->time_at(static_cast<double>(timeline.timesteps())) > 1.8e19);
+    CHECK(warp->step_at(warp->axis_end() / 2) >= 0);
+  }
+    SUBCASE("every action in the same microsecond: the slivers keep it invertible") {
     input.action_time_us.assign(input.actions.size(), kStart);
     const Timeline timeline(input);
     const auto warp = TimeWarp::build(timeline);
