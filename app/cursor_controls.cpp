@@ -82,12 +82,9 @@ void keep_cursor_in_view(Session& state) {
   const Timeline* timeline = state.timeline();
   if (timeline == nullptr || !state.cursor.placed()) return;
   const double x = state_x(*timeline, state.cursor.state());
-  DataRect visible = state.view.visible();
+  const DataRect& visible = state.view.visible();
   if (x >= visible.x0 && x <= visible.x1) return;
-  const double width = visible.width();
-  visible.x0 = x - width / 2;
-  visible.x1 = x + width / 2;
-  state.view.set_visible(visible);
+  state.view.centre_x_on(x);
 }
 
 void draw_cursor_overlay(const Session& state, const ChartLayer& layer, float x, float y, float width,

@@ -86,6 +86,16 @@ void ViewTransform::pan_pixels(double dx_px, double dy_px) {
   set_visible({visible_.x0 - dx, visible_.x1 - dx, visible_.y0 + dy, visible_.y1 + dy});
 }
 
+void ViewTransform::centre_x_on(double x) {
+  const DataRect axis = visible_axis();
+  const double centre = axis_x(x);
+  if (warp_) {
+    set_visible_axis_x(centre - axis.width() / 2, centre + axis.width() / 2);
+  } else {
+    set_visible({x - axis.width() / 2, x + axis.width() / 2, visible_.y0, visible_.y1});
+  }
+}
+
 void ViewTransform::zoom_x_at(double px, double factor) {
   if (warp_) {
     const DataRect axis = visible_axis();

@@ -54,7 +54,9 @@ class ViewTransform {
 
   void set_visible(const DataRect& rect);  // clamped
   void fit() { set_visible(bounds_); }
-  void pan_pixels(double dx_px, double dy_px);  // content follows the mouse: positive dx shows earlier x
+  void pan_pixels(double dx_px, double dy_px);
+  // Centres x on a timestep, keeping the visible width in the screen's axis (steps, or time).
+  void centre_x_on(double x);  // content follows the mouse: positive dx shows earlier x
   // factor > 1 zooms in, keeping the data under pixel `px` (or `py`) fixed.
   void zoom_x_at(double px, double factor);
   void zoom_y_at(double py, double factor);

@@ -125,3 +125,14 @@ TEST_CASE("time axis ticks: round times, placed at the steps that reach them") {
   REQUIRE(relabelled.size() >= 3);
   CHECK(relabelled[2].value - relabelled[1].value == relabelled[1].value - relabelled[0].value);
 }
+
+TEST_CASE("time axis: centring on a step keeps the width in time") {
+  const Timeline timeline(trace_with_idle_gap(4000));
+  ViewTransform view = time_view(timeline, TimeWarp::build(timeline));
+  view.zoom_x_at(500, 100);
+  const double span = view.visible_axis().width();
+  const double step = view.warp()->step_at_time(1'500'000);  // mid-run, inside the idle gap
+  view.centre_x_on(step);
+  CHECK(view.visible_axis().width() == doctest::Approx(span).epsilon(1e-6));
+  CHECK(view.to_screen_x(step) == doctest::Approx(500).epsilon(1e-6));
+}
