@@ -101,7 +101,7 @@ TEST_CASE("time warp: equal, missing and backward times; clamping; no timestamps
     CHECK(warp->time_at(static_cast<double>(timeline.timesteps())) > 1.8e19);
     CHECK(warp->step_at(warp->axis_end() / 2) >= 0);
   }
-    SUBCASE("every action in the same microsecond: the slivers keep it invertible") {
+  SUBCASE("every action in the same microsecond: the slivers keep it invertible") {
     input.action_time_us.assign(input.actions.size(), kStart);
     const Timeline timeline(input);
     const auto warp = TimeWarp::build(timeline);
