@@ -333,15 +333,22 @@ void check_column_tops(const std::vector<SvgShape>& shapes, const LodFrame& fram
   }
 }
 
+// A 400x300 svg request with a two-colour palette.
+ExportRequest small_svg_request(bool time_axis) {
+  ExportRequest request = request_for(ExportFormat::Svg, 0);
+  request.svg.width = 400;
+  request.svg.height = 300;
+  request.svg.time_axis = time_axis;
+  request.svg_style.palette = {{10, 20, 30}, {40, 50, 60}};
+  return request;
+}
+
 }  // namespace
 
 TEST_CASE("export: svg is well-formed and each pixel column reaches the total the chart shows there") {
   TempDir dir;
   const AnalysisSource source = load_analysis_source(generated_pickle(dir).string());
-  ExportRequest request = request_for(ExportFormat::Svg, 0);
-  request.svg.width = 400;
-  request.svg.height = 300;
-  request.svg_style.palette = {{10, 20, 30}, {40, 50, 60}};
+  const ExportRequest request = small_svg_request(false);
   const std::string text = export_text(source, request, dir / "chart.svg");
   CHECK(text.starts_with(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""));
@@ -363,11 +370,7 @@ TEST_CASE("export: svg is well-formed and each pixel column reaches the total th
 TEST_CASE("export: svg on the wall-clock axis is the chart the viewer draws in time") {
   TempDir dir;
   const AnalysisSource source = load_analysis_source(generated_pickle(dir).string());
-  ExportRequest request = request_for(ExportFormat::Svg, 0);
-  request.svg.width = 400;
-  request.svg.height = 300;
-  request.svg.time_axis = true;
-  request.svg_style.palette = {{10, 20, 30}, {40, 50, 60}};
+  const ExportRequest request = small_svg_request(true);
   const std::vector<SvgShape> shapes = svg_shapes(export_text(source, request, dir / "time.svg"));
   const Timeline& timeline = *source.blocks;
   const auto warp = TimeWarp::build(timeline);
