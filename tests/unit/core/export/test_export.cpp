@@ -387,3 +387,13 @@ TEST_CASE("export: svg on the wall-clock axis is the chart the viewer draws in t
     differing += in_time.columns[c].total != by_event.columns[c].total;
   CHECK(differing > 0);
 }
+
+TEST_CASE("export: an svg on the wall-clock axis of a trace without time_us is refused, no file") {
+  TempDir dir;
+  const AnalysisSource source = load_analysis_source(generated_pickle(dir, false).string());
+  const fs::path path = dir / "untimed.svg";
+  CHECK_THROWS_WITH_AS(export_to_file(export_input(source), small_svg_request(true), path.string()),
+                       doctest::Contains("untimed.pickle: svg: --time-axis needs timestamps (time_us)"),
+                       InputError);
+  CHECK(dir.entries() == std::vector<std::string>{"untimed.pickle"});
+}
