@@ -5,6 +5,7 @@
 #include <chrono>
 #include <exception>
 
+#include "app/database_wait.h"
 #include "app/reserved_curve.h"
 #include "app/theme.h"
 #include "core/allocator/db_event_source.h"
@@ -31,7 +32,12 @@ void AllocatorPanels::forget_device() {
 
 void AllocatorPanels::before_frame(Session& state) {
   const Document* document = state.document();
-  if (!sql_open_) {
+  if (database_generation_ != state.database_generation()) {  // the database landed: connect to it
+    database_generation_ = state.database_generation();
+    sql_open_ = false;
+    shown_device_.reset();
+  }
+  if (!sql_open_ && !state.database_writing()) {
     sql_.open(document != nullptr ? document->elements_db().string() : std::string());
     sql_open_ = true;
   }
@@ -107,7 +113,9 @@ void AllocatorPanels::draw_pane(Session& state, float width, float height) {
       return select_tab_ == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
     };
     if (ImGui::BeginTabItem("Allocator state", nullptr, tab_flags(Tab::Allocator))) {
-      if (!state.allocator_history_error().empty()) {
+      if (state.database_writing()) {
+        draw_database_wait(state);
+      } else if (!state.allocator_history_error().empty()) {
         ImGui::TextColored(theme::kErrorText, "allocator history unavailable: %s",
                            state.allocator_history_error().c_str());
       } else if (history_ == nullptr) {
@@ -123,12 +131,14 @@ void AllocatorPanels::draw_pane(Session& state, float width, float height) {
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Events", nullptr, tab_flags(Tab::Events))) {
+      if (state.database_writing()) draw_database_wait(state);
       const std::optional<int64_t> chosen =
           events_.draw(state.cursor.placed() ? std::optional<int64_t>(event) : std::nullopt);
       if (chosen) focus_event(state, *chosen);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("SQL", nullptr, tab_flags(Tab::Sql))) {
+      if (state.database_writing()) draw_database_wait(state);
       sql_.draw();
       ImGui::EndTabItem();
     }

@@ -52,6 +52,7 @@ class AllocatorPanels {
   void refresh_state(int64_t event);
 
   bool sql_open_ = false;                // the SQL console is connected to this session's database
+  int database_generation_ = 0;          // the session's, when the panels above were connected
   std::optional<int> shown_device_;      // the device the panels below describe
   AllocatorHistory* history_ = nullptr;  // the session's, once built
   std::unique_ptr<UsageCurve> usage_;

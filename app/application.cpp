@@ -143,9 +143,14 @@ bool Application::render_frame() {
   if (state_.poll_compare_loader([this] { forget_compare(); })) fit_both_runs();
   if (Session* run_b = state_.compare_session()) run_b->poll();
   rank_view_.poll();
-  // Categories arrive in the background (and again after new rules): recolour when they do.
+  // Categories arrive in the background (and again after new rules): recolour when they do; and
+  // sites once the database they are read from lands.
   if (session().settings.coloring == ChartColoring::Category && session().categories() != colored_categories_)
     apply_color_mode();
+  if (session().database_generation() != colored_database_generation_) {
+    colored_database_generation_ = session().database_generation();
+    if (session().settings.coloring == ChartColoring::Site) apply_color_mode();
+  }
   cursor_panels_.before_frame(session());
   allocator_panels_.before_frame(session());
   export_dialog_.poll();
@@ -284,7 +289,8 @@ void Application::handle_global_keys() {
     if (ctrl && press.key == GLFW_KEY_K) print_allocator_json();
     if (ctrl && !shift && press.key == GLFW_KEY_E) allocator_panels_.focus_sql_console();
     if (ctrl && press.key == GLFW_KEY_Q) quit_ = true;
-    if (ctrl && shift && press.key == GLFW_KEY_E) export_dialog_.open(session());
+    if (ctrl && shift && press.key == GLFW_KEY_E && !session().database_writing())
+      export_dialog_.open(session());
     if (ImGui::GetIO().WantTextInput) continue;
     if (ctrl && press.key == GLFW_KEY_O) browser_.open();
     if (press.key == GLFW_KEY_ESCAPE) session().select(std::nullopt);

@@ -85,6 +85,7 @@ class Application {
   CompareView compare_view_;
   RankView rank_view_;
   const SessionCategories* colored_categories_ = nullptr;  // what the chart's colours come from
+  int colored_database_generation_ = 0;  // the session's database_generation() when last coloured
   std::string pending_png_;
   int pending_png_frames_ = 0;  // frames to draw first (the dialog takes one to close)
   bool quit_ = false;

@@ -6,6 +6,7 @@
 
 #include "app/annotation_lanes.h"
 #include "app/category_table_panel.h"
+#include "app/database_wait.h"
 #include "app/findings_panel.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/cursor_readout.h"
@@ -56,6 +57,7 @@ void CursorPanels::draw_lanes(Session& state, float chart_x, float chart_width) 
 void CursorPanels::draw_analysis_pane(Session& state, float width, float height,
                                       const std::function<void()>& compare_tab) {
   ImGui::BeginChild("analysis-pane", ImVec2(width, height), true);
+  draw_database_wait(state);
   const auto& analysis = state.analysis();
   const CursorAnalysis* shown =
       analysis && state.cursor.placed() && analysis->timeline == state.timeline() ? analysis.get() : nullptr;

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "app/database_wait.h"
 #include "core/analysis/frame_kind.h"
 #include "core/util/format.h"
 #include "core/view/stack_format.h"
@@ -69,7 +70,11 @@ void draw_inspector(Session& state) {
   ImGui::Separator();
   const auto& details = state.details();
   if (!details) {
-    ImGui::TextDisabled(state.selected() ? "details unavailable" : "click an allocation to inspect it");
+    if (state.selected() && state.database_writing()) {
+      draw_database_wait(state);
+    } else {
+      ImGui::TextDisabled(state.selected() ? "details unavailable" : "click an allocation to inspect it");
+    }
     return;
   }
   if (ImGui::Button("Copy"))

@@ -41,7 +41,9 @@ void draw_file_menu(AppState& state, FileBrowser& browser, MenuActions& actions)
   if (ImGui::MenuItem("Close Comparison", nullptr, false, state.compare_session() != nullptr))
     actions.compare_closed = true;
   ImGui::Separator();
-  if (ImGui::MenuItem("Export...", "Ctrl+Shift+E", false, state.session().device() != nullptr))
+  // Exports read stacks and annotations from elements.db.
+  if (ImGui::MenuItem("Export...", "Ctrl+Shift+E", false,
+                      state.session().device() != nullptr && !state.session().database_writing()))
     actions.export_requested = true;
   ImGui::Separator();
   if (ImGui::MenuItem("Quit", "Ctrl+Q")) actions.quit = true;
@@ -180,6 +182,11 @@ void draw_status_bar(AppState& state, float y, float width, float height) {
                 timeline->action_count(), format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
     ImGui::SameLine(0, 24);
     draw_cursor_status(state.session());
+    if (state.session().database_writing()) {
+      ImGui::SameLine(0, 24);
+      ImGui::TextDisabled("writing elements.db %.1f s",
+                          state.session().document()->pending_database->seconds_waited());
+    }
     if (!state.session().warning().empty()) {
       ImGui::SameLine(0, 24);
       ImGui::TextColored(theme::kWarningText, "Warning: %s", state.session().warning().c_str());

@@ -40,10 +40,9 @@ class Stopwatch {
 };
 
 // One device's replays. Timelines own their ReplayInput, so both output files are written
-// from here without copying the elements.
+// from here without copying the elements. The timelines are shared with on_timelines' receiver.
 struct DeviceReplay {
-  Timeline blocks;
-  Timeline segments;
+  std::shared_ptr<const ReplayedDevice> timelines;
   DeviceStats stats;
   std::vector<uint64_t> block_streams, segment_streams;  // element_streams(), for elements.db
 };
@@ -100,10 +99,12 @@ DeviceInputs derive_device_inputs(const Snapshot& snapshot, int device) {
 std::unique_ptr<DeviceReplay> build_replay(DeviceInputs inputs) {
   auto segments = std::async(std::launch::async, [&] { return Timeline(std::move(inputs.segments)); });
   Timeline blocks(std::move(inputs.blocks));
-  auto replay = std::make_unique<DeviceReplay>(DeviceReplay{std::move(blocks), segments.get(), inputs.stats,
+  auto timelines = std::make_shared<const ReplayedDevice>(
+      ReplayedDevice{inputs.stats.device, std::move(blocks), segments.get()});
+  auto replay = std::make_unique<DeviceReplay>(DeviceReplay{std::move(timelines), inputs.stats,
                                                             std::move(inputs.block_streams),
                                                             std::move(inputs.segment_streams)});
-  add_timeline_stats(replay->stats, replay->blocks, replay->segments);
+  add_timeline_stats(replay->stats, replay->timelines->blocks, replay->timelines->segments);
   return replay;
 }
 
@@ -119,7 +120,8 @@ void write_json(const Snapshot& snapshot, const std::vector<std::unique_ptr<Devi
                 const fs::path& dir) {
   std::vector<DeviceLayoutRef> devices;
   for (const auto& replay : replays) {
-    devices.push_back({replay->stats.device, &replay->blocks.input(), &replay->segments.input()});
+    devices.push_back(
+        {replay->stats.device, &replay->timelines->blocks.input(), &replay->timelines->segments.input()});
   }
   write_allocations_json(snapshot.source_path, snapshot.source_bytes, devices,
                          (dir / kAllocationsJsonName).string());
@@ -172,12 +174,17 @@ void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const
   }
   std::vector<DeviceTimelines> layouts;
   for (const auto& replay : replays) {
-    layouts.push_back({&replay->blocks, &replay->segments, replay->stats, &replay->block_streams,
-                       &replay->segment_streams});
+    layouts.push_back({&replay->timelines->blocks, &replay->timelines->segments, replay->stats,
+                       &replay->block_streams, &replay->segment_streams});
   }
   db.give_layouts(std::move(layouts));
   timings.derive_s = derive.wall_s();
   timings.derive_cpu_s = derive.cpu_s();
+  if (options.on_timelines) {
+    ReplayedDevices shared;
+    for (const auto& replay : replays) shared.push_back(replay->timelines);
+    options.on_timelines(shared);
+  }
 
   report(options, ConvertStage::Writing, snapshot.source_bytes);
   const Stopwatch write;

@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/store/elements_db/device_stats.h"
+#include "core/timeline/timeline.h"
 #include "core/util/stage_log.h"
 
 namespace snapscope {
@@ -24,12 +26,25 @@ struct ConvertProgress {
   uint64_t bytes_total = 0;  // input file size
 };
 
+// One device's two replayed timelines, shared: the converter's database thread still reads them
+// while a viewer already draws them (ConvertOptions::on_timelines). Immutable once built.
+struct ReplayedDevice {
+  int device = 0;
+  Timeline blocks;
+  Timeline segments;
+};
+using ReplayedDevices = std::vector<std::shared_ptr<const ReplayedDevice>>;
+
 struct ConvertOptions {
   std::string input;
   std::string output_dir;
   bool force = false;  // replace an existing output directory
   int device = -1;     // >= 0: convert only this device
   std::function<void(const ConvertProgress&)> on_progress;
+  // Called once, on the converting thread, as soon as every device's timelines exist: before
+  // allocations.json and elements.db are finished (the output directory does not exist yet).
+  // What the chart needs, seconds before the database. Exceptions it throws abort the conversion.
+  std::function<void(const ReplayedDevices&)> on_timelines;
   StageLog* stage_log = nullptr;  // optional: per-step times and peak RSS (--timings)
 };
 

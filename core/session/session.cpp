@@ -16,15 +16,65 @@ Session::Session() = default;
 Session::Session(std::unique_ptr<Document> document, std::function<void()> ready)
     : document_(std::move(document)), ready_(std::move(ready)) {
   analysis_worker_.set_ready_callback(ready_);
+  if (!document_->devices.empty()) settings.device = document_->devices.front().device;
+  fit_view();
+  if (document_->pending_database) {
+    document_->pending_database->on_done(ready_);  // wakes the viewer; poll() opens it then
+    poll_database();
+  } else {
+    open_database();
+  }
+}
+
+void Session::open_database() {
+  database_open_ = true;
   try {
     elements_db_ = std::make_unique<ElementsDbReader>(document_->elements_db().string());
     warning_ = trace_overflow_warning_in_db(document_->elements_db().string()).value_or("");
   } catch (const std::exception& failure) {
     error_ = std::string("details unavailable: ") + failure.what();
   }
-  if (!document_->devices.empty()) settings.device = document_->devices.front().device;
-  fit_view();
   start_indexes();
+}
+
+bool Session::poll_database() {
+  if (database_open_ || !document_ || !document_->pending_database) return false;
+  const PendingDatabase& pending = *document_->pending_database;
+  switch (pending.state()) {
+    case PendingDatabase::State::Writing:
+      return false;
+    case PendingDatabase::State::Failed:
+      database_open_ = true;
+      error_ = "details unavailable: " + pending.error();
+      return true;
+    case PendingDatabase::State::Ready:
+      open_database();
+      forget_locations();  // asked for (and found empty) before the database existed
+      if (selected_) select(selected_);
+      ++database_generation_;
+      return true;
+  }
+  return false;
+}
+
+void Session::wait_database() {
+  if (!document_ || !document_->pending_database) return;
+  document_->pending_database->wait();
+  poll_database();
+}
+
+void Session::wait_allocator_history() {
+  wait_database();
+  history_.wait();
+}
+
+bool Session::database_landed() const {
+  return !database_open_ && document_ && document_->pending_database &&
+         !document_->pending_database->writing();
+}
+
+bool Session::database_writing() const {
+  return document_ && document_->pending_database && document_->pending_database->writing();
 }
 
 Session::~Session() { cancel_background(); }
@@ -61,6 +111,7 @@ void Session::start_indexes() {
 
 void Session::start_allocator_history() {
   const DeviceDocument* shown = device();
+  if (!database_open_) return;  // open_database() starts it
   if (shown == nullptr) {
     history_.cancel();
     return;
@@ -74,6 +125,7 @@ void Session::start_allocator_history() {
 
 bool Session::poll() {
   bool arrived = sync_time_axis();
+  if (poll_database()) arrived = true;
   if (catalog_.poll()) arrived = true;
   if (annotations_.poll()) {
     arrived = true;
@@ -103,17 +155,17 @@ bool Session::poll() {
 }
 
 bool Session::background_busy() const {
-  return catalog_.running() || annotations_.running() || history_.running() || phase_build_.running() ||
-         categories_.running() || analysis_worker_.busy();
+  return database_writing() || catalog_.running() || annotations_.running() || history_.running() ||
+         phase_build_.running() || categories_.running() || analysis_worker_.busy();
 }
 
 bool Session::result_waiting() const {
-  return catalog_.finished() || annotations_.finished() || history_.finished() || phase_build_.finished() ||
-         categories_.finished() || analysis_worker_.has_result();
+  return database_landed() || catalog_.finished() || annotations_.finished() || history_.finished() ||
+         phase_build_.finished() || categories_.finished() || analysis_worker_.has_result();
 }
 
 bool Session::settled() const {
-  if (background_busy() || analysis_worker_.has_result()) return false;
+  if (background_busy() || analysis_worker_.has_result() || database_landed()) return false;
   // Categories follow the stack catalog and annotations: the next poll() starts them.
   if (catalog_.get() && annotations_.get() && timeline() && categories_key_ != timeline()) return false;
   // A wanted phase table not built yet (its request comes from the next drawn frame).

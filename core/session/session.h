@@ -78,6 +78,14 @@ class Session {
   static std::unique_ptr<Session> open(const std::string& path, std::function<void()> ready = {});
 
   const Document* document() const { return document_.get(); }
+  // elements.db is still being written (the chart came first: Document::pending_database). The
+  // stacks, details, SQL, events and allocator state start once it lands; poll() notices.
+  bool database_writing() const;
+  // Counts the times a pending database landed and was opened (panels that opened it reopen).
+  int database_generation() const { return database_generation_; }
+  // The database can be read now (it may still have failed to open: error() says so).
+  bool database_open() const { return database_open_; }
+  void wait_database();  // blocks until a pending database has landed, then opens it
   // A failure inside the session (inspector details unreadable, an index failed), and a caveat
   // about the whole document (the allocator trace overflowed).
   const std::string& error() const { return error_; }
@@ -153,7 +161,7 @@ class Session {
   // The current device's allocator state history: null while it is built or if it failed.
   AllocatorHistory* allocator_history() const { return history_.get().get(); }
   const std::string& allocator_history_error() const { return history_.error(); }
-  void wait_allocator_history() { history_.wait(); }
+  void wait_allocator_history();  // the database first, if it is still being written
 
   // The phase table of the shown timeline for `filter`: requests it, and answers the newest
   // one built for this timeline (an older filter's until the new one lands), or null.
@@ -176,6 +184,9 @@ class Session {
     std::string filter;
     bool operator==(const PhaseKey&) const = default;
   };
+  void open_database();
+  bool poll_database();          // true when a pending database landed (or failed) just now
+  bool database_landed() const;  // it did, and poll() has not opened it yet
   void start_indexes();
   void start_allocator_history();
   void start_categories();
@@ -186,6 +197,8 @@ class Session {
 
   std::unique_ptr<Document> document_;
   std::unique_ptr<ElementsDbReader> elements_db_;
+  bool database_open_ = false;  // open_database() ran (or the pending database failed)
+  int database_generation_ = 0;
   std::function<void()> ready_;
   std::string error_;
   std::string warning_;

@@ -55,6 +55,7 @@ bool Session::analysis_matches(const CursorAnalysis& analysis, const AnalysisOpt
 
 std::shared_ptr<const CursorAnalysis> Session::analysis_now(const AnalysisOptions& options) {
   if (timeline() == nullptr || !cursor.placed()) return nullptr;
+  wait_database();
   catalog_.wait();
   if (analysis_ && analysis_matches(*analysis_, options)) return analysis_;
   analysis_worker_.wait_idle();

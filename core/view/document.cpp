@@ -1,6 +1,7 @@
 #include "core/view/document.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
 #include "core/convert/convert.h"
@@ -46,37 +47,49 @@ bool is_snapshot_pickle(const fs::path& path) {
 
 namespace {
 
-fs::path converted_directory_for(const std::string& path, LoadProgress& progress) {
+// Converts the pickle `path` into its cache entry `cache`. on_timelines (optional) receives the
+// timelines before the database is written.
+void convert_into_cache(const std::string& path, const fs::path& cache, LoadProgress& progress,
+                        std::function<void(const ReplayedDevices&)> on_timelines = {}) {
+  progress.stage = LoadProgress::Converting;
+  progress.converted = true;
+  progress.fraction = 0;
+  fs::create_directories(cache.parent_path());
+  ConvertOptions options;
+  options.input = path;
+  options.output_dir = cache.string();
+  options.on_timelines = std::move(on_timelines);
+  options.on_progress = [&](const ConvertProgress& step) {
+    // Reading dominates; deriving and writing share the last tenth.
+    if (step.stage == ConvertStage::Reading && step.bytes_total > 0) {
+      progress.fraction = 0.9f * static_cast<float>(step.bytes_read) / static_cast<float>(step.bytes_total);
+    } else if (step.stage != ConvertStage::Reading) {
+      progress.fraction = step.stage == ConvertStage::Done ? 1.0f : 0.95f;
+    }
+  };
+  // The converter builds in a staging directory and renames: a half-done cache never exists.
+  try {
+    convert_snapshot(options);
+  } catch (const OutputError&) {
+    // Another viewer converting the same file renamed its entry into place first: use it.
+    if (!fs::exists(cache / kAllocationsJsonName)) throw;
+  }
+}
+
+void note_cache_use(const fs::path& cache) {
+  mark_cache_entry_used(cache);
+  evict_cache(cache.parent_path(), cache_cap_bytes(), cache);
+}
+
+// `hashed`: the pickle's cache entry when the caller has already hashed it.
+fs::path converted_directory_for(const std::string& path, LoadProgress& progress,
+                                 const fs::path* hashed = nullptr) {
   if (fs::is_directory(path)) return path;
   if (!fs::exists(path)) throw InputError(path + ": no such file or directory");
   progress.stage = LoadProgress::Hashing;
-  const fs::path cache = conversion_cache_dir(path);
-  if (!fs::exists(cache / kAllocationsJsonName)) {
-    progress.stage = LoadProgress::Converting;
-    progress.converted = true;
-    progress.fraction = 0;
-    fs::create_directories(cache.parent_path());
-    ConvertOptions options;
-    options.input = path;
-    options.output_dir = cache.string();
-    options.on_progress = [&](const ConvertProgress& step) {
-      // Reading dominates; deriving and writing share the last tenth.
-      if (step.stage == ConvertStage::Reading && step.bytes_total > 0) {
-        progress.fraction = 0.9f * static_cast<float>(step.bytes_read) / static_cast<float>(step.bytes_total);
-      } else if (step.stage != ConvertStage::Reading) {
-        progress.fraction = step.stage == ConvertStage::Done ? 1.0f : 0.95f;
-      }
-    };
-    // The converter builds in a staging directory and renames: a half-done cache never exists.
-    try {
-      convert_snapshot(options);
-    } catch (const OutputError&) {
-      // Another viewer converting the same file renamed its entry into place first: use it.
-      if (!fs::exists(cache / kAllocationsJsonName)) throw;
-    }
-  }
-  mark_cache_entry_used(cache);
-  evict_cache(cache.parent_path(), cache_cap_bytes(), cache);
+  const fs::path cache = hashed ? *hashed : conversion_cache_dir(path);
+  if (!fs::exists(cache / kAllocationsJsonName)) convert_into_cache(path, cache, progress);
+  note_cache_use(cache);
   return cache;
 }
 
@@ -99,14 +112,15 @@ AllocationsFile read_checked_layout(const fs::path& dir, const std::string& open
 
 // The layout of `path`'s converted directory. A cache entry that fails the checks (truncated,
 // tampered with) is removed and converted again, once.
-AllocationsFile open_layout(const std::string& path, Document& document, LoadProgress& progress) {
-  document.directory = converted_directory_for(path, progress);
+AllocationsFile open_layout(const std::string& path, Document& document, LoadProgress& progress,
+                            const fs::path* hashed = nullptr) {
+  document.directory = converted_directory_for(path, progress, hashed);
   if (fs::is_directory(path)) return read_checked_layout(document.directory, path, progress);
   try {
     return read_checked_layout(document.directory, path, progress);
   } catch (const InputError&) {
     fs::remove_all(document.directory);
-    document.directory = converted_directory_for(path, progress);
+    document.directory = converted_directory_for(path, progress, hashed);
     return read_checked_layout(document.directory, path, progress);
   }
 }
@@ -124,10 +138,21 @@ std::shared_ptr<const MemoryPyramid> SharedPyramid::get(const Timeline& timeline
   return pyramid_;
 }
 
-std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& progress) {
+namespace {
+
+// The device shown first needs both pyramids for its first frame; after the last device is in,
+// so they point into timelines that no longer move.
+void build_first_pyramids(const Document& document) {
+  if (document.devices.empty()) return;
+  const DeviceDocument& first = document.devices.front();
+  run_beside([&] { first.pyramid(TimelineKind::Segments); }, [&] { first.pyramid(TimelineKind::Blocks); });
+}
+
+std::unique_ptr<Document> open_layout_document(const std::string& path, LoadProgress& progress,
+                                               const fs::path* hashed) {
   auto document = std::make_unique<Document>();
   document->opened_path = path;
-  AllocationsFile layout = open_layout(path, *document, progress);
+  AllocationsFile layout = open_layout(path, *document, progress, hashed);
   progress.fraction = 0;
   progress.stage = LoadProgress::Indexing;
   const size_t count = layout.devices.size();
@@ -141,14 +166,61 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
     document->devices.emplace_back(device.device, std::move(*blocks), std::move(*segments), timed);
     progress.fraction = static_cast<float>(i + 1) / static_cast<float>(count);
   }
-  // The device shown first needs both pyramids for its first frame; after the last emplace_back,
-  // so they point into timelines that no longer move.
-  if (!document->devices.empty()) {
-    const DeviceDocument& first = document->devices.front();
-    run_beside([&] { first.pyramid(TimelineKind::Segments); }, [&] { first.pyramid(TimelineKind::Blocks); });
-  }
+  build_first_pyramids(*document);
   progress.stage = LoadProgress::Done;
   return document;
+}
+
+// A document over the conversion's own timelines, whose database `pending` is still being written.
+std::unique_ptr<Document> document_before_database(const std::string& path, const fs::path& cache,
+                                                   const ReplayedDevices& replayed,
+                                                   std::shared_ptr<PendingDatabase> pending) {
+  auto document = std::make_unique<Document>();
+  document->opened_path = path;
+  document->directory = cache;
+  document->pending_database = std::move(pending);
+  for (const auto& device : replayed)
+    document->devices.emplace_back(device, has_time(device->blocks.input()));
+  build_first_pyramids(*document);
+  return document;
+}
+
+}  // namespace
+
+std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& progress) {
+  return open_layout_document(path, progress, nullptr);
+}
+
+std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgress& progress,
+                                              const EarlyDocument& early) {
+  if (!early || fs::is_directory(path) || !fs::exists(path)) return open_document(path, progress);
+  progress.stage = LoadProgress::Hashing;
+  const fs::path cache = conversion_cache_dir(path);
+  if (fs::exists(cache / kAllocationsJsonName)) return open_layout_document(path, progress, &cache);
+
+  auto pending = std::make_shared<PendingDatabase>();
+  bool delivered = false;
+  const auto hand_over = [&](const ReplayedDevices& replayed) {
+    auto document = document_before_database(path, cache, replayed, pending);
+    progress.stage = LoadProgress::Done;
+    delivered = true;
+    early(std::move(document));
+  };
+  try {
+    convert_into_cache(path, cache, progress, hand_over);
+  } catch (const std::exception& error) {
+    if (!delivered) throw;
+    pending->fail(error.what());  // the chart stays; the panels that need the database say why
+    return nullptr;
+  }
+  if (!delivered) return open_layout_document(path, progress, &cache);  // another viewer's entry
+  pending->finish();
+  try {
+    note_cache_use(cache);
+  } catch (const std::exception&) {
+    // Bookkeeping only: the entry is complete and in use whether or not the others were trimmed.
+  }
+  return nullptr;
 }
 
 }  // namespace snapscope

@@ -5,14 +5,17 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/convert/convert.h"
 #include "core/timeline/memory_pyramid.h"
 #include "core/timeline/timeline.h"
+#include "core/view/pending_database.h"
 
 namespace snapscope {
 
@@ -27,15 +30,28 @@ class SharedPyramid {
 };
 
 struct DeviceDocument {
+ private:
+  // First, so the references below can point into it: the timelines, owned here or shared with
+  // the conversion that is still writing the database from them.
+  std::shared_ptr<const ReplayedDevice> timelines_;
+
+ public:
+  // Takes both timelines (a converted directory read from disk).
   DeviceDocument(int device_index, Timeline blocks_timeline, Timeline segments_timeline, bool timed)
-      : device(device_index),
-        blocks(std::move(blocks_timeline)),
-        segments(std::move(segments_timeline)),
+      : DeviceDocument(std::make_shared<const ReplayedDevice>(ReplayedDevice{
+                           device_index, std::move(blocks_timeline), std::move(segments_timeline)}),
+                       timed) {}
+  // Shares a conversion's timelines (ConvertOptions::on_timelines): the chart before the database.
+  DeviceDocument(std::shared_ptr<const ReplayedDevice> replayed, bool timed)
+      : timelines_(std::move(replayed)),
+        device(timelines_->device),
+        blocks(timelines_->blocks),
+        segments(timelines_->segments),
         has_time(timed) {}
 
   int device = 0;
-  Timeline blocks;
-  Timeline segments;
+  const Timeline& blocks;
+  const Timeline& segments;
   bool has_time = false;  // the trace carries time_us
 
   const Timeline& timeline(TimelineKind kind) const {
@@ -58,6 +74,12 @@ struct Document {
   std::string opened_path;          // what the user asked for
   std::filesystem::path directory;  // the converted directory (allocations.json, elements.db)
   std::vector<DeviceDocument> devices;
+  // Set when the chart came before the database: the conversion is still writing `directory`
+  // (which does not exist until it is Ready). Null: the directory was complete when opened.
+  std::shared_ptr<PendingDatabase> pending_database;
+  bool database_ready() const {
+    return !pending_database || pending_database->state() == PendingDatabase::State::Ready;
+  }
 
   const DeviceDocument* find_device(int device) const;
   std::filesystem::path elements_db() const;
@@ -78,5 +100,15 @@ bool is_snapshot_pickle(const std::filesystem::path& path);
 // Opens a converted directory, or converts a pickle into its content-hash cache directory first
 // (reusing an earlier conversion). Throws InputError / std::runtime_error with a one-line message.
 std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& progress);
+
+// Receives a document before its database is written (Document::pending_database is set).
+using EarlyDocument = std::function<void(std::unique_ptr<Document>)>;
+
+// The same, except that a pickle's conversion hands its document to `early` as soon as the
+// timelines exist, then goes on to finish the database (and the cache entry) and marks
+// pending_database Ready or Failed; it returns null then. Errors before that point are thrown as
+// above. Without a conversion (a cache hit, a directory) it behaves like open_document.
+std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgress& progress,
+                                              const EarlyDocument& early);
 
 }  // namespace snapscope

@@ -19,14 +19,20 @@ bool DocumentLoader::start(const std::string& path) {
   progress_.fraction = 0;
   progress_.converted = false;
   worker_ = std::thread([this, path] {
+    const auto post = [this](Result result) {
+      const std::lock_guard lock(mutex_);
+      result_ = std::move(result);
+    };
     Result result;
     try {
-      result.document = open_document(path, progress_);
+      result.document = open_document_early(path, progress_, [&](std::unique_ptr<Document> early) {
+        post(Result{std::move(early), {}});
+      });
     } catch (const std::exception& error) {
       result.error = error.what();
     }
-    const std::lock_guard lock(mutex_);
-    result_ = std::move(result);
+    // Null after an early document: that was the result, and its database's fate is in it.
+    if (result.document || !result.error.empty()) post(std::move(result));
   });
   return true;
 }
@@ -37,10 +43,9 @@ std::optional<DocumentLoader::Result> DocumentLoader::take_result() {
     const std::lock_guard lock(mutex_);
     result.swap(result_);
   }
-  if (result) {
-    running_ = false;
-    join();
-  }
+  // The worker may still be writing an early document's database: start() or the destructor
+  // joins it.
+  if (result) running_ = false;
   return result;
 }
 

@@ -1,5 +1,7 @@
-// Runs open_document on a worker thread so the window keeps drawing (with a progress bar)
-// while a big snapshot converts or loads.
+// Runs open_document_early on a worker thread so the window keeps drawing (with a progress bar)
+// while a big snapshot converts or loads. A converted pickle's document is the result as soon as
+// its timelines exist; the worker then goes on writing its database (Document::pending_database)
+// and is joined by the next start() or the destructor, so a cache entry is never left half done.
 #pragma once
 
 #include <memory>
@@ -24,7 +26,8 @@ class DocumentLoader {
   DocumentLoader(const DocumentLoader&) = delete;
   DocumentLoader& operator=(const DocumentLoader&) = delete;
 
-  // Starts loading; false (and nothing happens) while another load is still running.
+  // Starts loading; false (and nothing happens) while another load is still running. Waits for
+  // the previous load's database, if it is still being written.
   bool start(const std::string& path);
   bool busy() const { return running_; }
   const std::string& path() const { return path_; }
@@ -36,7 +39,7 @@ class DocumentLoader {
   void join();
 
   std::thread worker_;
-  bool running_ = false;  // UI-thread view: started and not yet taken
+  bool running_ = false;  // UI-thread view: started and its result not yet taken
   std::string path_;
   LoadProgress progress_;
   std::mutex mutex_;

@@ -4,10 +4,12 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "core/analysis/state_mapping.h"
 #include "core/convert/convert.h"
@@ -155,4 +157,90 @@ TEST_CASE("session: two sessions at once give independent results") {
   b->wait_settled();
   CHECK(b->timeline() != nullptr);
   CHECK(b->allocator_history() != nullptr);
+}
+
+namespace {
+
+// The converted directory opened as if its conversion were still writing elements.db: the
+// session must not touch the database until `pending` says it is there.
+std::unique_ptr<Session> session_waiting_for(const fs::path& converted,
+                                             const std::shared_ptr<PendingDatabase>& pending,
+                                             std::atomic<int>& wakes) {
+  LoadProgress progress;
+  auto document = open_document(converted.string(), progress);
+  document->pending_database = pending;
+  return std::make_unique<Session>(std::move(document), [&] { ++wakes; });
+}
+
+}  // namespace
+
+TEST_CASE("session: before its database lands the chart is there, and the panels fill in once it does") {
+  TempDir dir;
+  const fs::path converted = converted_snapshot(dir, "pending", 5);
+  auto pending = std::make_shared<PendingDatabase>();
+  std::atomic<int> wakes{0};
+  auto session = session_waiting_for(converted, pending, wakes);
+  REQUIRE(session->timeline() != nullptr);
+  CHECK(session->timeline()->element_count() > 0);
+  CHECK(session->database_writing());
+  CHECK_FALSE(session->database_open());
+  const uint32_t elem = 0;
+  session->select(elem);
+  CHECK_FALSE(session->details().has_value());  // nothing read yet
+  CHECK(session->background_busy());
+  CHECK_FALSE(session->settled());
+  CHECK_FALSE(session->poll());
+  CHECK(session->stack_catalog() == nullptr);
+  CHECK(session->allocator_history() == nullptr);
+  CHECK(session->error().empty());
+
+  pending->finish();
+  CHECK(wakes.load() >= 1);  // the viewer is woken to poll
+  CHECK(session->result_waiting());
+  CHECK(session->poll());
+  CHECK(session->database_open());
+  CHECK_FALSE(session->database_writing());
+  CHECK(session->database_generation() == 1);
+  REQUIRE(session->details().has_value());  // the selection made before is filled in
+  CHECK(session->details()->elem == elem);
+  session->wait_settled();
+  CHECK(session->stack_catalog() != nullptr);
+  CHECK(session->annotations() != nullptr);
+  CHECK(session->allocator_history() != nullptr);
+  CHECK(session->error().empty());
+}
+
+TEST_CASE("session: a database that fails after the chart leaves the chart and says why") {
+  TempDir dir;
+  const fs::path converted = converted_snapshot(dir, "failing", 6);
+  auto pending = std::make_shared<PendingDatabase>();
+  std::atomic<int> wakes{0};
+  auto session = session_waiting_for(converted, pending, wakes);
+  pending->fail("elements.db: disk full");
+  CHECK(session->poll());
+  CHECK(session->error() == "details unavailable: elements.db: disk full");
+  CHECK(session->timeline() != nullptr);
+  session->wait_settled();  // nothing waits for a database that will not come
+  CHECK(session->stack_catalog() == nullptr);
+  session->select(0);
+  CHECK_FALSE(session->details().has_value());
+}
+
+TEST_CASE("session: analysis_now and the allocator history wait for a pending database") {
+  TempDir dir;
+  const fs::path converted = converted_snapshot(dir, "waits", 7);
+  auto pending = std::make_shared<PendingDatabase>();
+  std::atomic<int> wakes{0};
+  auto session = session_waiting_for(converted, pending, wakes);
+  session->cursor.place(*session->timeline(), peak_state(*session->timeline()));
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    pending->finish();
+  });
+  const auto analysis = session->analysis_now({});
+  writer.join();
+  REQUIRE(analysis != nullptr);
+  CHECK(analysis->moment.live_bytes > 0);
+  session->wait_allocator_history();
+  CHECK(session->allocator_history() != nullptr);
 }

@@ -135,3 +135,104 @@ TEST_CASE("conversion cache: two viewers converting the same file at once make o
   REQUIRE(names_in(cache_root()).size() == 1);  // no second entry, no staging directory left
   CHECK(open_path(pickle)->devices.size() == 2);
 }
+
+namespace {
+
+void check_same_replay(const Timeline& early, const Timeline& read_back) {
+  const ReplayInput& a = early.input();
+  const ReplayInput& b = read_back.input();
+  REQUIRE(a.elements.size() == b.elements.size());
+  for (size_t i = 0; i < a.elements.size(); ++i) {
+    const ReplayElement &x = a.elements[i], &y = b.elements[i];
+    INFO("element " << i);
+    CHECK(x.addr == y.addr);
+    CHECK(x.size == y.size);
+    CHECK(x.alloc_event == y.alloc_event);
+    CHECK(x.free_event == y.free_event);
+    CHECK(x.stack == y.stack);
+    CHECK(x.origin == y.origin);
+    CHECK(x.merged_free == y.merged_free);
+  }
+  REQUIRE(a.actions.size() == b.actions.size());
+  for (size_t i = 0; i < a.actions.size(); ++i) {
+    CHECK(a.actions[i].elem == b.actions[i].elem);
+    CHECK(a.actions[i].event == b.actions[i].event);
+  }
+  CHECK(a.initial_stack == b.initial_stack);
+  CHECK(a.action_time_us == b.action_time_us);
+  CHECK(a.synthetic_action == b.synthetic_action);
+  CHECK(a.element_blocks == b.element_blocks);
+  CHECK(a.element_segments == b.element_segments);
+  CHECK(early.peak_bytes() == read_back.peak_bytes());
+  CHECK(early.timesteps() == read_back.timesteps());
+}
+
+}  // namespace
+
+TEST_CASE("conversion cache: a fresh pickle's document comes before its database, then the entry is whole") {
+  TempDir dir;
+  const CacheHome home(dir / "xdg");
+  const fs::path pickle = dir / "s.pickle";
+  test::write_file(pickle, test::pickle_bytes(test::standard_fixture()));
+  LoadProgress progress;
+  std::unique_ptr<Document> early;
+  bool database_there_at_hand_over = true;
+  PendingDatabase::State state_at_hand_over = PendingDatabase::State::Ready;
+  const auto returned =
+      open_document_early(pickle.string(), progress, [&](std::unique_ptr<Document> document) {
+        REQUIRE(document->pending_database != nullptr);
+        state_at_hand_over = document->pending_database->state();
+        database_there_at_hand_over = fs::exists(document->directory / "elements.db");
+        early = std::move(document);
+      });
+  CHECK(returned == nullptr);  // the document went to the callback
+  REQUIRE(early != nullptr);
+  CHECK(state_at_hand_over == PendingDatabase::State::Writing);
+  CHECK_FALSE(database_there_at_hand_over);  // the cache entry is renamed into place at the end
+  CHECK(progress.converted);
+  CHECK(early->pending_database->state() == PendingDatabase::State::Ready);
+  CHECK(early->database_ready());
+  CHECK(early->opened_path == pickle.string());
+  CHECK(fs::exists(early->directory / "elements.db"));
+  CHECK(fs::exists(early->directory / "allocations.json"));
+  CHECK(names_in(cache_root()) == std::vector<std::string>{early->directory.filename().string()});
+
+  // The same timelines as the cache entry gives when it is opened again.
+  const auto read_back = open_path(pickle);
+  CHECK(read_back->pending_database == nullptr);
+  CHECK(read_back->directory == early->directory);
+  REQUIRE(read_back->devices.size() == early->devices.size());
+  for (size_t i = 0; i < early->devices.size(); ++i) {
+    CHECK(early->devices[i].device == read_back->devices[i].device);
+    CHECK(early->devices[i].has_time == read_back->devices[i].has_time);
+    check_same_replay(early->devices[i].blocks, read_back->devices[i].blocks);
+    check_same_replay(early->devices[i].segments, read_back->devices[i].segments);
+  }
+
+  // A cache hit (or a directory) has nothing to hand over early: it is opened as before.
+  bool called = false;
+  const auto hit =
+      open_document_early(pickle.string(), progress, [&](std::unique_ptr<Document>) { called = true; });
+  CHECK_FALSE(called);
+  REQUIRE(hit != nullptr);
+  CHECK(hit->pending_database == nullptr);
+}
+
+TEST_CASE("conversion cache: a bad pickle fails before any early document, and leaves no entry") {
+  TempDir dir;
+  const CacheHome home(dir / "xdg");
+  const fs::path pickle = dir / "bad.pickle";
+  test::write_file(pickle, "\x80\x02not a pickle");
+  LoadProgress progress;
+  bool called = false;
+  std::string error;
+  try {
+    open_document_early(pickle.string(), progress, [&](std::unique_ptr<Document>) { called = true; });
+  } catch (const std::exception& failure) {
+    error = failure.what();
+  }
+  CHECK(error.starts_with(pickle.string() + ": "));
+  CHECK(error.find('\n') == std::string::npos);
+  CHECK_FALSE(called);
+  CHECK((!fs::exists(cache_root()) || names_in(cache_root()).empty()));
+}

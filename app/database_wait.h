@@ -1,0 +1,12 @@
+// What a panel that needs elements.db shows while the conversion is still writing it (the
+// chart of a fresh pickle comes first).
+#pragma once
+
+namespace snapscope {
+
+class Session;
+
+// One disabled line, with the seconds waited so far; nothing once the database is there.
+void draw_database_wait(const Session& state);
+
+}  // namespace snapscope

@@ -1,0 +1,48 @@
+#include "core/view/pending_database.h"
+
+#include <utility>
+
+namespace snapscope {
+
+std::string PendingDatabase::error() const {
+  const std::lock_guard lock(mutex_);
+  return error_;
+}
+
+double PendingDatabase::seconds_waited() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count();
+}
+
+void PendingDatabase::finish() { settle(State::Ready, {}); }
+
+void PendingDatabase::fail(std::string message) { settle(State::Failed, std::move(message)); }
+
+void PendingDatabase::settle(State state, std::string message) {
+  std::function<void()> wake;
+  {
+    const std::lock_guard lock(mutex_);
+    error_ = std::move(message);
+    state_ = state;
+    wake = wake_;
+  }
+  done_.notify_all();
+  if (wake) wake();
+}
+
+void PendingDatabase::on_done(std::function<void()> wake) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (state_ == State::Writing) {
+      wake_ = std::move(wake);
+      return;
+    }
+  }
+  if (wake) wake();
+}
+
+void PendingDatabase::wait() const {
+  std::unique_lock lock(mutex_);
+  done_.wait(lock, [this] { return state_ != State::Writing; });
+}
+
+}  // namespace snapscope

@@ -1,0 +1,42 @@
+// The elements.db of a document whose chart was shown first (a pickle being converted): the
+// converting thread finishes the database and says so here; the session and its panels read it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <string>
+
+namespace snapscope {
+
+class PendingDatabase {
+ public:
+  enum class State { Writing, Ready, Failed };
+
+  State state() const { return state_.load(); }
+  bool writing() const { return state() == State::Writing; }
+  std::string error() const;  // why it failed; "" otherwise
+  // Seconds since the chart was handed over without it (the status bar shows it while Writing).
+  double seconds_waited() const;
+
+  // The converting thread: the database is in place, or will never be.
+  void finish();
+  void fail(std::string message);
+  // Runs `wake` (on the converting thread) once the state leaves Writing; at once if it has.
+  void on_done(std::function<void()> wake);
+  void wait() const;
+
+ private:
+  void settle(State state, std::string message);
+
+  std::atomic<State> state_{State::Writing};
+  const std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
+  mutable std::mutex mutex_;
+  mutable std::condition_variable done_;
+  std::string error_;           // guarded by mutex_
+  std::function<void()> wake_;  // guarded by mutex_
+};
+
+}  // namespace snapscope
