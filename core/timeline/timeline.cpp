@@ -61,6 +61,7 @@ std::vector<uint32_t> Timeline::replay() {
   size_t bytes = 0;
   for (const MemoryRange& array : arrays) bytes += array.bytes;
   if (bytes < kPrefaultMinBytes) return replay_actions();  // not worth a thread
+  for (const MemoryRange& array : arrays) advise_huge_pages(array.begin, array.bytes);
   std::vector<uint32_t> sampled_live_counts;
   run_beside([&] { populate_in_step(arrays); }, [&] { sampled_live_counts = replay_actions(); });
   return sampled_live_counts;

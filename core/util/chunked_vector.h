@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/util/prefault.h"
+
 namespace snapscope {
 
 template <typename T, size_t kChunkBits = 16>
@@ -31,8 +33,7 @@ class ChunkedVector {
   const T* chunk_data(size_t c) const { return std::launder(reinterpret_cast<const T*>(chunks_[c].get())); }
 
   void push_back(const T& value) {
-    if ((size_ >> kChunkBits) == chunks_.size())
-      chunks_.push_back(std::make_unique_for_overwrite<Slot[]>(kChunkSize));
+    if ((size_ >> kChunkBits) == chunks_.size()) add_chunk();
     ::new (static_cast<void*>(chunks_[size_ >> kChunkBits][size_ & (kChunkSize - 1)].bytes)) T(value);
     ++size_;
   }
@@ -42,6 +43,7 @@ class ChunkedVector {
   std::vector<T> drain_to_vector() {
     std::vector<T> out;
     out.reserve(size_);
+    if (chunks_.size() > 1) advise_huge_pages(out.data(), size_ * sizeof(T));
     for (size_t c = 0; c < chunks_.size(); ++c) {
       size_t n = std::min(kChunkSize, size_ - c * kChunkSize);
       out.insert(out.end(), chunk_data(c), chunk_data(c) + n);
@@ -57,6 +59,12 @@ class ChunkedVector {
   }
 
  private:
+  // Huge pages from the second chunk on: a small input (a fuzzer runs millions) must not have
+  // 2 MiB pages zeroed for the few slots it fills.
+  void add_chunk() {
+    chunks_.push_back(std::make_unique_for_overwrite<Slot[]>(kChunkSize));
+    if (chunks_.size() > 1) advise_huge_pages(chunks_.back().get(), kChunkSize * sizeof(Slot));
+  }
   struct Slot {  // raw storage for one element; no constructor, so new Slot[] writes nothing
     alignas(T) unsigned char bytes[sizeof(T)];
   };

@@ -24,7 +24,21 @@ uintptr_t page_size() { return 4096; }
 bool populate(uintptr_t, uintptr_t) { return false; }
 #endif
 
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+void advise_huge(uintptr_t begin, uintptr_t end) {
+  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+#else
+void advise_huge(uintptr_t, uintptr_t) {}
+#endif
+
 }  // namespace
+
+void advise_huge_pages(const void* begin, size_t bytes) {
+  constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
+  const auto start = reinterpret_cast<uintptr_t>(begin);
+  advise_huge((start + kHugePage - 1) / kHugePage * kHugePage, (start + bytes) / kHugePage * kHugePage);
+}
 
 void populate_in_step(std::span<const MemoryRange> ranges, size_t slices) {
   slices = std::max<size_t>(slices, 1);
