@@ -8,9 +8,10 @@ namespace snapscope {
 
 void draw_database_wait(const Session& state) {
   if (!state.database_writing()) return;
-  ImGui::TextDisabled(
-      "writing elements.db (%.1f s): stacks, details, events, SQL and the allocator state follow",
-      state.document()->pending_database->seconds_waited());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("writing elements.db (%.1f s); this fills in when it lands",
+                     state.document()->pending_database->seconds_waited());
+  ImGui::PopStyleColor();
 }
 
 }  // namespace snapscope

@@ -6,7 +6,8 @@ namespace snapscope {
 
 class Session;
 
-// One disabled line, with the seconds waited so far; nothing once the database is there.
+// A short disabled note, wrapped to the panel, with the seconds waited since the chart came;
+// nothing once the database is there.
 void draw_database_wait(const Session& state);
 
 }  // namespace snapscope

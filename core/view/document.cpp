@@ -198,22 +198,23 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
   const fs::path cache = conversion_cache_dir(path);
   if (fs::exists(cache / kAllocationsJsonName)) return open_layout_document(path, progress, &cache);
 
-  auto pending = std::make_shared<PendingDatabase>();
-  bool delivered = false;
+  // Set at the hand-over (so its clock counts the wait for the database); null before it.
+  std::shared_ptr<PendingDatabase> pending;
   const auto hand_over = [&](const ReplayedDevices& replayed) {
-    auto document = document_before_database(path, cache, replayed, pending);
+    auto waiting = std::make_shared<PendingDatabase>();
+    auto document = document_before_database(path, cache, replayed, waiting);
     progress.stage = LoadProgress::Done;
-    delivered = true;
     early(std::move(document));
+    pending = std::move(waiting);  // only once the document is out: failures before are thrown
   };
   try {
     convert_into_cache(path, cache, progress, hand_over);
   } catch (const std::exception& error) {
-    if (!delivered) throw;
+    if (!pending) throw;
     pending->fail(error.what());  // the chart stays; the panels that need the database say why
     return nullptr;
   }
-  if (!delivered) return open_layout_document(path, progress, &cache);  // another viewer's entry
+  if (!pending) return open_layout_document(path, progress, &cache);  // another viewer's entry
   pending->finish();
   try {
     note_cache_use(cache);
