@@ -60,6 +60,7 @@ void convert_into_cache(const std::string& path, const fs::path& cache, LoadProg
   options.output_dir = cache.string();
   options.on_timelines = std::move(on_timelines);
   options.on_progress = [&](const ConvertProgress& step) {
+    if (progress.cancel && step.stage == ConvertStage::Reading) throw LoadCancelled();
     // Reading dominates; deriving and writing share the last tenth.
     if (step.stage == ConvertStage::Reading && step.bytes_total > 0) {
       progress.fraction = 0.9f * static_cast<float>(step.bytes_read) / static_cast<float>(step.bytes_total);

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,6 +92,13 @@ struct LoadProgress {
   std::atomic<int> stage{Hashing};
   std::atomic<float> fraction{0};      // within the stage, 0..1
   std::atomic<bool> converted{false};  // this load converted a pickle (no cache entry yet)
+  // Set by the owner to stop a conversion while it reads the pickle (the viewer is closing): it
+  // throws LoadCancelled and leaves no cache entry. A database already being written is finished.
+  std::atomic<bool> cancel{false};
+};
+
+struct LoadCancelled : std::runtime_error {
+  LoadCancelled() : std::runtime_error("load cancelled") {}
 };
 const char* load_stage_name(int stage);
 

@@ -4,7 +4,10 @@
 
 namespace snapscope {
 
-DocumentLoader::~DocumentLoader() { join(); }
+DocumentLoader::~DocumentLoader() {
+  progress_.cancel = true;  // a pickle still being read is dropped; a database being written ends
+  join();
+}
 
 void DocumentLoader::join() {
   if (worker_.joinable()) worker_.join();
@@ -18,6 +21,7 @@ bool DocumentLoader::start(const std::string& path) {
   progress_.stage = LoadProgress::Hashing;
   progress_.fraction = 0;
   progress_.converted = false;
+  progress_.cancel = false;
   worker_ = std::thread([this, path] {
     const auto post = [this](Result result) {
       const std::lock_guard lock(mutex_);

@@ -236,3 +236,22 @@ TEST_CASE("conversion cache: a bad pickle fails before any early document, and l
   CHECK_FALSE(called);
   CHECK((!fs::exists(cache_root()) || names_in(cache_root()).empty()));
 }
+
+TEST_CASE("conversion cache: a load cancelled while the pickle is read stops and leaves no entry") {
+  TempDir dir;
+  const CacheHome home(dir / "xdg");
+  const fs::path pickle = dir / "s.pickle";
+  test::write_file(pickle, test::pickle_bytes(test::standard_fixture()));
+  LoadProgress progress;
+  progress.cancel = true;  // the viewer closed before the first bytes were read
+  bool called = false;
+  std::string error;
+  try {
+    open_document_early(pickle.string(), progress, [&](std::unique_ptr<Document>) { called = true; });
+  } catch (const LoadCancelled& cancelled) {
+    error = cancelled.what();
+  }
+  CHECK(error == "load cancelled");
+  CHECK_FALSE(called);
+  CHECK((!fs::exists(cache_root()) || names_in(cache_root()).empty()));  // no entry, no staging dir
+}
