@@ -11,6 +11,12 @@ namespace {
 
 std::filesystem::path wrapper_list_file() { return config_root() / "wrapper-libraries.txt"; }
 
+// Why a loader did not start: one load at a time, its database included.
+std::string refusal(const DocumentLoader& loader) {
+  return std::string(loader.finishing() ? "still writing the database of " : "still loading ") +
+         loader.path() + "; try again when it is done";
+}
+
 }  // namespace
 
 AppState::AppState() : recent_(config_root() / "recent-files.txt") {
@@ -29,12 +35,11 @@ void AppState::set_wrapper_libraries(std::vector<std::string> packages) {
 }
 
 void AppState::open(const std::string& path) {
-  if (!loader_.start(path)) error_ = "still loading " + loader_.path() + "; try again when it is done";
+  if (!loader_.start(path)) error_ = refusal(loader_);
 }
 
 void AppState::open_compare(const std::string& path) {
-  if (!compare_loader_.start(path))
-    error_ = "still loading " + compare_loader_.path() + "; try again when it is done";
+  if (!compare_loader_.start(path)) error_ = "compare: " + refusal(compare_loader_);
 }
 
 bool AppState::poll_compare_loader(const std::function<void()>& before_replace) {

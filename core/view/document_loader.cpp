@@ -14,8 +14,9 @@ void DocumentLoader::join() {
 }
 
 bool DocumentLoader::start(const std::string& path) {
-  if (running_) return false;
+  if (running_ || finishing()) return false;
   join();
+  worker_done_ = false;
   running_ = true;
   path_ = path;
   progress_.stage = LoadProgress::Hashing;
@@ -37,6 +38,7 @@ bool DocumentLoader::start(const std::string& path) {
     }
     // Null after an early document: that was the result, and its database's fate is in it.
     if (result.document || !result.error.empty()) post(std::move(result));
+    worker_done_ = true;
   });
   return true;
 }

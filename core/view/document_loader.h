@@ -4,6 +4,7 @@
 // and is joined by the next start() or the destructor, so a cache entry is never left half done.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,10 +27,12 @@ class DocumentLoader {
   DocumentLoader(const DocumentLoader&) = delete;
   DocumentLoader& operator=(const DocumentLoader&) = delete;
 
-  // Starts loading; false (and nothing happens) while another load is still running. Waits for
-  // the previous load's database, if it is still being written.
+  // Starts loading; false (and nothing happens) while another load is still running, its
+  // database included (joining it here would freeze the window until it lands).
   bool start(const std::string& path);
   bool busy() const { return running_; }
+  // The document was taken, and the worker is still writing its database.
+  bool finishing() const { return !running_ && worker_.joinable() && !worker_done_; }
   const std::string& path() const { return path_; }
   const LoadProgress& progress() const { return progress_; }
   // The finished load, once; nothing while running or idle.
@@ -40,6 +43,7 @@ class DocumentLoader {
 
   std::thread worker_;
   bool running_ = false;  // UI-thread view: started and its result not yet taken
+  std::atomic<bool> worker_done_{true};
   std::string path_;
   LoadProgress progress_;
   std::mutex mutex_;

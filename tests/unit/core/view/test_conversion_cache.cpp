@@ -14,6 +14,7 @@
 #include "core/view/app_dirs.h"
 #include "core/view/conversion_cache.h"
 #include "core/view/document.h"
+#include "core/view/document_loader.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -254,4 +255,39 @@ TEST_CASE("conversion cache: a load cancelled while the pickle is read stops and
   CHECK(error == "load cancelled");
   CHECK_FALSE(called);
   CHECK((!fs::exists(cache_root()) || names_in(cache_root()).empty()));  // no entry, no staging dir
+}
+
+namespace {
+
+DocumentLoader::Result wait_for_result(DocumentLoader& loader) {
+  for (;;) {
+    if (auto result = loader.take_result()) return std::move(*result);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("document loader: a fresh pickle's document comes first; the next load waits for its database") {
+  TempDir dir;
+  const CacheHome home(dir / "xdg");
+  const fs::path pickle = dir / "s.pickle";
+  test::write_file(pickle, test::pickle_bytes(test::standard_fixture()));
+  DocumentLoader loader;
+  REQUIRE(loader.start(pickle.string()));
+  CHECK_FALSE(loader.start(pickle.string()));  // one load at a time
+  DocumentLoader::Result first = wait_for_result(loader);
+  REQUIRE(first.document != nullptr);
+  REQUIRE(first.document->pending_database != nullptr);
+  CHECK_FALSE(loader.busy());
+  if (loader.finishing()) CHECK_FALSE(loader.start(pickle.string()));  // its database is being written
+  first.document->pending_database->wait();
+  CHECK(first.document->pending_database->state() == PendingDatabase::State::Ready);
+  while (loader.finishing()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+
+  REQUIRE(loader.start(pickle.string()));  // now a cache hit
+  const DocumentLoader::Result second = wait_for_result(loader);
+  REQUIRE(second.document != nullptr);
+  CHECK(second.document->pending_database == nullptr);
+  CHECK(second.document->directory == first.document->directory);
 }
