@@ -161,25 +161,28 @@ TEST_CASE("session: two sessions at once give independent results") {
 
 namespace {
 
-// The converted directory opened as if its conversion were still writing elements.db: the
-// session must not touch the database until `pending` says it is there.
-std::unique_ptr<Session> session_waiting_for(const fs::path& converted,
-                                             const std::shared_ptr<PendingDatabase>& pending,
-                                             std::atomic<int>& wakes) {
-  LoadProgress progress;
-  auto document = open_document(converted.string(), progress);
-  document->pending_database = pending;
-  return std::make_unique<Session>(std::move(document), [&] { ++wakes; });
-}
+// A converted snapshot opened as if its conversion were still writing elements.db: the session
+// must not touch the database until `pending` says it is there.
+struct PendingSession {
+  PendingSession(const std::string& name, uint64_t seed) : converted(converted_snapshot(dir, name, seed)) {
+    LoadProgress progress;
+    auto document = open_document(converted.string(), progress);
+    document->pending_database = pending;
+    session = std::make_unique<Session>(std::move(document), [this] { ++wakes; });
+  }
+  TempDir dir;
+  fs::path converted;
+  std::shared_ptr<PendingDatabase> pending = std::make_shared<PendingDatabase>();
+  std::atomic<int> wakes{0};
+  std::unique_ptr<Session> session;
+};
 
 }  // namespace
 
 TEST_CASE("session: before its database lands the chart is there, and the panels fill in once it does") {
-  TempDir dir;
-  const fs::path converted = converted_snapshot(dir, "pending", 5);
-  auto pending = std::make_shared<PendingDatabase>();
-  std::atomic<int> wakes{0};
-  auto session = session_waiting_for(converted, pending, wakes);
+  PendingSession opened("pending", 5);
+  const auto& session = opened.session;
+  PendingDatabase& pending = *opened.pending;
   REQUIRE(session->timeline() != nullptr);
   CHECK(session->timeline()->element_count() > 0);
   CHECK(session->database_writing());
@@ -194,8 +197,8 @@ TEST_CASE("session: before its database lands the chart is there, and the panels
   CHECK(session->allocator_history() == nullptr);
   CHECK(session->error().empty());
 
-  pending->finish();
-  CHECK(wakes.load() >= 1);  // the viewer is woken to poll
+  pending.finish();
+  CHECK(opened.wakes.load() >= 1);  // the viewer is woken to poll
   CHECK(session->result_waiting());
   CHECK(session->poll());
   CHECK(session->database_open());
@@ -211,12 +214,10 @@ TEST_CASE("session: before its database lands the chart is there, and the panels
 }
 
 TEST_CASE("session: a database that fails after the chart leaves the chart and says why") {
-  TempDir dir;
-  const fs::path converted = converted_snapshot(dir, "failing", 6);
-  auto pending = std::make_shared<PendingDatabase>();
-  std::atomic<int> wakes{0};
-  auto session = session_waiting_for(converted, pending, wakes);
-  pending->fail("elements.db: disk full");
+  PendingSession opened("failing", 6);
+  const auto& session = opened.session;
+  PendingDatabase& pending = *opened.pending;
+  pending.fail("elements.db: disk full");
   CHECK(session->poll());
   CHECK(session->error() == "details unavailable: elements.db: disk full");
   CHECK(session->timeline() != nullptr);
@@ -227,15 +228,13 @@ TEST_CASE("session: a database that fails after the chart leaves the chart and s
 }
 
 TEST_CASE("session: analysis_now and the allocator history wait for a pending database") {
-  TempDir dir;
-  const fs::path converted = converted_snapshot(dir, "waits", 7);
-  auto pending = std::make_shared<PendingDatabase>();
-  std::atomic<int> wakes{0};
-  auto session = session_waiting_for(converted, pending, wakes);
+  PendingSession opened("waits", 7);
+  const auto& session = opened.session;
+  PendingDatabase& pending = *opened.pending;
   session->cursor.place(*session->timeline(), peak_state(*session->timeline()));
   std::thread writer([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    pending->finish();
+    pending.finish();
   });
   const auto analysis = session->analysis_now({});
   writer.join();

@@ -15,6 +15,7 @@
 #include "core/view/conversion_cache.h"
 #include "core/view/document.h"
 #include "core/view/document_loader.h"
+#include "unit/support/replay_checks.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -46,6 +47,27 @@ class CacheHome {
   bool had_ = false;
   std::string saved_;
 };
+
+// A fresh pickle (the standard fixture) and an empty conversion cache, for one test.
+struct FreshPickle {
+  TempDir dir;
+  CacheHome home{dir / "xdg"};
+  fs::path pickle = write(dir / "s.pickle");
+  static fs::path write(const fs::path& path) {
+    test::write_file(path, test::pickle_bytes(test::standard_fixture()));
+    return path;
+  }
+};
+
+// open_document_early's one-line error ("" if it did not throw); `called`: a document came early.
+std::string early_open_error(const fs::path& pickle, LoadProgress& progress, bool& called) {
+  try {
+    open_document_early(pickle.string(), progress, [&](std::unique_ptr<Document>) { called = true; });
+  } catch (const std::exception& failure) {
+    return failure.what();
+  }
+  return {};
+}
 
 fs::path make_entry(const fs::path& root, const std::string& name, size_t bytes, int age_s) {
   fs::create_directories(root / name);
@@ -93,10 +115,8 @@ TEST_CASE("conversion cache: the cap comes from SNAPSCOPE_CACHE_MAX") {
 }
 
 TEST_CASE("conversion cache: a truncated or tampered entry is converted again") {
-  TempDir dir;
-  const CacheHome home(dir / "xdg");
-  const fs::path pickle = dir / "s.pickle";
-  test::write_file(pickle, test::pickle_bytes(test::standard_fixture()));
+  const FreshPickle fresh;
+  const fs::path& pickle = fresh.pickle;
   const fs::path entry = open_path(pickle)->directory;
   REQUIRE(entry.parent_path() == cache_root());
   const std::string layout = test::read_file(entry / "allocations.json");
@@ -115,10 +135,8 @@ TEST_CASE("conversion cache: a truncated or tampered entry is converted again") 
 }
 
 TEST_CASE("conversion cache: two viewers converting the same file at once make one good entry") {
-  TempDir dir;
-  const CacheHome home(dir / "xdg");
-  const fs::path pickle = dir / "s.pickle";
-  test::write_file(pickle, test::pickle_bytes(test::standard_fixture()));
+  const FreshPickle fresh;
+  const fs::path& pickle = fresh.pickle;
   std::string errors[2];
   std::vector<std::thread> viewers;
   for (std::string& error : errors) {
@@ -139,31 +157,9 @@ TEST_CASE("conversion cache: two viewers converting the same file at once make o
 
 namespace {
 
-void check_same_replay(const Timeline& early, const Timeline& read_back) {
-  const ReplayInput& a = early.input();
-  const ReplayInput& b = read_back.input();
-  REQUIRE(a.elements.size() == b.elements.size());
-  for (size_t i = 0; i < a.elements.size(); ++i) {
-    const ReplayElement &x = a.elements[i], &y = b.elements[i];
-    INFO("element " << i);
-    CHECK(x.addr == y.addr);
-    CHECK(x.size == y.size);
-    CHECK(x.alloc_event == y.alloc_event);
-    CHECK(x.free_event == y.free_event);
-    CHECK(x.stack == y.stack);
-    CHECK(x.origin == y.origin);
-    CHECK(x.merged_free == y.merged_free);
-  }
-  REQUIRE(a.actions.size() == b.actions.size());
-  for (size_t i = 0; i < a.actions.size(); ++i) {
-    CHECK(a.actions[i].elem == b.actions[i].elem);
-    CHECK(a.actions[i].event == b.actions[i].event);
-  }
-  CHECK(a.initial_stack == b.initial_stack);
-  CHECK(a.action_time_us == b.action_time_us);
-  CHECK(a.synthetic_action == b.synthetic_action);
-  CHECK(a.element_blocks == b.element_blocks);
-  CHECK(a.element_segments == b.element_segments);
+// The same replay, and so the same chart.
+void check_same_timeline(const Timeline& early, const Timeline& read_back) {
+  test::check_same_replay(early.input(), read_back.input());
   CHECK(early.peak_bytes() == read_back.peak_bytes());
   CHECK(early.timesteps() == read_back.timesteps());
 }
@@ -171,10 +167,8 @@ void check_same_replay(const Timeline& early, const Timeline& read_back) {
 }  // namespace
 
 TEST_CASE("conversion cache: a fresh pickle's document comes before its database, then the entry is whole") {
-  TempDir dir;
-  const CacheHome home(dir / "xdg");
-  const fs::path pickle = dir / "s.pickle";
-  test::write_file(pickle, test::pickle_bytes(test::standard_fixture()));
+  const FreshPickle fresh;
+  const fs::path& pickle = fresh.pickle;
   LoadProgress progress;
   std::unique_ptr<Document> early;
   bool database_there_at_hand_over = true;
@@ -206,8 +200,8 @@ TEST_CASE("conversion cache: a fresh pickle's document comes before its database
   for (size_t i = 0; i < early->devices.size(); ++i) {
     CHECK(early->devices[i].device == read_back->devices[i].device);
     CHECK(early->devices[i].has_time == read_back->devices[i].has_time);
-    check_same_replay(early->devices[i].blocks, read_back->devices[i].blocks);
-    check_same_replay(early->devices[i].segments, read_back->devices[i].segments);
+    check_same_timeline(early->devices[i].blocks, read_back->devices[i].blocks);
+    check_same_timeline(early->devices[i].segments, read_back->devices[i].segments);
   }
 
   // A cache hit (or a directory) has nothing to hand over early: it is opened as before.
@@ -226,12 +220,7 @@ TEST_CASE("conversion cache: a bad pickle fails before any early document, and l
   test::write_file(pickle, "\x80\x02not a pickle");
   LoadProgress progress;
   bool called = false;
-  std::string error;
-  try {
-    open_document_early(pickle.string(), progress, [&](std::unique_ptr<Document>) { called = true; });
-  } catch (const std::exception& failure) {
-    error = failure.what();
-  }
+  const std::string error = early_open_error(pickle, progress, called);
   CHECK(error.starts_with(pickle.string() + ": "));
   CHECK(error.find('\n') == std::string::npos);
   CHECK_FALSE(called);
@@ -239,19 +228,12 @@ TEST_CASE("conversion cache: a bad pickle fails before any early document, and l
 }
 
 TEST_CASE("conversion cache: a load cancelled while the pickle is read stops and leaves no entry") {
-  TempDir dir;
-  const CacheHome home(dir / "xdg");
-  const fs::path pickle = dir / "s.pickle";
-  test::write_file(pickle, test::pickle_bytes(test::standard_fixture()));
+  const FreshPickle fresh;
+  const fs::path& pickle = fresh.pickle;
   LoadProgress progress;
   progress.cancel = true;  // the viewer closed before the first bytes were read
   bool called = false;
-  std::string error;
-  try {
-    open_document_early(pickle.string(), progress, [&](std::unique_ptr<Document>) { called = true; });
-  } catch (const LoadCancelled& cancelled) {
-    error = cancelled.what();
-  }
+  const std::string error = early_open_error(pickle, progress, called);
   CHECK(error == "load cancelled");
   CHECK_FALSE(called);
   CHECK((!fs::exists(cache_root()) || names_in(cache_root()).empty()));  // no entry, no staging dir
@@ -269,10 +251,8 @@ DocumentLoader::Result wait_for_result(DocumentLoader& loader) {
 }  // namespace
 
 TEST_CASE("document loader: a fresh pickle's document comes first; the next load waits for its database") {
-  TempDir dir;
-  const CacheHome home(dir / "xdg");
-  const fs::path pickle = dir / "s.pickle";
-  test::write_file(pickle, test::pickle_bytes(test::standard_fixture()));
+  const FreshPickle fresh;
+  const fs::path& pickle = fresh.pickle;
   DocumentLoader loader;
   REQUIRE(loader.start(pickle.string()));
   CHECK_FALSE(loader.start(pickle.string()));  // one load at a time
