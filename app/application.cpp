@@ -26,7 +26,10 @@ namespace {
 using theme::kAllocatorPaneShare, theme::kAnalysisPaneShare, theme::kInspectorWidth, theme::kMinimapHeight,
     theme::kMinPane, theme::kSplitterThickness, theme::kStatusHeight, theme::kUsageStripHeight;
 constexpr double kIdleWaitSeconds = 0.25;      // nothing happening: sleep until input or this long
-constexpr double kBusyWaitSeconds = 1.0 / 30;  // loading: redraw the progress bar
+constexpr double kBusyWaitSeconds = 1.0 / 30;  // background work: look for its results
+// Loading: redraw the progress bar. Each frame costs llvmpipe tens of ms of CPU, taken from the
+// pickle reader and the database writer that share the cores; 10 a second is smooth enough.
+constexpr double kLoadingFrameSeconds = 1.0 / 10;
 constexpr int kSettleFrames = 3;
 constexpr int kMaxSettleFrames = 100;  // headless: the view may still move while ImGui lays out
 
@@ -397,7 +400,7 @@ bool Application::wait_for_load() {
     return wait_for_ranks();
   // Progress frames at the interactive loop's rate: drawing more often (llvmpipe draws on the
   // CPU) only takes cores from the load. The loader is still polled every few milliseconds.
-  const auto period = std::chrono::duration<double>(kBusyWaitSeconds);
+  const auto period = std::chrono::duration<double>(kLoadingFrameSeconds);
   auto next_frame = std::chrono::steady_clock::now();
   while (state_.loader().busy()) {
     if (std::chrono::steady_clock::now() >= next_frame) {
@@ -425,7 +428,10 @@ int Application::run_interactive() {
     }
     const bool background = state_.loader().busy() || session().background_busy() ||
                             !compare_view_.settled() || export_dialog_.busy();
-    if (window_.wait_events(background ? kBusyWaitSeconds : kIdleWaitSeconds)) {
+    const double wait = state_.loader().busy() ? kLoadingFrameSeconds
+                        : background           ? kBusyWaitSeconds
+                                               : kIdleWaitSeconds;
+    if (window_.wait_events(wait)) {
       frames_owed = kSettleFrames;
     }
     // The chart's worker posts an empty event when a frame is ready, the analysis worker when a
