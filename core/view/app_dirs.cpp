@@ -9,6 +9,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/elements_db.h"
+#include "core/view/content_key_memo.h"
 
 namespace snapscope {
 namespace {
@@ -77,8 +78,8 @@ std::string file_content_key(const std::filesystem::path& file) {
 // The output format versions are part of the name: a build that writes newer formats converts
 // again instead of failing on a cached directory it cannot read.
 std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle) {
-  return cache_root() / (file_content_key(pickle) + "-v" + std::to_string(kAllocationsJsonVersion) + "." +
-                         std::to_string(kElementsDbVersion));
+  return cache_root() / (memoized_content_key(pickle, cache_root() / kContentKeyMemoDir) + "-v" +
+                         std::to_string(kAllocationsJsonVersion) + "." + std::to_string(kElementsDbVersion));
 }
 
 }  // namespace snapscope

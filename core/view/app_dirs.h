@@ -19,7 +19,9 @@ std::string file_content_key(const std::filesystem::path& file);
 uint64_t content_hash(const void* data, size_t size, uint64_t seed);
 
 // cache_root() / "<file_content_key(file)>-v<json version>.<db version>": where a pickle's
-// conversion lives.
+// conversion lives. The key comes from the memo in cache_root() / kContentKeyMemoDir while the
+// file is unchanged (content_key_memo.h), so a second open does not hash the whole file.
+inline constexpr const char* kContentKeyMemoDir = ".keys";  // hidden: never evicted as an entry
 std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle);
 
 }  // namespace snapscope

@@ -25,10 +25,13 @@ fs::path large_pickle(const fs::path& sandbox) {
   return pickle;
 }
 
+// The cache's entries and staging directories (not its content-key memo, ".keys").
 std::vector<std::string> entries_in(const fs::path& dir) {
   std::vector<std::string> names;
   if (!fs::exists(dir)) return names;
-  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().filename() != ".keys") names.push_back(entry.path().filename().string());
+  }
   return names;
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/view/app_dirs.h"
+#include "core/view/content_key_memo.h"
 #include "core/view/conversion_cache.h"
 #include "core/view/document.h"
 #include "core/view/document_loader.h"
@@ -83,6 +84,13 @@ std::vector<std::string> names_in(const fs::path& dir) {
   return names;
 }
 
+// What the cache holds besides the content-key memo: its entries and any staging directory.
+std::vector<std::string> cache_entries() {
+  std::vector<std::string> names = names_in(cache_root());
+  std::erase(names, std::string(kContentKeyMemoDir));
+  return names;
+}
+
 std::unique_ptr<Document> open_path(const fs::path& path) {
   LoadProgress progress;
   return open_document(path.string(), progress);
@@ -131,7 +139,7 @@ TEST_CASE("conversion cache: a truncated or tampered entry is converted again") 
   }
   CHECK(open_path(pickle)->devices.size() == 2);
   CHECK(test::read_file(entry / "allocations.json") == layout);
-  CHECK(names_in(cache_root()) == std::vector<std::string>{entry.filename().string()});
+  CHECK(cache_entries() == std::vector<std::string>{entry.filename().string()});
 }
 
 TEST_CASE("conversion cache: two viewers converting the same file at once make one good entry") {
@@ -151,7 +159,7 @@ TEST_CASE("conversion cache: two viewers converting the same file at once make o
   for (std::thread& viewer : viewers) viewer.join();
   CHECK(errors[0].empty());
   CHECK(errors[1].empty());
-  REQUIRE(names_in(cache_root()).size() == 1);  // no second entry, no staging directory left
+  REQUIRE(cache_entries().size() == 1);  // no second entry, no staging directory left
   CHECK(open_path(pickle)->devices.size() == 2);
 }
 
@@ -190,7 +198,7 @@ TEST_CASE("conversion cache: a fresh pickle's document comes before its database
   CHECK(early->opened_path == pickle.string());
   CHECK(fs::exists(early->directory / "elements.db"));
   CHECK(fs::exists(early->directory / "allocations.json"));
-  CHECK(names_in(cache_root()) == std::vector<std::string>{early->directory.filename().string()});
+  CHECK(cache_entries() == std::vector<std::string>{early->directory.filename().string()});
 
   // The same timelines as the cache entry gives when it is opened again.
   const auto read_back = open_path(pickle);
@@ -224,7 +232,7 @@ TEST_CASE("conversion cache: a bad pickle fails before any early document, and l
   CHECK(error.starts_with(pickle.string() + ": "));
   CHECK(error.find('\n') == std::string::npos);
   CHECK_FALSE(called);
-  CHECK((!fs::exists(cache_root()) || names_in(cache_root()).empty()));
+  CHECK((!fs::exists(cache_root()) || cache_entries().empty()));
 }
 
 TEST_CASE("conversion cache: a load cancelled while the pickle is read stops and leaves no entry") {
@@ -236,7 +244,7 @@ TEST_CASE("conversion cache: a load cancelled while the pickle is read stops and
   const std::string error = early_open_error(pickle, progress, called);
   CHECK(error == "load cancelled");
   CHECK_FALSE(called);
-  CHECK((!fs::exists(cache_root()) || names_in(cache_root()).empty()));  // no entry, no staging dir
+  CHECK((!fs::exists(cache_root()) || cache_entries().empty()));  // no entry, no staging dir
 }
 
 namespace {
@@ -270,4 +278,37 @@ TEST_CASE("document loader: a fresh pickle's document comes first; the next load
   REQUIRE(second.document != nullptr);
   CHECK(second.document->pending_database == nullptr);
   CHECK(second.document->directory == first.document->directory);
+}
+
+TEST_CASE("conversion cache: a pickle's content key is remembered while the file is unchanged") {
+  const FreshPickle fresh;
+  const fs::path memo_dir = cache_root() / kContentKeyMemoDir;
+  const std::string key = file_content_key(fresh.pickle);
+  CHECK(memoized_content_key(fresh.pickle, memo_dir) == key);
+  const std::vector<std::string> memos = names_in(memo_dir);
+  REQUIRE(memos.size() == 1);  // one line for this file, no staging file left
+
+  // The memo is what a second open reads: a planted key for the same identity is taken as is.
+  const fs::path memo = memo_dir / memos.front();
+  const std::string line = test::read_file(memo);
+  const std::string planted = "0123456789abcdef" + key.substr(16);
+  test::write_file(memo, line.substr(0, line.rfind(' ') + 1) + planted + "\n");
+  CHECK(memoized_content_key(fresh.pickle, memo_dir) == planted);
+
+  // A malformed memo is ignored and replaced.
+  test::write_file(memo, "garbage\n");
+  CHECK(memoized_content_key(fresh.pickle, memo_dir) == key);
+  CHECK(test::read_file(memo) == line);
+
+  // New contents of the same size, with the old modification time put back: the status-change
+  // time still tells, so the file is hashed again.
+  const auto modified = fs::last_write_time(fresh.pickle);
+  std::string bytes = test::read_file(fresh.pickle);
+  bytes[bytes.size() / 2] ^= 0x55;
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  test::write_file(fresh.pickle, bytes);
+  fs::last_write_time(fresh.pickle, modified);
+  const std::string changed = memoized_content_key(fresh.pickle, memo_dir);
+  CHECK(changed != key);
+  CHECK(changed == file_content_key(fresh.pickle));
 }
