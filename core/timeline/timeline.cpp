@@ -38,6 +38,8 @@ std::vector<uint32_t> Timeline::replay() {
   if (never_freed() >= kNoIndex) reject("too many actions");
   // Steps are stored in 32 bits (at most 4 per action): far beyond what fits in memory anyway.
   if (action_count() > std::numeric_limits<uint32_t>::max() / 4) reject("too many actions");
+  stack_position_.reserve(elements);
+  advise_huge_pages(stack_position_.data(), elements * sizeof(uint32_t));  // before the fill faults it in
   stack_position_.assign(elements, kNoIndex);
   stack_order_.reserve(elements);
   position_size_.reserve(elements);
@@ -170,6 +172,7 @@ void Timeline::build_checkpoints(const std::vector<uint32_t>& sampled_live_count
   for (size_t sample = 0; sample < sampled_live_counts.size(); sample += stride)
     positions += sampled_live_counts[sample];
   checkpoint_positions_.reserve(positions);
+  advise_huge_pages(checkpoint_positions_.data(), positions * sizeof(uint32_t));  // up to the budget
   // Checkpoint c = survivors of checkpoint c-1 + positions allocated since and still live.
   // Allocs get increasing stack positions, so appending them keeps the list sorted.
   uint32_t allocated = positions_allocated_by(0);
