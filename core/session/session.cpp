@@ -27,7 +27,7 @@ Session::Session(std::unique_ptr<Document> document, std::function<void()> ready
 }
 
 void Session::open_database() {
-  database_open_ = true;
+  database_settled_ = true;
   try {
     elements_db_ = std::make_unique<ElementsDbReader>(document_->elements_db().string());
     warning_ = trace_overflow_warning_in_db(document_->elements_db().string()).value_or("");
@@ -38,13 +38,13 @@ void Session::open_database() {
 }
 
 bool Session::poll_database() {
-  if (database_open_ || !document_ || !document_->pending_database) return false;
+  if (database_settled_ || !document_ || !document_->pending_database) return false;
   const PendingDatabase& pending = *document_->pending_database;
   switch (pending.state()) {
     case PendingDatabase::State::Writing:
       return false;
     case PendingDatabase::State::Failed:
-      database_open_ = true;
+      database_settled_ = true;
       error_ = "details unavailable: " + pending.error();
       return true;
     case PendingDatabase::State::Ready:
@@ -69,7 +69,7 @@ void Session::wait_allocator_history() {
 }
 
 bool Session::database_landed() const {
-  return !database_open_ && document_ && document_->pending_database &&
+  return !database_settled_ && document_ && document_->pending_database &&
          !document_->pending_database->writing();
 }
 
@@ -111,7 +111,7 @@ void Session::start_indexes() {
 
 void Session::start_allocator_history() {
   const DeviceDocument* shown = device();
-  if (!database_open_) return;  // open_database() starts it
+  if (!database_settled_) return;  // open_database() starts it
   if (shown == nullptr) {
     history_.cancel();
     return;

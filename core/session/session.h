@@ -83,8 +83,8 @@ class Session {
   bool database_writing() const;
   // Counts the times a pending database landed and was opened (panels that opened it reopen).
   int database_generation() const { return database_generation_; }
-  // The database can be read now (it may still have failed to open: error() says so).
-  bool database_open() const { return database_open_; }
+  // The database was opened, or the pending one failed (error() says why): nothing waits for it.
+  bool database_settled() const { return database_settled_; }
   void wait_database();  // blocks until a pending database has landed, then opens it
   // A failure inside the session (inspector details unreadable, an index failed), and a caveat
   // about the whole document (the allocator trace overflowed).
@@ -197,7 +197,7 @@ class Session {
 
   std::unique_ptr<Document> document_;
   std::unique_ptr<ElementsDbReader> elements_db_;
-  bool database_open_ = false;  // open_database() ran (or the pending database failed)
+  bool database_settled_ = false;  // see database_settled()
   int database_generation_ = 0;
   std::function<void()> ready_;
   std::string error_;

@@ -82,13 +82,11 @@ void note_cache_use(const fs::path& cache) {
   evict_cache(cache.parent_path(), cache_cap_bytes(), cache);
 }
 
-// `hashed`: the pickle's cache entry when the caller has already hashed it.
-fs::path converted_directory_for(const std::string& path, LoadProgress& progress,
-                                 const fs::path* hashed = nullptr) {
+fs::path converted_directory_for(const std::string& path, LoadProgress& progress) {
   if (fs::is_directory(path)) return path;
   if (!fs::exists(path)) throw InputError(path + ": no such file or directory");
   progress.stage = LoadProgress::Hashing;
-  const fs::path cache = hashed ? *hashed : conversion_cache_dir(path);
+  const fs::path cache = conversion_cache_dir(path);
   if (!fs::exists(cache / kAllocationsJsonName)) convert_into_cache(path, cache, progress);
   note_cache_use(cache);
   return cache;
@@ -113,15 +111,14 @@ AllocationsFile read_checked_layout(const fs::path& dir, const std::string& open
 
 // The layout of `path`'s converted directory. A cache entry that fails the checks (truncated,
 // tampered with) is removed and converted again, once.
-AllocationsFile open_layout(const std::string& path, Document& document, LoadProgress& progress,
-                            const fs::path* hashed = nullptr) {
-  document.directory = converted_directory_for(path, progress, hashed);
+AllocationsFile open_layout(const std::string& path, Document& document, LoadProgress& progress) {
+  document.directory = converted_directory_for(path, progress);
   if (fs::is_directory(path)) return read_checked_layout(document.directory, path, progress);
   try {
     return read_checked_layout(document.directory, path, progress);
   } catch (const InputError&) {
     fs::remove_all(document.directory);
-    document.directory = converted_directory_for(path, progress, hashed);
+    document.directory = converted_directory_for(path, progress);
     return read_checked_layout(document.directory, path, progress);
   }
 }
@@ -149,11 +146,12 @@ void build_first_pyramids(const Document& document) {
   run_beside([&] { first.pyramid(TimelineKind::Segments); }, [&] { first.pyramid(TimelineKind::Blocks); });
 }
 
-std::unique_ptr<Document> open_layout_document(const std::string& path, LoadProgress& progress,
-                                               const fs::path* hashed) {
+}  // namespace
+
+std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& progress) {
   auto document = std::make_unique<Document>();
   document->opened_path = path;
-  AllocationsFile layout = open_layout(path, *document, progress, hashed);
+  AllocationsFile layout = open_layout(path, *document, progress);
   progress.fraction = 0;
   progress.stage = LoadProgress::Indexing;
   const size_t count = layout.devices.size();
@@ -172,6 +170,8 @@ std::unique_ptr<Document> open_layout_document(const std::string& path, LoadProg
   return document;
 }
 
+namespace {
+
 // A document over the conversion's own timelines, whose database `pending` is still being written.
 std::unique_ptr<Document> document_before_database(const std::string& path, const fs::path& cache,
                                                    const ReplayedDevices& replayed,
@@ -188,16 +188,13 @@ std::unique_ptr<Document> document_before_database(const std::string& path, cons
 
 }  // namespace
 
-std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& progress) {
-  return open_layout_document(path, progress, nullptr);
-}
-
 std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgress& progress,
                                               const EarlyDocument& early) {
   if (!early || fs::is_directory(path) || !fs::exists(path)) return open_document(path, progress);
   progress.stage = LoadProgress::Hashing;
   const fs::path cache = conversion_cache_dir(path);
-  if (fs::exists(cache / kAllocationsJsonName)) return open_layout_document(path, progress, &cache);
+  // A cache hit opens as usual (finding the entry again reads the content-key memo, not the file).
+  if (fs::exists(cache / kAllocationsJsonName)) return open_document(path, progress);
 
   // Set at the hand-over (so its clock counts the wait for the database); null before it.
   std::shared_ptr<PendingDatabase> pending;
@@ -215,7 +212,7 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
     pending->fail(error.what());  // the chart stays; the panels that need the database say why
     return nullptr;
   }
-  if (!pending) return open_layout_document(path, progress, &cache);  // another viewer's entry
+  if (!pending) return open_document(path, progress);  // another viewer's entry
   pending->finish();
   try {
     note_cache_use(cache);

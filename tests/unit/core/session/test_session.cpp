@@ -186,7 +186,7 @@ TEST_CASE("session: before its database lands the chart is there, and the panels
   REQUIRE(session->timeline() != nullptr);
   CHECK(session->timeline()->element_count() > 0);
   CHECK(session->database_writing());
-  CHECK_FALSE(session->database_open());
+  CHECK_FALSE(session->database_settled());
   const uint32_t elem = 0;
   session->select(elem);
   CHECK_FALSE(session->details().has_value());  // nothing read yet
@@ -201,7 +201,7 @@ TEST_CASE("session: before its database lands the chart is there, and the panels
   CHECK(opened.wakes.load() >= 1);  // the viewer is woken to poll
   CHECK(session->result_waiting());
   CHECK(session->poll());
-  CHECK(session->database_open());
+  CHECK(session->database_settled());
   CHECK_FALSE(session->database_writing());
   CHECK(session->database_generation() == 1);
   REQUIRE(session->details().has_value());  // the selection made before is filled in
