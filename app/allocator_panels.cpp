@@ -35,7 +35,7 @@ void AllocatorPanels::before_frame(Session& state) {
   if (database_generation_ != state.database_generation()) {  // the database landed: connect to it
     database_generation_ = state.database_generation();
     sql_open_ = false;
-    shown_device_.reset();
+    open_events(state);
   }
   if (!sql_open_ && !state.database_writing()) {
     sql_.open(document != nullptr ? document->elements_db().string() : std::string());
@@ -51,12 +51,19 @@ void AllocatorPanels::on_new_device(Session& state) {
   forget_device();
   const DeviceDocument* device = state.device();
   shown_device_ = device ? std::optional(device->device) : std::nullopt;
-  const Document* document = state.document();
-  events_.open(document != nullptr && device != nullptr ? document->elements_db().string() : std::string(),
-               device != nullptr ? device->device : 0);
+  open_events(state);
   if (device == nullptr) return;
   usage_ =
       std::make_unique<UsageCurve>(device->blocks, device->segments, device->pyramid(TimelineKind::Segments));
+}
+
+// The shown device's event list, from elements.db once it is there (none while it is written).
+void AllocatorPanels::open_events(const Session& state) {
+  const Document* document = state.document();
+  const DeviceDocument* device = state.device();
+  const bool readable = document != nullptr && device != nullptr && !state.database_writing();
+  events_.open(readable ? document->elements_db().string() : std::string(),
+               device != nullptr ? device->device : 0);
 }
 
 void AllocatorPanels::take_history(const Session& state) {
@@ -131,15 +138,20 @@ void AllocatorPanels::draw_pane(Session& state, float width, float height) {
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Events", nullptr, tab_flags(Tab::Events))) {
-      if (state.database_writing()) draw_database_wait(state);
-      const std::optional<int64_t> chosen =
-          events_.draw(state.cursor.placed() ? std::optional<int64_t>(event) : std::nullopt);
-      if (chosen) focus_event(state, *chosen);
+      if (state.database_writing()) {
+        draw_database_wait(state);
+      } else if (const auto chosen =
+                     events_.draw(state.cursor.placed() ? std::optional<int64_t>(event) : std::nullopt)) {
+        focus_event(state, *chosen);
+      }
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("SQL", nullptr, tab_flags(Tab::Sql))) {
-      if (state.database_writing()) draw_database_wait(state);
-      sql_.draw();
+      if (state.database_writing()) {
+        draw_database_wait(state);
+      } else {
+        sql_.draw();
+      }
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

@@ -45,6 +45,7 @@ class AllocatorPanels {
  private:
   enum class Tab { None, Allocator, Events, Sql };
   void on_new_device(Session& state);
+  void open_events(const Session& state);
   void forget_device();
   void take_history(const Session& state);
   int64_t focused_event(const Session& state) const;
