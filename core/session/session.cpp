@@ -18,8 +18,8 @@ Session::Session(std::unique_ptr<Document> document, std::function<void()> ready
   analysis_worker_.set_ready_callback(ready_);
   if (!document_->devices.empty()) settings.device = document_->devices.front().device;
   fit_view();
-  if (document_->pending_database) {
-    document_->pending_database->on_done(ready_);  // wakes the viewer; poll() opens it then
+  if (PendingDatabase* pending = document_->pending_database.get()) {
+    pending->on_done(ready_);  // wakes the viewer; poll() opens it then
     poll_database();
   } else {
     open_database();
@@ -37,15 +37,19 @@ void Session::open_database() {
   start_indexes();
 }
 
+const PendingDatabase* Session::pending_database() const {
+  return document_ ? document_->pending_database.get() : nullptr;
+}
+
 bool Session::poll_database() {
-  if (database_settled_ || !document_ || !document_->pending_database) return false;
-  const PendingDatabase& pending = *document_->pending_database;
-  switch (pending.state()) {
+  const PendingDatabase* pending = pending_database();
+  if (database_settled_ || pending == nullptr) return false;
+  switch (pending->state()) {
     case PendingDatabase::State::Writing:
       return false;
     case PendingDatabase::State::Failed:
       database_settled_ = true;
-      error_ = "details unavailable: " + pending.error();
+      error_ = "details unavailable: " + pending->error();
       return true;
     case PendingDatabase::State::Ready:
       open_database();
@@ -58,8 +62,9 @@ bool Session::poll_database() {
 }
 
 void Session::wait_database() {
-  if (!document_ || !document_->pending_database) return;
-  document_->pending_database->wait();
+  const PendingDatabase* pending = pending_database();
+  if (pending == nullptr) return;
+  pending->wait();
   poll_database();
 }
 
@@ -69,12 +74,13 @@ void Session::wait_allocator_history() {
 }
 
 bool Session::database_landed() const {
-  return !database_settled_ && document_ && document_->pending_database &&
-         !document_->pending_database->writing();
+  const PendingDatabase* pending = pending_database();
+  return !database_settled_ && pending != nullptr && !pending->writing();
 }
 
 bool Session::database_writing() const {
-  return document_ && document_->pending_database && document_->pending_database->writing();
+  const PendingDatabase* pending = pending_database();
+  return pending != nullptr && pending->writing();
 }
 
 Session::~Session() { cancel_background(); }

@@ -184,6 +184,7 @@ class Session {
     std::string filter;
     bool operator==(const PhaseKey&) const = default;
   };
+  const PendingDatabase* pending_database() const;  // the document's, null when there is none
   void open_database();
   bool poll_database();          // true when a pending database landed (or failed) just now
   bool database_landed() const;  // it did, and poll() has not opened it yet

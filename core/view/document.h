@@ -78,9 +78,6 @@ struct Document {
   // Set when the chart came before the database: the conversion is still writing `directory`
   // (which does not exist until it is Ready). Null: the directory was complete when opened.
   std::shared_ptr<PendingDatabase> pending_database;
-  bool database_ready() const {
-    return !pending_database || pending_database->state() == PendingDatabase::State::Ready;
-  }
 
   const DeviceDocument* find_device(int device) const;
   std::filesystem::path elements_db() const;

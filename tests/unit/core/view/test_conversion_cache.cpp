@@ -194,7 +194,6 @@ TEST_CASE("conversion cache: a fresh pickle's document comes before its database
   CHECK_FALSE(database_there_at_hand_over);  // the cache entry is renamed into place at the end
   CHECK(progress.converted);
   CHECK(early->pending_database->state() == PendingDatabase::State::Ready);
-  CHECK(early->database_ready());
   CHECK(early->opened_path == pickle.string());
   CHECK(fs::exists(early->directory / "elements.db"));
   CHECK(fs::exists(early->directory / "allocations.json"));
