@@ -29,25 +29,23 @@ std::vector<MemoryExtent> columns_of(const MemoryPyramid& pyramid, const Timelin
 
 }  // namespace
 
-void Minimap::rebuild(const DeviceDocument& device, int columns, bool time_axis) {
+void Minimap::rebuild(Session& state, const DeviceDocument& device, int columns) {
+  const bool time_axis = state.view.warp() != nullptr;
   if (device_ != &device) {
     allocated_ = device.pyramid(TimelineKind::Blocks);
     reserved_ = device.pyramid(TimelineKind::Segments);
-    allocated_warp_ = reserved_warp_ = nullptr;
     device_ = &device;
     columns_ = 0;
   }
   if (columns_ == columns && time_axis_ == time_axis) return;
   columns_ = columns;
   time_axis_ = time_axis;
-  if (time_axis && !allocated_warp_) {
-    allocated_warp_ = TimeWarp::build(device.blocks);
-    reserved_warp_ = TimeWarp::build(device.segments);
-  }
-  allocated_columns_ =
-      columns_of(*allocated_, device.blocks, columns, time_axis ? allocated_warp_.get() : nullptr);
-  reserved_columns_ =
-      columns_of(*reserved_, device.segments, columns, time_axis ? reserved_warp_.get() : nullptr);
+  // On the time axis each timeline's columns follow its own warp: the session's, shared with the
+  // chart.
+  allocated_columns_ = columns_of(*allocated_, device.blocks, columns,
+                                  time_axis ? state.time_warp(device.blocks).get() : nullptr);
+  reserved_columns_ = columns_of(*reserved_, device.segments, columns,
+                                 time_axis ? state.time_warp(device.segments).get() : nullptr);
   top_bytes_ =
       static_cast<double>(std::max({device.blocks.peak_bytes(), device.segments.peak_bytes(), uint64_t{1}}));
 }
@@ -59,7 +57,7 @@ void Minimap::draw(Session& state, float x_offset, float width, float height) {
   ImGui::SetCursorScreenPos(ImVec2(x, origin.y));
   ImGui::InvisibleButton("minimap", ImVec2(std::max(width, 1.0f), std::max(height, 1.0f)));
   if (device == nullptr || width < 2) return;
-  rebuild(*device, static_cast<int>(width), state.view.warp() != nullptr);
+  rebuild(state, *device, static_cast<int>(width));
 
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   const float bottom = origin.y + height;

@@ -17,14 +17,13 @@ class Minimap {
   void reset() { device_ = nullptr; }  // the document changed: pointers may be reused
 
  private:
-  void rebuild(const DeviceDocument& device, int columns, bool time_axis);
+  void rebuild(Session& state, const DeviceDocument& device, int columns);
   // The fraction of the strip's width at timestep `step` of the shown timeline, and back.
   double fraction_at(const Session& state, double step) const;
   double step_at(const Session& state, double fraction) const;
 
   const DeviceDocument* device_ = nullptr;
   std::shared_ptr<const MemoryPyramid> allocated_, reserved_;
-  std::shared_ptr<const TimeWarp> allocated_warp_, reserved_warp_;  // built on the first time axis
   int columns_ = 0;
   bool time_axis_ = false;
   std::vector<MemoryExtent> allocated_columns_, reserved_columns_;

@@ -7,6 +7,7 @@
 // started, then frees its memory. Several can be open at once (two runs compared, many ranks).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -102,9 +103,12 @@ class Session {
   // Bounds = the timeline's extent (up to at least `at_least_bytes`: a compared run's peak), view =
   // all of it.
   void fit_view(uint64_t at_least_bytes = 0);
-  // Puts settings.time_axis into the view: a wall-clock warp of the shown timeline (built once
-  // per timeline) or none. poll() calls it; true when the view's axis changed.
+  // Puts settings.time_axis into the view: time_warp() of the shown timeline, or none. poll()
+  // calls it; true when the view's axis changed.
   bool sync_time_axis();
+  // The wall-clock warp of one of the shown device's timelines (blocks or segments), built on
+  // first use and shared: the chart's axis and the minimap use the same one (12 B per action).
+  std::shared_ptr<const TimeWarp> time_warp(const Timeline& timeline);
 
   // Selection and hover (element indices in the current timeline).
   std::optional<uint32_t> hovered;
@@ -207,8 +211,8 @@ class Session {
   std::optional<AllocationDetails> details_;
   std::optional<std::pair<uint32_t, std::string>> location_;  // location_of's cache
   std::optional<SiteColoring> site_coloring_;
-  std::shared_ptr<const TimeWarp> time_warp_;
-  const Timeline* time_warp_of_ = nullptr;  // the timeline time_warp_ was built for
+  // time_warp()'s: one device's two timelines at most, the older replaced first.
+  std::array<std::pair<const Timeline*, std::shared_ptr<const TimeWarp>>, 2> time_warps_;
 
   BackgroundResult<const StackCatalog> catalog_;
   BackgroundResult<const std::vector<AnnotationRecord>> annotations_;

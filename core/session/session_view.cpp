@@ -55,13 +55,18 @@ void Session::fit_view(uint64_t at_least_bytes) {
   view.fit();
 }
 
+std::shared_ptr<const TimeWarp> Session::time_warp(const Timeline& timeline) {
+  for (const auto& [built_for, warp] : time_warps_) {
+    if (built_for == &timeline) return warp;
+  }
+  std::rotate(time_warps_.begin(), time_warps_.begin() + 1, time_warps_.end());  // the older goes last
+  time_warps_.back() = {&timeline, TimeWarp::build(timeline)};
+  return time_warps_.back().second;
+}
+
 bool Session::sync_time_axis() {
   const Timeline* shown = settings.time_axis ? timeline() : nullptr;
-  if (shown != nullptr && time_warp_of_ != shown) {
-    time_warp_ = TimeWarp::build(*shown);
-    time_warp_of_ = shown;
-  }
-  std::shared_ptr<const TimeWarp> wanted = shown != nullptr ? time_warp_ : nullptr;
+  std::shared_ptr<const TimeWarp> wanted = shown != nullptr ? time_warp(*shown) : nullptr;
   if (wanted == view.warp()) return false;
   view.set_warp(std::move(wanted));
   return true;
