@@ -16,7 +16,6 @@ namespace snapscope::pickle {
 namespace {
 
 constexpr size_t kInitialBuffer = 1u << 20;
-constexpr size_t kInitialStack = 1u << 16;
 constexpr uint32_t kNoSlot = UINT32_MAX;
 
 uint64_t load_le(const uint8_t* p, size_t width) {
@@ -124,7 +123,7 @@ bool is_valid_utf8(std::string_view text) {
 
 namespace {
 
-// A small input needs no 1 MB buffer and 64K-entry stack (the fuzzer opens thousands of tiny
+// A small input needs no 1 MB buffer (the fuzzer opens thousands of tiny
 // inputs a second): each opcode takes at least a byte, so the input's size bounds both.
 size_t initial_size(const ByteSource& source, size_t cap) {
   const auto remaining = source.remaining();
@@ -139,9 +138,9 @@ Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer*
       strings_(strings),
       reducer_(reducer),
       limits_(limits),
-      buf_(initial_size(source, kInitialBuffer)) {
-  stack_.reserve(initial_size(source, kInitialStack));
-}
+      buf_(initial_size(source, kInitialBuffer)),
+      stack_(limits.max_stack),
+      memo_(limits.max_memo) {}
 
 // ---------------------------------------------------------------- input
 
@@ -451,6 +450,33 @@ void Unpickler::memo_put(uint64_t index) {
 
 SNAPSCOPE_HOT void Unpickler::memo_get(uint64_t index) { push_reference(memo_slot(index)); }
 
+// The GETs right after a GET, read straight from the buffer: a frames list is a run of dozens
+// of them, most of the opcodes of a real snapshot. The first other opcode, a GET of a memo
+// entry past the dense memo or one too near the buffer's end goes back to step().
+SNAPSCOPE_HOT void Unpickler::get_run() {
+  constexpr size_t kLongest = 5;  // LONG_BINGET and its 4-byte index
+  const uint8_t* const data = buf_.data();
+  while (end_ - pos_ >= kLongest) {
+    const uint8_t op = data[pos_];
+    uint64_t index;
+    size_t length;
+    if (op == BINGET) {
+      index = data[pos_ + 1];
+      length = 2;
+    } else if (op == LONG_BINGET) {
+      index = load_le(data + pos_ + 1, 4);
+      length = 5;
+    } else {
+      return;
+    }
+    if (index >= memo_.size()) return;
+    op_offset_ = base_ + pos_;
+    op_ = op;
+    pos_ += length;
+    push_reference(memo_[index]);
+  }
+}
+
 // GET and DUP: a container may now sit on the stack twice; remember it so that reducing it
 // later also rewrites the other stack slots (shared objects, e.g. one [] used as every
 // block's 'frames' while the enclosing dict is still being filled).
@@ -582,10 +608,20 @@ void Unpickler::add_items(Value target, size_t first, ContainerKind expected, co
     fail(std::string(op) + " with an odd number of items");
   }
   if (expected == ContainerKind::List) list_slot_ = slot_in_parent_list(first - 1);
-  for (size_t i = first; i < stack_.size(); ++i) add_one(t, target.id, stack_[i]);
+  const size_t plain_end = first + plain_prefix(first);  // e.g. a frames list's memoised frames
+  t.items.insert(t.items.end(), stack_.begin() + first, stack_.begin() + plain_end);
+  for (size_t i = plain_end; i < stack_.size(); ++i) add_one(t, target.id, stack_[i]);
   list_slot_.reset();
-  stack_.resize(first);
+  stack_.truncate(first);
   recycle_pending();
+}
+
+// How many values from stack_[first] on need no work to become items: neither containers (to
+// finish) nor trace events (to merge into runs). They are copied in one go.
+size_t Unpickler::plain_prefix(size_t first) const {
+  size_t i = first;
+  while (i < stack_.size() && stack_[i].kind != Kind::Container && stack_[i].kind != Kind::Event) ++i;
+  return i - first;
 }
 
 // The list at stack_[position] sits above the innermost open MARK, whose target (just below
@@ -609,7 +645,7 @@ void Unpickler::build_from_mark(ContainerKind kind) {
   if (kind == ContainerKind::Dict && (stack_.size() - first) % 2 != 0)
     fail("DICT with an odd number of items");
   for (size_t i = first; i < stack_.size(); ++i) add_one(t, c.id, stack_[i]);
-  stack_.resize(first);
+  stack_.truncate(first);
   recycle_pending();
   push(c);
 }
@@ -620,7 +656,7 @@ void Unpickler::build_tuple(size_t count) {
   Value c = new_container(ContainerKind::Tuple);
   Container& t = containers_[c.id];
   for (size_t i = first; i < stack_.size(); ++i) add_one(t, c.id, stack_[i]);
-  stack_.resize(first);
+  stack_.truncate(first);
   recycle_pending();
   push(c);
 }
@@ -677,7 +713,7 @@ SNAPSCOPE_HOT void Unpickler::step(uint8_t op) {
       return;
     }
     case POP_MARK:
-      stack_.resize(pop_mark());
+      stack_.truncate(pop_mark());
       return;
     case DUP:
       push_reference(top());
@@ -756,9 +792,11 @@ SNAPSCOPE_HOT void Unpickler::step(uint8_t op) {
       return memo_put(index);
     }
     case BINGET:
-      return memo_get(*take(1, "in BINGET"));
+      memo_get(*take(1, "in BINGET"));
+      return get_run();
     case LONG_BINGET:
-      return memo_get(read_length(4, "in LONG_BINGET"));
+      memo_get(read_length(4, "in LONG_BINGET"));
+      return get_run();
     case GET: {
       uint64_t index = 0;
       std::string_view text = trim(read_line("in GET"));

@@ -15,7 +15,7 @@
 
 #include "core/pickle/value.h"
 #include "core/util/byte_source.h"
-#include "core/util/chunked_vector.h"
+#include "core/util/reserved_array.h"
 #include "core/util/string_table.h"
 
 namespace snapscope::pickle {
@@ -116,6 +116,7 @@ class Unpickler {
   // Memo
   void memo_put(uint64_t index);
   void memo_get(uint64_t index);
+  void get_run();
   void push_reference(Value value);
   Value& memo_slot(uint64_t index);
 
@@ -124,6 +125,7 @@ class Unpickler {
   Container& live(Value value);
   void add_items(Value target, size_t first, ContainerKind expected, const char* op);
   std::optional<ListSlot> slot_in_parent_list(size_t position) const;
+  size_t plain_prefix(size_t first) const;
   void add_one(Container& target, uint32_t target_id, Value item);
   Value finish_item(Value item);
   void rewrite_memo(const Container& container, uint32_t id, Value replacement);
@@ -146,10 +148,10 @@ class Unpickler {
   bool stopped_ = false;
   int protocol_ = 0;
 
-  std::vector<Value> stack_;
+  ReservedArray<Value> stack_;  // reserved for limits.max_stack values
   std::vector<size_t> marks_;
   std::optional<ListSlot> list_slot_;                // see list_slot()
-  ChunkedVector<Value, 12> memo_;                    // 64 KB chunks: most pickles memoise little
+  ReservedArray<Value> memo_;                        // reserved for limits.max_memo entries
   std::unordered_map<uint64_t, Value> sparse_memo_;  // PUT indices far beyond memo_.size()
   std::unordered_multimap<uint32_t, uint64_t> extra_memo_slots_;
 

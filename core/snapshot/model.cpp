@@ -39,21 +39,46 @@ FrameId FrameTable::intern(const Frame& frame) {
 
 // ---------------------------------------------------------------- StackTable
 
-StackTable::StackTable() : starts_{0, 0} {}  // id 0: the empty stack
+StackTable::StackTable() : starts_{0, 0}, slots_(1024) {}  // id 0: the empty stack
+
+// Two frame ids per multiply: a trace event's stack is dozens of frames, hashed once per event.
+uint64_t StackTable::hash(std::span<const FrameId> frames) {
+  constexpr uint64_t kOdd = 0x9e3779b97f4a7c15ull;
+  uint64_t h = frames.size() * kOdd;
+  size_t i = 0;
+  for (; i + 2 <= frames.size(); i += 2) h = (h ^ (frames[i] | uint64_t{frames[i + 1]} << 32)) * kOdd;
+  if (i < frames.size()) h = (h ^ frames[i]) * kOdd;
+  return h ^ (h >> 29);
+}
+
+void StackTable::insert_slot(uint64_t hash, StackId id) {
+  const size_t mask = slots_.size() - 1;
+  size_t at = hash & mask;
+  while (slots_[at].id != kEmptySlot) at = (at + 1) & mask;
+  slots_[at] = {hash, id};
+}
 
 StackId StackTable::intern(std::span<const FrameId> frames) {
   if (frames.empty()) return 0;
-  uint64_t h = frames.size();
-  for (FrameId f : frames) h = mix(h, f);
-  auto [first, last] = index_.equal_range(h);
-  for (auto it = first; it != last; ++it) {
-    auto existing = this->frames(it->second);
-    if (std::equal(existing.begin(), existing.end(), frames.begin(), frames.end())) return it->second;
+  const uint64_t h = hash(frames);
+  const size_t mask = slots_.size() - 1;
+  for (size_t at = h & mask; slots_[at].id != kEmptySlot; at = (at + 1) & mask) {
+    if (slots_[at].hash != h) continue;
+    auto existing = this->frames(slots_[at].id);
+    if (std::equal(existing.begin(), existing.end(), frames.begin(), frames.end())) return slots_[at].id;
   }
   auto id = static_cast<StackId>(size());
   data_.insert(data_.end(), frames.begin(), frames.end());
   starts_.push_back(data_.size());
-  index_.emplace(h, id);
+  if (2 * (used_slots_ + 1) > slots_.size()) {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    for (const Slot& slot : old) {
+      if (slot.id != kEmptySlot) insert_slot(slot.hash, slot.id);
+    }
+  }
+  insert_slot(h, id);
+  ++used_slots_;
   return id;
 }
 

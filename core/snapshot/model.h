@@ -59,9 +59,20 @@ class StackTable {
   size_t size() const { return starts_.size() - 1; }
 
  private:
+  // Open addressing, linear probing, at most half full: a lookup is one probe into a flat
+  // array (a node-based multimap cost a cache miss per candidate, once per trace event).
+  struct Slot {
+    uint64_t hash = 0;
+    StackId id = kEmptySlot;
+  };
+  static constexpr StackId kEmptySlot = std::numeric_limits<StackId>::max();
+  static uint64_t hash(std::span<const FrameId> frames);
+  void insert_slot(uint64_t hash, StackId id);
+
   std::vector<FrameId> data_;
-  std::vector<uint64_t> starts_;                      // size()+1 entries
-  std::unordered_multimap<uint64_t, StackId> index_;  // content hash -> candidates
+  std::vector<uint64_t> starts_;  // size()+1 entries
+  std::vector<Slot> slots_;       // a power of two long
+  size_t used_slots_ = 0;
 };
 
 enum class Action : uint8_t {

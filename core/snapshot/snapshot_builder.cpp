@@ -243,7 +243,7 @@ std::vector<uint32_t> Builder::event_indices(Value device_list, size_t device) {
 
 void Builder::add_traces(Value list) {
   auto devices = sequence(list, up_, "'device_traces'");
-  ChunkedVector<TraceEvent>& pool = reducer_.events();
+  EventPool& pool = reducer_.events();
   snap_.device_traces.resize(devices.size());
   for (size_t d = 0; d < devices.size(); ++d) {
     // Other devices' entries were not built (SnapshotReducer): their lists hold None.

@@ -34,7 +34,7 @@ class ChunkedVector {
 
   void push_back(const T& value) {
     if ((size_ >> kChunkBits) == chunks_.size()) add_chunk();
-    ::new (static_cast<void*>(chunks_[size_ >> kChunkBits][size_ & (kChunkSize - 1)].bytes)) T(value);
+    ::new (static_cast<void*>(chunks_[size_ >> kChunkBits].get()[size_ & (kChunkSize - 1)].bytes)) T(value);
     ++size_;
   }
 
@@ -61,18 +61,26 @@ class ChunkedVector {
  private:
   // Huge pages from the second chunk on: a small input (a fuzzer runs millions) must not have
   // 2 MiB pages zeroed for the few slots it fills.
+  // A chunk of 2 MiB or more starts on a 2 MiB boundary, so huge pages can back all of it
+  // (with kChunkSize * sizeof(T) a multiple of 2 MiB, every byte of it).
   void add_chunk() {
-    chunks_.push_back(std::make_unique_for_overwrite<Slot[]>(kChunkSize));
-    if (chunks_.size() > 1) advise_huge_pages(chunks_.back().get(), kChunkSize * sizeof(Slot));
+    chunks_.emplace_back(static_cast<Slot*>(::operator new (kChunkBytes, std::align_val_t{kChunkAlign})));
+    if (chunks_.size() > 1) advise_huge_pages(chunks_.back().get(), kChunkBytes);
   }
-  struct Slot {  // raw storage for one element; no constructor, so new Slot[] writes nothing
+  struct Slot {  // raw storage for one element; no constructor, so a chunk is left unwritten
     alignas(T) unsigned char bytes[sizeof(T)];
   };
+  static constexpr size_t kChunkBytes = kChunkSize * sizeof(Slot);
+  static constexpr size_t kHugePage = size_t{2} << 20;
+  static constexpr size_t kChunkAlign = kChunkBytes >= kHugePage ? kHugePage : alignof(Slot);
+  struct FreeChunk {
+    void operator()(Slot* chunk) const { ::operator delete (chunk, std::align_val_t{kChunkAlign}); }
+  };
   T& slot(size_t i) {
-    return *std::launder(reinterpret_cast<T*>(chunks_[i >> kChunkBits][i & (kChunkSize - 1)].bytes));
+    return *std::launder(reinterpret_cast<T*>(chunks_[i >> kChunkBits].get()[i & (kChunkSize - 1)].bytes));
   }
 
-  std::vector<std::unique_ptr<Slot[]>> chunks_;
+  std::vector<std::unique_ptr<Slot, FreeChunk>> chunks_;
   size_t size_ = 0;
 };
 
