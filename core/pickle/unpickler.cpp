@@ -450,31 +450,42 @@ void Unpickler::memo_put(uint64_t index) {
 
 SNAPSCOPE_HOT void Unpickler::memo_get(uint64_t index) { push_reference(memo_slot(index)); }
 
-// The GETs right after a GET, read straight from the buffer: a frames list is a run of dozens
-// of them, most of the opcodes of a real snapshot. The first other opcode, a GET of a memo
-// entry past the dense memo or one too near the buffer's end goes back to step().
+// The GETs right after a GET, read straight from the buffer with the position and the stack
+// top in registers: a frames list is a run of dozens of them, most of the opcodes of a real
+// snapshot. The run stops, leaving the GET to step(), at any other opcode, a GET of a
+// container (it needs bookkeeping) or of a memo entry past the dense memo, a full stack, and
+// the buffer's last few bytes.
 SNAPSCOPE_HOT void Unpickler::get_run() {
   constexpr size_t kLongest = 5;  // LONG_BINGET and its 4-byte index
   const uint8_t* const data = buf_.data();
-  while (end_ - pos_ >= kLongest) {
-    const uint8_t op = data[pos_];
+  const size_t end = end_;
+  const size_t memo_size = memo_.size();
+  const Value* const memo = memo_.data();
+  Value* const stack = stack_.data();
+  const size_t stack_limit = std::min(limits_.max_stack, stack_.capacity());
+  size_t pos = pos_;
+  size_t top = stack_.size();
+  while (end - pos >= kLongest && top < stack_limit) {
+    const uint8_t op = data[pos];
     uint64_t index;
     size_t length;
     if (op == BINGET) {
-      index = data[pos_ + 1];
+      index = data[pos + 1];
       length = 2;
     } else if (op == LONG_BINGET) {
-      index = load_le(data + pos_ + 1, 4);
+      index = load_le(data + pos + 1, 4);
       length = 5;
     } else {
-      return;
+      break;
     }
-    if (index >= memo_.size()) return;
-    op_offset_ = base_ + pos_;
-    op_ = op;
-    pos_ += length;
-    push_reference(memo_[index]);
+    if (index >= memo_size) break;
+    const Value value = memo[index];
+    if (value.kind == Kind::Container) break;
+    stack[top++] = value;
+    pos += length;
   }
+  pos_ = pos;
+  stack_.set_size(top);
 }
 
 // GET and DUP: a container may now sit on the stack twice; remember it so that reducing it

@@ -43,6 +43,11 @@ class ReservedArray {
   const T* begin() const { return data_; }
   const T* end() const { return data_ + size_; }
 
+  T* data() { return data_; }
+  // For a writer that stores elements [size(), size) through data() itself (no check per
+  // element); `size` must not exceed capacity().
+  void set_size(size_t size) { size_ = size; }
+
   void pop_back() { --size_; }
   // Drops the elements from `size` on (their pages stay taken, for the next pushes).
   void truncate(size_t size) {
