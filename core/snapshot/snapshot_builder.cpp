@@ -253,7 +253,7 @@ void Builder::add_traces(Value list) {
     bool whole_pool = indices.size() == pool.size() && (indices.empty() || indices.front() == 0) &&
                       (indices.empty() || indices.back() + 1 == pool.size());
     if (whole_pool && !indices.empty()) {
-      events = pool.drain_to_vector();  // the common single-device case: chunk by chunk
+      events = pool.take_all();  // the common single-device case: no copy
       continue;
     }
     events.reserve(indices.size());

@@ -123,9 +123,10 @@ SnapshotKeys::SnapshotKeys(StringTable& s)
       fx_node_target(s.intern("fx_node_target")),
       fx_original_trace(s.intern("fx_original_trace")) {}
 
-SnapshotReducer::SnapshotReducer(Snapshot& snapshot, EventSink* sink, int only_device)
+SnapshotReducer::SnapshotReducer(Snapshot& snapshot, EventSink* sink, int only_device, size_t expected_events)
     : snapshot_(snapshot),
       keys_(snapshot.strings),
+      events_(expected_events),
       sink_(sink),
       only_device_(only_device),
       device_traces_key_(snapshot.strings.intern("device_traces")) {}
@@ -143,7 +144,7 @@ bool SnapshotReducer::of_skipped_device(const pickle::Unpickler& up) const {
 void SnapshotReducer::finish_stream() {
   if (!sink_) return;
   if (streamed_ < events_.size()) {
-    sink_->add({events_.chunk_data(streamed_ / events_.kChunkSize), events_.size() - streamed_});
+    sink_->add(events_.span(streamed_, events_.size() - streamed_));
     streamed_ = events_.size();
   }
   sink_->finish();
@@ -292,8 +293,8 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   }
   if (events_.size() >= kNoIndex) throw ReduceError("too many trace events");
   events_.push_back(event);
-  if (sink_ && events_.size() % events_.kChunkSize == 0) {  // a chunk is complete and never changes again
-    sink_->add({events_.chunk_data(streamed_ / events_.kChunkSize), events_.kChunkSize});
+  if (sink_ && events_.size() % EventPool::kBatch == 0) {  // a batch is complete and never changes again
+    sink_->add(events_.span(streamed_, EventPool::kBatch));
     streamed_ = events_.size();
   }
   return Value::handle(Kind::Event, static_cast<uint32_t>(events_.size() - 1));

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/pickle/unpickler.h"
+#include "core/snapshot/event_pool.h"
 #include "core/snapshot/event_sink.h"
 #include "core/snapshot/model.h"
-#include "core/util/chunked_vector.h"
 
 namespace snapscope {
 
@@ -23,16 +23,13 @@ struct SnapshotKeys {
       forward_frames, name, filename, line, fx_node_op, fx_node_name, fx_node_target, fx_original_trace;
 };
 
-// 2^18 events a chunk: 14 MiB, seven whole huge pages (page faults were most of the reader's
-// system time), handed to the event sink as one batch.
-using EventPool = ChunkedVector<TraceEvent, 18>;
-static_assert(EventPool::kChunkSize * sizeof(TraceEvent) % (size_t{2} << 20) == 0);
-
 class SnapshotReducer final : public pickle::ContainerReducer {
  public:
   // `sink` (optional) gets the events in pool-chunk batches as the chunks fill up. With
   // `only_device` >= 0, trace entries of other devices are not built (see make_event).
-  explicit SnapshotReducer(Snapshot& snapshot, EventSink* sink = nullptr, int only_device = -1);
+  // `expected_events` sizes the event pool (see EventPool).
+  explicit SnapshotReducer(Snapshot& snapshot, EventSink* sink = nullptr, int only_device = -1,
+                           size_t expected_events = 0);
 
   std::optional<pickle::Value> reduce(const pickle::Container& container,
                                       const pickle::Unpickler& unpickler) override;

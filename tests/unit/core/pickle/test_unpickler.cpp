@@ -122,6 +122,25 @@ TEST_CASE("hand-written opcodes: stack manipulation, memo and text forms") {
   CHECK(unpickle(bytes({'K', 5, 'r', 0xff, 0xff, 0xff, 0x7f, 'j', 0xff, 0xff, 0xff, 0x7f, '.'})) == "5");
 }
 
+TEST_CASE("runs of memo GETs: containers, sparse memo slots, the buffer's end and the stack limit") {
+  // [7, inner, 7, 7, inner, 7, 7, 7]: BINGET and LONG_BINGET runs that meet a container (memo 1),
+  // a slot far past the dense memo (4096, by LONG_BINPUT) and the last bytes before APPENDS.
+  const std::string list =
+      bytes({']', '(', 'K', 7,   'q', 0,    ']', 'q', 1,   'h', 0,    'j', 0, 0,   0, 0,   'h',
+             1,   'h', 0,   'r', 0,   0x10, 0,   0,   'j', 0,   0x10, 0,   0, 'h', 0, 'e', '.'});
+  CHECK(unpickle(list) == "[7, [], 7, 7, [], 7, 7, 7]");
+  // The same inner list twice: reducing it rewrites both stack slots, including the one a run pushed.
+  CHECK(unpickle(bytes({']', '(', ']', 'q', 0, 'h', 0, 'h', 0, 'e', '.'})) == "[[], [], []]");
+  // A run stops at the stack limit and the next GET reports it, naming its own offset.
+  const std::string run =
+      bytes({'(', 'K', 1, 'q', 0, 'h', 0, 'h', 0, 'h', 0, 'h', 0, 'h', 0, 'h', 0, 'h', 0, 'l', '.'});
+  CHECK(unpickle(run) == "[1, 1, 1, 1, 1, 1, 1, 1]");
+  CHECK(error_of(run, UnpicklerLimits{.max_stack = 4}) == "too many values on the stack at byte 11");
+  // A GET of an index never stored fails in or out of a run.
+  CHECK(error_of(bytes({'K', 1, 'q', 0, 'h', 0, 'h', 3, 'h', 0, 'h', 0, '.'})) ==
+        "memo index 3 is not defined at byte 6");
+}
+
 TEST_CASE("9-byte LONG1 values in [2^63, 2^64) are exact unsigned addresses") {
   // 0x8000_0000_0000_0010 and 0xFFFF_FFFF_FFFF_FFFF, as CPython writes them.
   CHECK(unpickle(bytes({0x8a, 9, 0x10, 0, 0, 0, 0, 0, 0, 0x80, 0, '.'})) == "9223372036854775824");

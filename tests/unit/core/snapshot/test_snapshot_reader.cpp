@@ -481,6 +481,19 @@ TEST_CASE("model tables: empty stack is id 0, interning is stable, StringTable v
   CHECK(parse_action("bogus") == Action::Unknown);
 }
 
+TEST_CASE("model tables: thousands of stacks keep their ids through the index's growth") {
+  StackTable stacks;
+  const auto stack_of = [](uint32_t n) { return std::vector<FrameId>{n % 7, n, n / 3, n % 5}; };
+  for (uint32_t n = 0; n < 5000; ++n) REQUIRE(stacks.intern(stack_of(n)) == n + 1);
+  for (uint32_t n = 0; n < 5000; ++n) {
+    if (stacks.intern(stack_of(n)) != n + 1) FAIL("stack " << n << " changed its id");
+  }
+  CHECK(stacks.size() == 5001);
+  CHECK(stacks.intern(std::vector<FrameId>{0, 0, 0}) == 5001);  // a prefix of stack 0 is new
+  const auto frames = stacks.frames(4242);
+  CHECK(std::vector<FrameId>(frames.begin(), frames.end()) == stack_of(4241));
+}
+
 namespace {
 
 // A list nested `levels` deep whose every level holds the level below twice (memo references):
