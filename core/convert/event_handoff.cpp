@@ -10,6 +10,12 @@ void EventHandoff::add(std::span<const TraceEvent> events) {
 }
 
 void EventHandoff::finish() { end_and_wait(false); }
+
+void EventHandoff::finish_keeping_batches() {
+  const std::lock_guard lock(mutex_);
+  ended_ = true;
+  changed_.notify_all();
+}
 void EventHandoff::cancel() { end_and_wait(true); }
 
 void EventHandoff::end_and_wait(bool cancel) {

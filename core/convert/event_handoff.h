@@ -1,6 +1,7 @@
 // Hands the reader's event batches (EventSink) to the elements.db thread. The reader never
 // waits on an add(); it waits once, in finish() / cancel(), for the consumer to let go of
-// the batches, because they point into the reader's event pool.
+// the batches, because they point into the reader's event pool, unless the pool became the
+// snapshot's trace (finish_keeping_batches()). Then cancel() is what waits, if it comes.
 #pragma once
 
 #include <condition_variable>
@@ -19,6 +20,7 @@ class EventHandoff final : public EventSink {
   void add(std::span<const TraceEvent> events) override;
   void finish() override;
   void cancel() override;
+  void finish_keeping_batches() override;
 
   // Consumer side: the next batch; nullopt once the stream has ended or was cancelled
   // (cancelled() tells which).

@@ -39,6 +39,6 @@ std::vector<TraceEvent> EventPool::take_all() {
   return all;
 }
 
-size_t expected_events_for(uint64_t bytes) { return static_cast<size_t>(bytes / 96); }
+size_t expected_events_for(uint64_t bytes) { return static_cast<size_t>(bytes / 64); }
 
 }  // namespace snapscope

@@ -38,8 +38,10 @@ class EventPool {
     return std::span<const TraceEvent>(segments_[first / capacity_]).subspan(first % capacity_, count);
   }
 
-  // All events, leaving the pool empty: the first segment itself when it is the only one.
+  // All events, leaving the pool empty: the first segment itself when it is the only one
+  // (hands_over_in_place()), so spans into it stay valid.
   std::vector<TraceEvent> take_all();
+  bool hands_over_in_place() const { return segments_.size() <= 1; }
 
  private:
   void add_segment();
@@ -50,7 +52,8 @@ class EventPool {
 };
 
 // An upper estimate of the trace events in `bytes` of pickle: real snapshots spend 110-180
-// bytes on each (a dict of memoised keys, numbers and a frames list).
+// bytes on each (a dict of memoised keys, numbers and a frames list), ~80 without frames. The
+// reservation is address space: only the events read take memory.
 size_t expected_events_for(uint64_t bytes);
 
 }  // namespace snapscope

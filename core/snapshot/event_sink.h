@@ -18,6 +18,10 @@ class EventSink {
   virtual void add(std::span<const TraceEvent> events) = 0;
   virtual void finish() = 0;  // after the last batch, when the file was read completely
   virtual void cancel() = 0;  // reading failed: the batches so far are worthless
+  // Instead of finish(), when the batches' memory became the returned snapshot's trace and
+  // stays valid as long as it does: need not wait for the consumer, so the reader goes on
+  // while the consumer catches up. The snapshot's owner keeps it until the consumer is done.
+  virtual void finish_keeping_batches() { finish(); }
 };
 
 }  // namespace snapscope

@@ -253,7 +253,10 @@ void Builder::add_traces(Value list) {
     bool whole_pool = indices.size() == pool.size() && (indices.empty() || indices.front() == 0) &&
                       (indices.empty() || indices.back() + 1 == pool.size());
     if (whole_pool && !indices.empty()) {
-      events = pool.take_all();  // the common single-device case: no copy
+      // The common single-device case: no copy. A pool in several segments is copied and freed,
+      // so the event sink must let go of it first.
+      if (!pool.hands_over_in_place()) reducer_.finish_stream();
+      events = pool.take_all();
       continue;
     }
     events.reserve(indices.size());

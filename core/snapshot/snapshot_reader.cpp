@@ -11,7 +11,7 @@
 namespace snapscope {
 namespace {
 
-// Cancels the event sink unless released (when reading throws before finish_stream()).
+// Cancels the event sink unless released (when reading or building throws before the stream is closed).
 class StreamCancelGuard {
  public:
   explicit StreamCancelGuard(EventSink* sink) : sink_(sink) {}
@@ -43,9 +43,10 @@ Snapshot read_source(ByteSource& source, const std::string& name, uint64_t total
   StreamCancelGuard guard(options.event_sink);
   pickle::Unpickler unpickler(source, snapshot.strings, &reducer);
   pickle::Value top = unpickler.run();
-  reducer.finish_stream();
-  guard.release();
+  reducer.end_stream();
   build_snapshot(top, unpickler, reducer, options, snapshot);
+  reducer.close_stream();  // waits for the sink unless the pool became the trace as it is
+  guard.release();
   return snapshot;
 }
 

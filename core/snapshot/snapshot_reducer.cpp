@@ -141,13 +141,26 @@ bool SnapshotReducer::of_skipped_device(const pickle::Unpickler& up) const {
          slot->index != static_cast<size_t>(only_device_);
 }
 
+void SnapshotReducer::end_stream() {
+  if (!sink_ || streamed_ >= events_.size()) return;
+  sink_->add(events_.span(streamed_, events_.size() - streamed_));
+  streamed_ = events_.size();
+}
+
 void SnapshotReducer::finish_stream() {
-  if (!sink_) return;
-  if (streamed_ < events_.size()) {
-    sink_->add(events_.span(streamed_, events_.size() - streamed_));
-    streamed_ = events_.size();
-  }
+  if (!sink_ || stream_closed_) return;
+  stream_closed_ = true;
   sink_->finish();
+}
+
+void SnapshotReducer::close_stream() {
+  if (!sink_ || stream_closed_) return;
+  if (streamed_ > 0 && events_.empty()) {  // take_all() moved the pool's only segment
+    stream_closed_ = true;
+    sink_->finish_keeping_batches();
+    return;
+  }
+  finish_stream();
 }
 
 std::optional<Value> SnapshotReducer::reduce(const Container& container, const Unpickler& unpickler) {

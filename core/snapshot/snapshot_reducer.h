@@ -35,9 +35,15 @@ class SnapshotReducer final : public pickle::ContainerReducer {
                                       const pickle::Unpickler& unpickler) override;
 
   EventPool& events() { return events_; }
-  // Hands the sink the events of the last, partial chunk and calls its finish(). Call once
-  // after the unpickler is done and before events() is rearranged.
+  // Hands the sink the events of the last, partial batch. Call once, after the unpickler is done.
+  void end_stream();
+  // Calls the sink's finish(), which waits for it to let go of the pool: before the pool's
+  // memory is freed or moved other than by events().take_all() of a pool that
+  // hands_over_in_place(). Idempotent.
   void finish_stream();
+  // After the snapshot is built: finish_keeping_batches() when the whole pool moved into a
+  // trace in place, else finish_stream().
+  void close_stream();
 
  private:
   std::optional<pickle::Value> reduce_dict(const pickle::Container& dict, const pickle::Unpickler& up);
@@ -55,6 +61,7 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   int only_device_ = -1;
   StringId device_traces_key_ = 0;
   size_t streamed_ = 0;  // events handed to sink_
+  bool stream_closed_ = false;
   std::vector<FrameId> scratch_;
 };
 

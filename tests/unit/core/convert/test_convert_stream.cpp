@@ -3,12 +3,16 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <zlib.h>
+
 #include "core/convert/convert.h"
 #include "core/convert/event_handoff.h"
+#include "core/snapshot/event_pool.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "unit/support/test_store_fixture.h"
@@ -189,6 +193,78 @@ TEST_CASE("reader: with only_device, other devices' entries are never built") {
     for (size_t d = 0; d < 3; ++d) {
       const bool kept = device < 0 || static_cast<size_t>(device) == d;
       CHECK(snapshot.device_traces[d].events.size() == (kept ? fixture.traces[d].size() : 0));
+    }
+  }
+}
+
+namespace {
+
+// Records how the reader ends the stream and where the batches pointed.
+class EndingSink final : public EventSink {
+ public:
+  void add(std::span<const TraceEvent> events) override {
+    if (first == nullptr) first = events.data();
+    count += events.size();
+  }
+  void finish() override { ending = "finish"; }
+  void cancel() override { ending = "cancel"; }
+  void finish_keeping_batches() override { ending = "keeping"; }
+  const TraceEvent* first = nullptr;
+  size_t count = 0;
+  std::string ending;
+};
+
+}  // namespace
+
+TEST_CASE("reader: the stream ends without waiting only when its batches became the trace in place") {
+  TempDir dir;
+  const auto read_with = [&](const FixtureSnapshot& fixture, int device, EndingSink& sink) {
+    test::write_file(dir / "s.pickle", test::pickle_bytes(fixture));
+    ReadOptions options;
+    options.only_device = device;
+    options.event_sink = &sink;
+    return read_snapshot((dir / "s.pickle").string(), options);
+  };
+  SUBCASE("one device: its trace is the pool's memory, so the batches stay valid") {
+    FixtureSnapshot fixture;
+    fixture.traces = {alloc_free_trace(kManyEvents, 100)};
+    EndingSink sink;
+    const Snapshot snapshot = read_with(fixture, -1, sink);
+    CHECK(sink.ending == "keeping");
+    CHECK(sink.first == snapshot.device_traces[0].events.data());
+    CHECK(sink.count == kManyEvents);
+  }
+  SUBCASE("several devices: the traces are copies, so the reader waits before the pool goes") {
+    FixtureSnapshot fixture;
+    fixture.traces = {alloc_free_trace(1'000, 100), alloc_free_trace(1'001, 7)};
+    EndingSink sink;
+    read_with(fixture, -1, sink);
+    CHECK(sink.ending == "finish");
+    EndingSink only_one;
+    const Snapshot snapshot = read_with(fixture, 1, only_one);  // the pool holds device 1 alone
+    CHECK(only_one.ending == "keeping");
+    CHECK(only_one.first == snapshot.device_traces[1].events.data());
+  }
+  SUBCASE("more events than the pool's estimate: segments are joined after the wait") {
+    // A gzip pickle's size says nothing of its events: the pool starts with one batch a segment.
+    FixtureSnapshot fixture;
+    fixture.traces = {alloc_free_trace(kManyEvents, 100)};
+    const std::string bytes = test::pickle_bytes(fixture);
+    const auto path = dir / "s.pickle.gz";
+    gzFile gz = gzopen(path.c_str(), "wb");
+    REQUIRE(gz != nullptr);
+    REQUIRE(gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size())) == static_cast<int>(bytes.size()));
+    gzclose(gz);
+    EndingSink sink;
+    ReadOptions options;
+    options.event_sink = &sink;
+    const Snapshot snapshot = read_snapshot(path.string(), options);
+    CHECK(sink.ending == "finish");
+    const auto& events = snapshot.device_traces[0].events;
+    REQUIRE(events.size() == kManyEvents);
+    CHECK(kManyEvents > EventPool::kBatch);
+    for (size_t i = 0; i < kManyEvents; ++i) {
+      if (events[i].addr != 0x10000 + (i / 2) * 0x100) FAIL("event " << i << " moved");
     }
   }
 }
