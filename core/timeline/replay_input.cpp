@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/prefault.h"
 
 namespace snapscope {
 
@@ -78,6 +79,9 @@ class ReplayDeriver {
     }
     out_.actions.reserve(allocs_and_frees + 1);
     out_.elements.reserve(allocs_and_frees + snapshot_.blocks.size() + snapshot_.segments.size());
+    // Written front to back once: huge pages spare a page fault per 4 KiB (a third of this step).
+    advise_huge_pages(out_.actions.data(), out_.actions.capacity() * sizeof(ReplayAction));
+    advise_huge_pages(out_.elements.data(), out_.elements.capacity() * sizeof(ReplayElement));
   }
 
   uint32_t push_element(const ReplayElement& element) {
@@ -202,6 +206,7 @@ class ReplayDeriver {
         std::any_of(events.begin(), events.end(), [](const TraceEvent& e) { return e.time_us != kNoTime; });
     if (!any_time) return;
     out_.action_time_us.reserve(out_.actions.size());
+    advise_huge_pages(out_.action_time_us.data(), out_.action_time_us.capacity() * sizeof(int64_t));
     for (const ReplayAction& action : out_.actions) {
       out_.action_time_us.push_back(action.event < 0 ? kNoTime
                                                      : events[static_cast<size_t>(action.event)].time_us);
