@@ -74,6 +74,7 @@ struct BenchReport {
   double click_ms = -1;
   bool click_filled = false;
   double rss_mib = 0, rss_loaded_mib = 0, rss_peak_mib = 0;
+  std::string load_steps;  // LoadProgress::stages
   size_t allocations = 0;  // elements of the shown timeline
 };
 
@@ -241,6 +242,8 @@ void print_report(const BenchReport& report) {
               percentile(report.instances, 1.0));
   std::printf("rss: %.1f MiB (document loaded: %.1f MiB, peak %.1f MiB)\n", report.rss_mib,
               report.rss_loaded_mib, report.rss_peak_mib);
+  std::printf("load steps (seconds from the load's start; the database's run on their own thread):\n%s",
+              report.load_steps.c_str());
   // Last line: one row for tests/bench/run-bench.
   std::printf(
       "summary: allocations=%zu first_frame_ms=%.0f frame_median_ms=%.1f frame_p95_ms=%.1f "
@@ -284,6 +287,7 @@ int run_bench(Application& app) {
   measure_click(app, report);
   report.rss_mib = static_cast<double>(resident_kib()) / 1024.0;
   report.rss_peak_mib = static_cast<double>(resident_kib("VmHWM:")) / 1024.0;
+  report.load_steps = app.state().loader().progress().stages.format();
   report.allocations = app.session().timeline() ? app.session().timeline()->element_count() : 0;
   print_report(report);
   return 0;

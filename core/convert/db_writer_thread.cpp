@@ -63,6 +63,11 @@ void DbWriterThread::wait_for(Progress progress) {
   progress_changed_.wait(lock, [&] { return progress_ >= progress; });
 }
 
+bool DbWriterThread::events_released() const {
+  const std::lock_guard lock(progress_mutex_);
+  return progress_ >= Progress::EventsReleased;
+}
+
 void DbWriterThread::reach(Progress progress) {
   const std::lock_guard lock(progress_mutex_);
   progress_ = std::max(progress_, progress);

@@ -35,6 +35,7 @@ class DbWriterThread {
   // be freed then, before the index build, the phase with the biggest SQLite memory). Both
   // also return when the thread has failed.
   void wait_events_released() { wait_for(Progress::EventsReleased); }
+  bool events_released() const;  // without waiting
   void wait_inputs_released() { wait_for(Progress::InputsReleased); }
   void wait();  // rethrows the thread's failure
 
@@ -56,7 +57,7 @@ class DbWriterThread {
   std::promise<std::vector<DeviceTimelines>> layouts_;
   std::future<std::vector<DeviceTimelines>> layouts_ready_ = layouts_.get_future();
   bool snapshot_given_ = false, layouts_given_ = false;
-  std::mutex progress_mutex_;
+  mutable std::mutex progress_mutex_;
   std::condition_variable progress_changed_;
   Progress progress_ = Progress::Started;
   std::future<void> done_;

@@ -59,6 +59,7 @@ void convert_into_cache(const std::string& path, const fs::path& cache, LoadProg
   options.input = path;
   options.output_dir = cache.string();
   options.on_timelines = std::move(on_timelines);
+  options.stage_log = &progress.stages;
   options.on_progress = [&](const ConvertProgress& step) {
     if (progress.cancel && step.stage == ConvertStage::Reading) throw LoadCancelled();
     // Reading dominates; deriving and writing share the last tenth.
@@ -77,6 +78,11 @@ void convert_into_cache(const std::string& path, const fs::path& cache, LoadProg
   }
 }
 
+fs::path hashed_cache_dir(const std::string& path, LoadProgress& progress) {
+  const StageTimer timer(&progress.stages, "content key (cache entry)");
+  return conversion_cache_dir(path);
+}
+
 void note_cache_use(const fs::path& cache) {
   mark_cache_entry_used(cache);
   evict_cache(cache.parent_path(), cache_cap_bytes(), cache);
@@ -86,7 +92,7 @@ fs::path converted_directory_for(const std::string& path, LoadProgress& progress
   if (fs::is_directory(path)) return path;
   if (!fs::exists(path)) throw InputError(path + ": no such file or directory");
   progress.stage = LoadProgress::Hashing;
-  const fs::path cache = conversion_cache_dir(path);
+  const fs::path cache = hashed_cache_dir(path, progress);
   if (!fs::exists(cache / kAllocationsJsonName)) convert_into_cache(path, cache, progress);
   note_cache_use(cache);
   return cache;
@@ -104,6 +110,7 @@ AllocationsFile read_checked_layout(const fs::path& dir, const std::string& open
   verify_elements_db(db_path);
   progress.fraction = 0;
   progress.stage = LoadProgress::Reading;
+  const StageTimer timer(&progress.stages, "read allocations.json");
   AllocationsFile layout = read_allocations_json(layout_path.string(), &progress.fraction);
   verify_layout_matches_db(layout, db_path);
   return layout;
@@ -154,6 +161,7 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
   AllocationsFile layout = open_layout(path, *document, progress);
   progress.fraction = 0;
   progress.stage = LoadProgress::Indexing;
+  const StageTimer timer(&progress.stages, "timelines and pyramids");
   const size_t count = layout.devices.size();
   for (size_t i = 0; i < count; ++i) {
     DeviceLayout& device = layout.devices[i];
@@ -192,7 +200,7 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
                                               const EarlyDocument& early) {
   if (!early || fs::is_directory(path) || !fs::exists(path)) return open_document(path, progress);
   progress.stage = LoadProgress::Hashing;
-  const fs::path cache = conversion_cache_dir(path);
+  const fs::path cache = hashed_cache_dir(path, progress);
   // A cache hit opens as usual (finding the entry again reads the content-key memo, not the file).
   if (fs::exists(cache / kAllocationsJsonName)) return open_document(path, progress);
 
@@ -200,7 +208,11 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
   std::shared_ptr<PendingDatabase> pending;
   const auto hand_over = [&](const ReplayedDevices& replayed) {
     auto waiting = std::make_shared<PendingDatabase>();
-    auto document = document_before_database(path, cache, replayed, waiting);
+    std::unique_ptr<Document> document;
+    {
+      const StageTimer timer(&progress.stages, "document (pyramids)");
+      document = document_before_database(path, cache, replayed, waiting);
+    }
     progress.stage = LoadProgress::Done;
     early(std::move(document));
     pending = std::move(waiting);  // only once the document is out: failures before are thrown

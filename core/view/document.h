@@ -16,6 +16,7 @@
 #include "core/convert/convert.h"
 #include "core/timeline/memory_pyramid.h"
 #include "core/timeline/timeline.h"
+#include "core/util/stage_log.h"
 #include "core/view/pending_database.h"
 
 namespace snapscope {
@@ -92,6 +93,9 @@ struct LoadProgress {
   // Set by the owner to stop a conversion while it reads the pickle (the viewer is closing): it
   // throws LoadCancelled and leaves no cache entry. A database already being written is finished.
   std::atomic<bool> cancel{false};
+  // Where the load's time went (hashing, the converter's steps, reading a converted directory),
+  // from the progress' creation: `snapscope --bench` prints it.
+  StageLog stages;
 };
 
 struct LoadCancelled : std::runtime_error {
