@@ -14,6 +14,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/elements_db.h"
+#include "core/util/background_priority.h"
 #include "core/util/release_memory.h"
 
 namespace snapscope {
@@ -188,6 +189,7 @@ void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const
     ReplayedDevices shared;
     for (const auto& replay : replays) shared.push_back(replay->timelines);
     options.on_timelines(shared);
+    if (options.behind_the_window) lower_thread_priority(kBehindWindowNice);
   }
   if (timelines_first) free_trace_events(snapshot, db);
 
@@ -248,7 +250,8 @@ ConvertSummary convert_into(const ConvertOptions& options, StagingDirectory& sta
   std::vector<int> devices;
   Replays replays;
   // With --device N the reader builds only device N's entries, so the stream is its trace.
-  DbWriterThread db(staging.path() / kElementsDbName, options.stage_log, std::max(options.device, 0));
+  DbWriterThread db(staging.path() / kElementsDbName, options.stage_log, std::max(options.device, 0),
+                    options.behind_the_window);
   {
     const StageTimer timer(options.stage_log, "read pickle");
     input.emplace(read_input(options, db.event_sink()));

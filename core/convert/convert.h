@@ -46,6 +46,10 @@ struct ConvertOptions {
   // What the chart needs, seconds before the database. Exceptions it throws abort the conversion.
   std::function<void(const ReplayedDevices&)> on_timelines;
   StageLog* stage_log = nullptr;  // optional: per-step times and peak RSS (--timings)
+  // A viewer converting for its window: the database thread, and this thread once on_timelines
+  // has returned, run below the window's and the chart's priority (background_priority.h),
+  // which on two cores put the first frame 0.5 s after the timelines.
+  bool behind_the_window = false;
 };
 
 // Wall-clock seconds per stage, and the process CPU seconds spent in each (all threads):

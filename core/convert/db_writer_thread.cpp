@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/util/background_priority.h"
+
 namespace snapscope {
 namespace {
 
@@ -35,8 +37,11 @@ class DbWriterThread::InputsReleased {
   DbWriterThread& thread_;
 };
 
-DbWriterThread::DbWriterThread(const std::filesystem::path& path, StageLog* log, int stream_device) {
-  done_ = std::async(std::launch::async, [this, path, log, stream_device] { run(path, log, stream_device); });
+DbWriterThread::DbWriterThread(const std::filesystem::path& path, StageLog* log, int stream_device,
+                               bool background) {
+  done_ = std::async(std::launch::async, [this, path, log, stream_device, background] {
+    run(path, log, stream_device, background);
+  });
 }
 
 DbWriterThread::~DbWriterThread() {
@@ -82,7 +87,9 @@ void DbWriterThread::stream_events(ElementsDbBuilder& builder, StageLog* log, in
   builder.end_event_stream();
 }
 
-void DbWriterThread::run(const std::filesystem::path& path, StageLog* log, int stream_device) {
+void DbWriterThread::run(const std::filesystem::path& path, StageLog* log, int stream_device,
+                         bool background) {
+  if (background) lower_thread_priority(kBehindWindowNice);
   const InputsReleased released(*this);  // also when this throws
   std::unique_ptr<ElementsDbBuilder> builder;
   try {

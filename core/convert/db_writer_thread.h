@@ -21,7 +21,9 @@ class DbWriterThread {
  public:
   // Starts the thread. Streamed events are keyed as `stream_device`'s trace (see
   // ElementsDbBuilder::stream_events).
-  DbWriterThread(const std::filesystem::path& path, StageLog* log, int stream_device);
+  // `background`: the thread lowers its priority below the window's and the chart's.
+  DbWriterThread(const std::filesystem::path& path, StageLog* log, int stream_device,
+                 bool background = false);
   ~DbWriterThread();  // cancels whatever was not handed over yet and joins
   DbWriterThread(const DbWriterThread&) = delete;
   DbWriterThread& operator=(const DbWriterThread&) = delete;
@@ -44,7 +46,7 @@ class DbWriterThread {
     const Snapshot* snapshot = nullptr;
     const std::vector<int>* devices = nullptr;
   };
-  void run(const std::filesystem::path& path, StageLog* log, int stream_device);
+  void run(const std::filesystem::path& path, StageLog* log, int stream_device, bool background);
   void stream_events(ElementsDbBuilder& builder, StageLog* log, int device);
   enum class Progress : uint8_t { Started, EventsReleased, InputsReleased };
   void wait_for(Progress progress);

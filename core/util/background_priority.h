@@ -10,6 +10,9 @@ namespace snapscope {
 
 inline constexpr int kBulkWorkNice = 10;    // whole-trace indexing for panels (and SCHED_IDLE)
 inline constexpr int kChartWorkerNice = 5;  // chart frames: wanted soon, but never before the UI
+// A viewer's conversion past its timelines (the database, allocations.json): after the chart,
+// but not idle-class, so that a busy window cannot starve it.
+inline constexpr int kBehindWindowNice = 7;
 
 // The calling thread only (a nice value); a no-op where unsupported.
 void lower_thread_priority(int nice = kBulkWorkNice);

@@ -19,14 +19,21 @@ void StageLog::record(std::string name, Clock::time_point start) {
   const auto seconds = [this](Clock::time_point t) {
     return std::chrono::duration<double>(t - origin_).count();
   };
-  Entry entry{std::move(name), seconds(start), seconds(Clock::now()), peak_rss_bytes()};
-  const std::lock_guard lock(mutex_);
-  entries_.push_back(std::move(entry));
+  const Clock::time_point end = Clock::now();
+  const uint64_t peak = peak_rss_bytes();
+  const std::lock_guard lock(mutex_);  // restart() may move origin_
+  entries_.push_back(Entry{std::move(name), seconds(start), seconds(end), peak});
 }
 
 std::vector<StageLog::Entry> StageLog::entries() const {
   const std::lock_guard lock(mutex_);
   return entries_;
+}
+
+void StageLog::restart() {
+  const std::lock_guard lock(mutex_);
+  entries_.clear();
+  origin_ = Clock::now();
 }
 
 std::string StageLog::format() const {

@@ -24,6 +24,7 @@ class StageLog {
   };
 
   void record(std::string name, Clock::time_point start);
+  void restart();  // forgets the steps and counts from now
   std::vector<Entry> entries() const;
   std::string format() const;  // one line per step
 

@@ -60,6 +60,7 @@ void convert_into_cache(const std::string& path, const fs::path& cache, LoadProg
   options.output_dir = cache.string();
   options.on_timelines = std::move(on_timelines);
   options.stage_log = &progress.stages;
+  options.behind_the_window = static_cast<bool>(options.on_timelines);
   options.on_progress = [&](const ConvertProgress& step) {
     if (progress.cancel && step.stage == ConvertStage::Reading) throw LoadCancelled();
     // Reading dominates; deriving and writing share the last tenth.

@@ -23,6 +23,7 @@ bool DocumentLoader::start(const std::string& path) {
   progress_.fraction = 0;
   progress_.converted = false;
   progress_.cancel = false;
+  progress_.stages.restart();
   worker_ = std::thread([this, path] {
     const auto post = [this](Result result) {
       const std::lock_guard lock(mutex_);
