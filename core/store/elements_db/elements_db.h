@@ -19,7 +19,7 @@ namespace elements_db {
 class StreamedEvents;
 }
 
-inline constexpr int kElementsDbVersion = 2;
+inline constexpr int kElementsDbVersion = 3;  // 3: no allocations_by_addr index
 
 // One device's replayed timelines and headline numbers, as the db writer needs them.
 struct DeviceTimelines {
