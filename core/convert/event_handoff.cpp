@@ -16,6 +16,7 @@ void EventHandoff::finish_keeping_batches() {
   ended_ = true;
   changed_.notify_all();
 }
+
 void EventHandoff::cancel() { end_and_wait(true); }
 
 void EventHandoff::end_and_wait(bool cancel) {

@@ -462,7 +462,7 @@ SNAPSCOPE_HOT void Unpickler::get_run() {
   const size_t memo_size = memo_.size();
   const Value* const memo = memo_.data();
   Value* const stack = stack_.data();
-  const size_t stack_limit = std::min(limits_.max_stack, stack_.capacity());
+  const size_t stack_limit = stack_.capacity();  // limits_.max_stack
   size_t pos = pos_;
   size_t top = stack_.size();
   while (end - pos >= kLongest && top < stack_limit) {

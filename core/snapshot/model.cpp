@@ -70,16 +70,17 @@ StackId StackTable::intern(std::span<const FrameId> frames) {
   auto id = static_cast<StackId>(size());
   data_.insert(data_.end(), frames.begin(), frames.end());
   starts_.push_back(data_.size());
-  if (2 * (used_slots_ + 1) > slots_.size()) {
-    std::vector<Slot> old(slots_.size() * 2);
-    old.swap(slots_);
-    for (const Slot& slot : old) {
-      if (slot.id != kEmptySlot) insert_slot(slot.hash, slot.id);
-    }
-  }
+  if (2 * (size() - 1) > slots_.size()) double_slots();  // size() - 1: the stacks in slots_
   insert_slot(h, id);
-  ++used_slots_;
   return id;
+}
+
+void StackTable::double_slots() {
+  std::vector<Slot> old(slots_.size() * 2);
+  old.swap(slots_);
+  for (const Slot& slot : old) {
+    if (slot.id != kEmptySlot) insert_slot(slot.hash, slot.id);
+  }
 }
 
 std::span<const FrameId> StackTable::frames(StackId id) const {

@@ -68,11 +68,11 @@ class StackTable {
   static constexpr StackId kEmptySlot = std::numeric_limits<StackId>::max();
   static uint64_t hash(std::span<const FrameId> frames);
   void insert_slot(uint64_t hash, StackId id);
+  void double_slots();
 
   std::vector<FrameId> data_;
   std::vector<uint64_t> starts_;  // size()+1 entries
-  std::vector<Slot> slots_;       // a power of two long
-  size_t used_slots_ = 0;
+  std::vector<Slot> slots_;       // a power of two long; holds every stack but the empty one
 };
 
 enum class Action : uint8_t {
