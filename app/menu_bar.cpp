@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <cctype>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -10,6 +11,7 @@
 #include "app/theme.h"
 #include "core/analysis/frame_kind.h"
 #include "core/classify/category_rules.h"
+#include "core/snapshot/model.h"
 #include "core/util/format.h"
 
 namespace snapscope {
@@ -131,15 +133,22 @@ void draw_view_menu(AppState& app, MenuActions& actions) {
   ImGui::EndMenu();
 }
 
+// "Device 0", "Host (pinned)".
+std::string device_title(int device) {
+  std::string title = device_name(device);
+  title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+  return title;
+}
+
 void draw_device_selector(Session& state) {
   const Document* document = state.document();
   if (document == nullptr || document->devices.empty()) return;
   ImGui::Separator();
   ImGui::SetNextItemWidth(120);
-  const std::string current = "Device " + std::to_string(state.settings.device);
+  const std::string current = device_title(state.settings.device);
   if (ImGui::BeginCombo("##device", current.c_str())) {
     for (const DeviceDocument& device : document->devices) {
-      const std::string label = "Device " + std::to_string(device.device);
+      const std::string label = device_title(device.device);
       if (ImGui::Selectable(label.c_str(), device.device == state.settings.device)) {
         state.select_device(device.device);
       }

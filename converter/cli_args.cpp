@@ -2,6 +2,9 @@
 
 #include <charconv>
 #include <limits>
+#include <optional>
+
+#include "core/snapshot/model.h"
 
 namespace snapscope {
 
@@ -19,7 +22,7 @@ const char* const kConvertUsage =
     "\n"
     "  -o, --output OUTDIR  directory to create (elements.db + allocations.json)\n"
     "  --force              replace OUTDIR if it holds an earlier conversion\n"
-    "  --device N           convert only device N\n"
+    "  --device N           convert only device N ('host': pinned host memory, device 128)\n"
     "  --summary FORMAT     summary on stdout as text (default) or json\n"
     "  --timings            per-step wall times and peak RSS on stderr\n"
     "  --rank-summary       also write OUTDIR.rank.json beside OUTDIR: this rank's figures and a\n"
@@ -104,7 +107,10 @@ CliOptions parse_convert_args(std::span<const std::string_view> args) {
     } else if (flag == "--force" && !has_inline) {
       options.force = true;
     } else if (flag == "--device") {
-      options.device = static_cast<int>(parse_number(flag, value(), std::numeric_limits<int>::max()));
+      const std::string_view text = value();
+      const std::optional<int> device = parse_device(text);
+      if (!device) throw UsageError("--device: not a device number or 'host': '" + std::string(text) + "'");
+      options.device = *device;
     } else if (flag == "--timings" && !has_inline) {
       options.timings = true;
     } else if (flag == "--rank-summary" && !has_inline) {

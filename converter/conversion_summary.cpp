@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/snapshot/model.h"
 #include "core/util/format.h"
 
 namespace snapscope {
@@ -23,12 +24,14 @@ std::string time_span(const ConvertSummary& summary) {
 std::string device_list(const ConvertSummary& summary) {
   std::string list;
   for (const DeviceStats& device : summary.devices)
-    list += (list.empty() ? "" : ", ") + std::to_string(device.device);
+    list += (list.empty() ? "" : ", ") + (is_host_device(device.device)
+                                              ? std::to_string(device.device) + " = host"
+                                              : std::to_string(device.device));
   return std::to_string(summary.devices.size()) + (list.empty() ? "" : " (" + list + ")");
 }
 
 void write_device(std::ostream& out, const DeviceStats& d) {
-  out << "device " << d.device << ":\n";
+  out << device_name(d.device) << ":\n";
   out << "  events:        " << d.events << "\n";
   out << "  allocations:   " << d.allocations << "\n";
   out << "  pre-existing:  " << d.pre_existing() << " (" << d.free_without_alloc << " freed without alloc, "

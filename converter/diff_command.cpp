@@ -86,7 +86,7 @@ DiffOptions parse_diff_args(std::span<const std::string_view> args) {
     if (arg == "--at") {
       parse_at(args[++i], options);
     } else if (arg == "--device") {
-      options.device = static_cast<int>(subcommand::parse_non_negative(args[++i], arg));
+      options.device = subcommand::parse_device_option(args[++i], arg);
     } else if (arg == "--top") {
       options.top = static_cast<size_t>(subcommand::parse_non_negative(args[++i], arg));
     } else if (arg == "--location") {

@@ -101,7 +101,7 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
       options.at_event =
           value == "peak" ? std::nullopt : std::optional(subcommand::parse_non_negative(value, arg));
     } else if (arg == "--device") {
-      options.device = static_cast<int>(subcommand::parse_non_negative(args[++i], arg));
+      options.device = subcommand::parse_device_option(args[++i], arg);
     } else if (arg == "--range") {
       options.request.range = parse_range(args[++i]);
     } else if (arg == "--location") {

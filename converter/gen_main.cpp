@@ -22,8 +22,10 @@ constexpr const char* kUsage =
     "usage: snapscope-gen -o FILE [--size 100MB | --events N] [--devices N] [--seed S]\n"
     "                     [--no-timestamps] [--protocol P] [--gzip] [--compile-context]\n"
     "                     [--user-metadata] [--no-annotations] [--no-ghosts]\n"
+    "                     [--host-batches N]\n"
     "Writes a deterministic synthetic PyTorch CUDA memory snapshot (torch.cuda.memory._dump_snapshot\n"
-    "format). -o - writes to stdout.\n";
+    "format). -o - writes to stdout. --host-batches N adds pinned host memory (host_segments,\n"
+    "host_traces) of N pinned batches, as record_pinned_host_memory=True records it.\n";
 
 struct CliOptions {
   GenOptions gen;
@@ -69,6 +71,8 @@ CliOptions parse_args(const std::vector<std::string_view>& args) {
       cli.gen.annotations = false;
     else if (arg == "--no-ghosts")
       cli.gen.ghost_parameters = false;
+    else if (arg == "--host-batches")
+      cli.gen.host_batches = parse_number(arg, value());
     else
       throw std::invalid_argument("unknown argument '" + std::string(arg) + "'");
   }

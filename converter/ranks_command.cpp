@@ -51,7 +51,7 @@ RanksOptions parse_ranks_args(std::span<const std::string_view> args) {
     if (takes_value && i + 1 == args.size())
       throw subcommand::UsageError(std::string(arg) + " needs a value");
     if (arg == "--device") {
-      options.device = static_cast<int>(subcommand::parse_non_negative(args[++i], arg));
+      options.device = subcommand::parse_device_option(args[++i], arg);
     } else if (arg == "--outlier") {
       options.outlier_percent = static_cast<double>(subcommand::parse_non_negative(args[++i], arg));
     } else if (arg == "--summary") {

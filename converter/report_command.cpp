@@ -62,7 +62,7 @@ ReportOptions parse_report_args(std::span<const std::string_view> args) {
       options.at_event =
           value == "peak" ? std::nullopt : std::optional(subcommand::parse_non_negative(value, arg));
     } else if (arg == "--device") {
-      options.device = static_cast<int>(subcommand::parse_non_negative(args[++i], arg));
+      options.device = subcommand::parse_device_option(args[++i], arg);
     } else if (arg == "--top") {
       options.top = static_cast<size_t>(subcommand::parse_non_negative(args[++i], arg));
     } else if (arg == "--location") {

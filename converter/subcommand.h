@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "core/analysis/source_location.h"
+#include "core/snapshot/model.h"
 
 namespace snapscope::subcommand {
 
@@ -30,6 +31,15 @@ inline int64_t parse_non_negative(std::string_view text, std::string_view option
     throw UsageError(std::string(option) + " needs a non-negative integer, got '" + std::string(text) + "'");
   }
   return value;
+}
+
+inline int parse_device_option(std::string_view text, std::string_view option) {
+  const std::optional<int> device = parse_device(text);
+  if (!device) {
+    throw UsageError(std::string(option) + " needs a device number or 'host', got '" + std::string(text) +
+                     "'");
+  }
+  return *device;
 }
 
 inline LocationRule parse_location_rule(std::string_view text) {

@@ -112,7 +112,9 @@ void write_chrome_trace(const ExportInput& input, const std::string& path) {
     throw InputError(input.file + ": the trace has no time_us, so a Chrome trace cannot place it");
   }
   TraceWriter trace(path, input.device);
-  trace.metadata("process_name", kCounterThread, "CUDA memory, device " + std::to_string(input.device));
+  trace.metadata("process_name", kCounterThread,
+                 is_host_device(input.device) ? "Pinned host memory (" + device_name(input.device) + ")"
+                                              : "CUDA memory, " + device_name(input.device));
   trace.metadata("thread_name", kPhaseThread, "annotations");
   write_counters(trace, *input.blocks, *input.segments);
   const PhaseTable phases =

@@ -87,7 +87,7 @@ void write_profile(const ExportInput& input, std::span<const LiveElement> elemen
   out.close();
 }
 
-std::string device_text(const ExportInput& input) { return "device " + std::to_string(input.device); }
+std::string device_text(const ExportInput& input) { return device_name(input.device); }
 
 }  // namespace
 

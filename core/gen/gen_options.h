@@ -18,6 +18,7 @@ struct GenOptions {
   bool user_metadata = false;    // user_metadata on every trace event
   bool annotations = true;       // external_annotations (needs timestamps)
   bool ghost_parameters = true;  // parameters allocated before recording started
+  uint64_t host_batches = 0;     // > 0: host_segments / host_traces of this many pinned batches
 };
 
 // "100MB", "1GB", "512KiB", "4096" -> bytes (decimal and binary units). nullopt when malformed.

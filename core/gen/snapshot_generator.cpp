@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/gen/call_site_pool.h"
+#include "core/gen/pinned_host_loop.h"
 #include "core/gen/snapshot_pickler.h"
 #include "core/gen/training_loop.h"
 #include "core/pickle/pickle_writer.h"
@@ -79,6 +80,30 @@ void write_traces(SnapshotPickler& pickler, PickleWriter& w, const GenOptions& o
   w.end_list();
 }
 
+// Pinned host memory (record_pinned_host_memory=True): host_segments, then host_traces as one
+// list of trace entries.
+void write_host_memory(SnapshotPickler& pickler, PickleWriter& w, const GenOptions& options,
+                       const CallSitePool& call_sites, GenResult& result) {
+  PinnedHostLoop loop(call_sites, options.seed);
+  const std::vector<GenEvent> events = loop.run(options.host_batches);
+  pickler.text("host_segments");
+  w.begin_list();
+  for (const PinnedBlock& b : loop.blocks()) {
+    SimSegment segment{b.address, b.size, 0, b.site, true, false, {}};
+    segment.blocks[b.address] = SimBlock{b.size, b.requested, b.site, b.allocated, false};
+    pickler.segment(segment, -1);  // the CPU's device index
+    ++result.segments;
+  }
+  w.end_list();
+  pickler.text("host_traces");
+  const EventFields fields{options.timestamps, options.compile_context, options.user_metadata};
+  w.begin_list();
+  for (const GenEvent& event : events) pickler.event(event, fields);
+  w.end_list();
+  pickler.end_device_trace();
+  result.events += events.size();
+}
+
 // Annotations recorded up to each device's last event, devices in order.
 void write_annotations(SnapshotPickler& pickler, PickleWriter& w,
                        const std::vector<std::unique_ptr<TrainingLoop>>& final_states,
@@ -112,6 +137,7 @@ GenResult write_snapshot(const GenOptions& requested, std::ostream& out) {
   write_segments(pickler, w, final_states, result);
   pickler.text("device_traces");
   write_traces(pickler, w, options, call_sites, result);
+  if (options.host_batches > 0) write_host_memory(pickler, w, options, call_sites, result);
   pickler.text("allocator_settings");
   pickler.allocator_settings(options.devices > 1);  // odd devices use expandable segments
   if (options.timestamps && options.annotations) {

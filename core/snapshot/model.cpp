@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 
 namespace snapscope {
 
@@ -113,6 +114,28 @@ std::string_view block_state_name(BlockState state) {
 }
 
 // ---------------------------------------------------------------- Snapshot
+
+std::string device_name(int device) {
+  if (!is_host_device(device)) return "device " + std::to_string(device);
+  if (device == kHostDevice) return "host (pinned)";
+  return "host " + std::to_string(device - kHostDevice) + " (pinned)";
+}
+
+std::optional<int> parse_device(std::string_view text) {
+  int base = 0;
+  int limit = 65535;
+  if (text.starts_with("host")) {
+    text.remove_prefix(4);
+    if (text.empty()) return kHostDevice;
+    base = kHostDevice;
+    limit = kMaxHostDevices - 1;
+  }
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < 0 || value > limit)
+    return std::nullopt;
+  return base + value;
+}
 
 std::vector<int> Snapshot::devices() const {
   std::vector<int> out;

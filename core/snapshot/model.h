@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -151,6 +152,20 @@ struct Annotation {
   int64_t device = 0;
   int64_t time_us = kNoTime;
 };
+
+// Pinned host memory (host_segments / host_traces, written when memory history is recorded with
+// record_pinned_host_memory=True) is shown as a device of its own. CUDA device indices are 8-bit
+// (c10::DeviceIndex), so kHostDevice and up never name a GPU; a dump with several host traces
+// gets kHostDevice, kHostDevice + 1, ...
+inline constexpr int kHostDevice = 128;
+inline constexpr int kMaxHostDevices = 8;
+inline bool is_host_device(int device) {
+  return device >= kHostDevice && device < kHostDevice + kMaxHostDevices;
+}
+// "device 0", "host (pinned)", "host 1 (pinned)": how panels, reports and exports name a device.
+std::string device_name(int device);
+// A --device value: a device number (0..65535), "host" (kHostDevice) or "hostN" (kHostDevice + N).
+std::optional<int> parse_device(std::string_view text);
 
 struct DeviceTrace {
   std::vector<TraceEvent> events;  // in recorded order; index = "event index" everywhere

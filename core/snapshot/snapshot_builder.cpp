@@ -1,5 +1,7 @@
 #include "core/snapshot/snapshot_builder.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 
 namespace snapscope {
@@ -133,11 +135,14 @@ class Builder {
 
  private:
   void add_segments(Value list);
-  void add_segment(Value seg_value);
+  void add_segment(Value seg_value, std::optional<int64_t> device = std::nullopt);
   void add_block(Value block_value, uint64_t address);
   void add_traces(Value list);
-  std::vector<uint32_t> event_indices(Value device_list, size_t device);
+  std::vector<uint32_t> event_indices(Value device_list, const std::string& what);
   void add_annotations(Value list);
+  void add_host_memory(const Value* segments, const Value* traces);
+  std::vector<Value> host_trace_lists(const Value* traces) const;
+  void add_device_events(size_t device, const std::vector<uint32_t>& indices);
 
   const Unpickler& up_;
   SnapshotReducer& reducer_;
@@ -157,11 +162,14 @@ void Builder::build(Value top) {
   }
   const Value* segments = dict.find("segments");
   const Value* traces = dict.find("device_traces");
-  if (!segments && !traces) {
+  const Value* host_segments = dict.find("host_segments");
+  const Value* host_traces = dict.find("host_traces");
+  if (!segments && !traces && !host_segments && !host_traces) {
     throw ReduceError("not a PyTorch memory snapshot (no 'segments' or 'device_traces' key)");
   }
   if (segments) add_segments(*segments);
   if (traces) add_traces(*traces);
+  if (host_segments || host_traces) add_host_memory(host_segments, host_traces);
   if (const Value* a = dict.find("external_annotations")) add_annotations(*a);
   if (const Value* s = dict.find("allocator_settings")) {
     size_t nodes = 0;
@@ -173,10 +181,10 @@ void Builder::add_segments(Value list) {
   for (Value seg : sequence(list, up_, "'segments'")) add_segment(seg);
 }
 
-void Builder::add_segment(Value seg_value) {
+void Builder::add_segment(Value seg_value, std::optional<int64_t> device) {
   DictView d(seg_value, up_, "a segment");
   Segment seg;
-  seg.device = d.i64("device", "segment device");
+  seg.device = device ? *device : d.i64("device", "segment device");
   seg.address = d.u64("address", "segment address");
   seg.total_size = d.u64("total_size", "segment total_size");
   seg.allocated_size = d.u64("allocated_size", "segment allocated_size");
@@ -226,9 +234,8 @@ void Builder::add_block(Value block_value, uint64_t address) {
   snap_.blocks.push_back(b);
 }
 
-std::vector<uint32_t> Builder::event_indices(Value device_list, size_t device) {
+std::vector<uint32_t> Builder::event_indices(Value device_list, const std::string& what) {
   std::vector<uint32_t> out;
-  std::string what = "device_traces[" + std::to_string(device) + "]";
   for (Value item : sequence(device_list, up_, what.c_str())) {
     if (item.kind == Kind::EventRun) {
       for (uint32_t k = 0; k < item.aux; ++k) out.push_back(item.id + k);
@@ -248,7 +255,7 @@ void Builder::add_traces(Value list) {
   for (size_t d = 0; d < devices.size(); ++d) {
     // Other devices' entries were not built (SnapshotReducer): their lists hold None.
     if (options_.only_device >= 0 && static_cast<size_t>(options_.only_device) != d) continue;
-    std::vector<uint32_t> indices = event_indices(devices[d], d);
+    std::vector<uint32_t> indices = event_indices(devices[d], "device_traces[" + std::to_string(d) + "]");
     auto& events = snap_.device_traces[d].events;
     bool whole_pool = indices.size() == pool.size() && (indices.empty() || indices.front() == 0) &&
                       (indices.empty() || indices.back() + 1 == pool.size());
@@ -259,11 +266,52 @@ void Builder::add_traces(Value list) {
       events = pool.take_all();
       continue;
     }
-    events.reserve(indices.size());
-    for (uint32_t i : indices) {
-      if (i >= pool.size()) throw ReduceError("a trace entry is listed on two devices");
-      events.push_back(pool[i]);
-    }
+    add_device_events(d, indices);
+  }
+}
+
+void Builder::add_device_events(size_t device, const std::vector<uint32_t>& indices) {
+  const EventPool& pool = reducer_.events();
+  auto& events = snap_.device_traces[device].events;
+  events.reserve(indices.size());
+  for (uint32_t i : indices) {
+    if (i >= pool.size()) throw ReduceError("a trace entry is listed on two devices");
+    events.push_back(pool[i]);
+  }
+}
+
+// host_traces is one list of trace entries (the host allocator is one allocator), or, shaped
+// like device_traces, a list of such lists; both are accepted, each list becoming a host device.
+std::vector<Value> Builder::host_trace_lists(const Value* traces) const {
+  if (!traces) return {};
+  auto items = sequence(*traces, up_, "'host_traces'");
+  const auto entries = std::count_if(
+      items.begin(), items.end(), [](Value v) { return v.kind == Kind::Event || v.kind == Kind::EventRun; });
+  if (entries == 0) return {items.begin(), items.end()};
+  if (static_cast<size_t>(entries) != items.size())
+    throw ReduceError("'host_traces' mixes trace entries with other values");
+  return {*traces};
+}
+
+void Builder::add_host_memory(const Value* segments, const Value* traces) {
+  if (snap_.device_traces.size() > static_cast<size_t>(kHostDevice)) {
+    throw ReduceError("'device_traces' lists more than " + std::to_string(kHostDevice) +
+                      " devices beside host memory");
+  }
+  const std::vector<Value> lists = host_trace_lists(traces);
+  if (lists.size() > static_cast<size_t>(kMaxHostDevices)) {
+    throw ReduceError("'host_traces' lists more than " + std::to_string(kMaxHostDevices) + " traces");
+  }
+  for (size_t k = 0; k < lists.size(); ++k) {
+    const size_t device = static_cast<size_t>(kHostDevice) + k;
+    if (options_.only_device >= 0 && static_cast<size_t>(options_.only_device) != device) continue;
+    std::vector<uint32_t> indices = event_indices(lists[k], "host_traces[" + std::to_string(k) + "]");
+    if (indices.empty()) continue;
+    if (snap_.device_traces.size() <= device) snap_.device_traces.resize(device + 1);
+    add_device_events(device, indices);
+  }
+  if (segments) {
+    for (Value seg : sequence(*segments, up_, "'host_segments'")) add_segment(seg, kHostDevice);
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/snapshot/model.h"
+
 namespace snapscope {
 
 const char* app_usage() {
@@ -15,7 +17,7 @@ const char* app_usage() {
          "  --view X0:X1[,Y0:Y1] initial view: timesteps, or eE0:eE1 event numbers as the axis shows\n"
          "                       them, and bytes (K/M/G suffixes allowed)\n"
          "  --size WxH           window / framebuffer size (default 1600x900)\n"
-         "  --device N           device to show first\n"
+         "  --device N           device to show first ('host': pinned host memory)\n"
          "  --segments           start on the Active Cached Segment Timeline\n"
          "  --script FILE        run the commands in FILE (see core/view/script.h) and exit\n"
          "  --bench              zoom from the whole trace to single events and back; print frame "
@@ -50,10 +52,9 @@ AppOptions parse_app_options(std::span<const std::string_view> arguments) {
       options.size = parse_window_size(value());
     } else if (argument == "--device") {
       const std::string text(value());
-      if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 6) {
-        throw std::invalid_argument("bad device '" + text + "'");
-      }
-      options.device = std::stoi(text);
+      const std::optional<int> device = parse_device(text);
+      if (!device) throw std::invalid_argument("bad device '" + text + "'");
+      options.device = *device;
     } else if (argument == "--segments") {
       options.segments = true;
     } else if (argument == "--bench") {

@@ -7,6 +7,8 @@
 #include <tuple>
 #include <utility>
 
+#include "core/snapshot/model.h"
+
 namespace snapscope {
 namespace {
 
@@ -197,7 +199,10 @@ ScriptCommand parse_script_line(std::string_view line) {
   }
   if (verb == "device") {
     expect_arguments(words, 1);
-    return script::Device{parse_int(words[1], "device")};
+    const std::optional<int> device = parse_device(words[1]);
+    if (!device)
+      throw std::invalid_argument("bad device '" + std::string(words[1]) + "' (a number or 'host')");
+    return script::Device{*device};
   }
   if (verb == "timeline") {
     expect_arguments(words, 1);

@@ -3,7 +3,7 @@
 //   view X0:X1[,Y0:Y1]   visible steps, or eE0:eE1 events #E0..#E1 as the axis labels them (and bytes;
 //                        suffixes K/M/G/T mean KiB/MiB/GiB/TiB)
 //   fit                  show everything
-//   device N             switch device
+//   device N             switch device ('host': pinned host memory, device 128)
 //   timeline blocks|segments
 //   color default|site|category
 //   xaxis index|time

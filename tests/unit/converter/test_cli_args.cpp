@@ -6,6 +6,7 @@
 
 #include "converter/cli_args.h"
 #include "converter/progress_meter.h"
+#include "core/snapshot/model.h"
 
 using namespace snapscope;
 
@@ -32,6 +33,8 @@ TEST_CASE("cli args: --flag=value forms and defaults") {
   CHECK_FALSE(options.force);
   CHECK_FALSE(options.timings);
   CHECK(options.device == -1);
+  CHECK(parse({"in", "-o", "x", "--device", "host"}).device == kHostDevice);  // pinned host memory
+  CHECK(parse({"in", "-o", "x", "--device=host1"}).device == kHostDevice + 1);
   CHECK(parse({"-o", "out", "--", "-odd-name.pickle"}).input ==
         "-odd-name.pickle");  // after --, all positional
 }
@@ -49,10 +52,10 @@ TEST_CASE("cli args: usage errors") {
   CHECK_THROWS_WITH_AS(parse({"in"}), "missing -o OUTDIR", UsageError);
   CHECK_THROWS_WITH_AS(parse({"in", "-o"}), "-o needs a value", UsageError);
   CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--bogus"}), "unknown option '--bogus'", UsageError);
-  CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--device", "-1"}), "--device: not a valid number: '-1'",
-                       UsageError);
+  CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--device", "-1"}),
+                       "--device: not a device number or 'host': '-1'", UsageError);
   CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--device", "99999999999"}),
-                       "--device: not a valid number: '99999999999'", UsageError);
+                       "--device: not a device number or 'host': '99999999999'", UsageError);
   CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--summary", "xml"}), "--summary: expected text or json",
                        UsageError);
   CHECK_THROWS_WITH_AS(parse({"a", "b", "-o", "x"}), "more than one input given: 'b'", UsageError);

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <unistd.h>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -54,4 +55,40 @@ TEST_CASE("generator output reads back with the snapshot reader, plain and gzip"
     CHECK(first.time_us != snapscope::kNoTime);
     CHECK(snapshot.stacks.frames(first.stack).size() >= 20);
   }
+}
+
+TEST_CASE("generated pinned host memory reads back as the host device, agreeing with its segments") {
+  gen::GenOptions options;
+  options.events = 3000;
+  options.seed = 4;
+  options.host_batches = 80;
+  const fs::path path = temp_file("host.pickle");
+  const gen::GenResult written = write_file(path, options, false);
+  const snapscope::Snapshot snapshot = snapscope::read_snapshot(path.string());
+  fs::remove(path);
+
+  CHECK(snapshot.devices() == std::vector<int>{0, snapscope::kHostDevice});
+  const auto& host_events = snapshot.device_traces.at(snapscope::kHostDevice).events;
+  CHECK(snapshot.device_traces[0].events.size() + host_events.size() == written.events);
+  // 80 batches: an alloc each, and a free_requested + free_completed for all but the 2 in flight.
+  CHECK(std::count_if(host_events.begin(), host_events.end(),
+                      [](const auto& e) { return e.action == snapscope::Action::Alloc; }) == 80);
+  CHECK(std::count_if(host_events.begin(), host_events.end(),
+                      [](const auto& e) { return e.action == snapscope::Action::FreeCompleted; }) == 78);
+
+  // What the trace leaves allocated is what the host segments hold as active_allocated.
+  uint64_t live = 0;
+  for (const auto& e : host_events) {
+    if (e.action == snapscope::Action::Alloc) live += e.size;
+    if (e.action == snapscope::Action::FreeCompleted) live -= e.size;
+  }
+  uint64_t active = 0;
+  for (const snapscope::Segment& segment : snapshot.segments) {
+    if (segment.device != snapscope::kHostDevice) continue;
+    for (uint32_t b = segment.first_block; b < segment.first_block + segment.block_count; ++b)
+      if (snapshot.blocks[b].state == snapscope::BlockState::ActiveAllocated)
+        active += snapshot.blocks[b].size;
+  }
+  CHECK(live == active);
+  CHECK(live > 0);
 }

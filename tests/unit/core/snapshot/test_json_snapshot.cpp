@@ -161,6 +161,7 @@ TEST_CASE("json snapshot: every kind of generated snapshot converts the same fro
   two_devices.seed = 5;
   two_devices.compile_context = true;
   two_devices.user_metadata = true;
+  two_devices.host_batches = 60;  // pinned host memory: host_segments, host_traces
   gen::GenOptions untimed;
   untimed.timestamps = false;
   untimed.annotations = false;

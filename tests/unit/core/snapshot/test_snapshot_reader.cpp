@@ -371,6 +371,153 @@ TEST_CASE("multi-device traces and only_device") {
   CHECK(two.device_traces[2].events[0].addr == 2000);
 }
 
+namespace {
+
+// {'segments': [...one CUDA segment...], 'device_traces': [[2 allocs]], 'host_segments': [one
+// segment, 'device': -1], 'host_traces': host_body}.
+std::string host_snapshot(const std::function<void(PickleWriter&)>& host_traces_body) {
+  return write_pickle([&](PickleWriter& w) {
+    const auto segment = [&w](int64_t device, uint64_t address) {
+      w.begin_dict();
+      w.str("device");
+      w.integer(device);
+      w.str("address");
+      w.uint(address);
+      w.str("total_size");
+      w.uint(4096);
+      w.str("blocks");
+      w.begin_list();
+      w.begin_dict();
+      w.str("size");
+      w.uint(4096);
+      w.str("requested_size");
+      w.uint(4000);
+      w.str("state");
+      w.str("active_allocated");
+      w.end_dict();
+      w.end_list();
+      w.end_dict();
+    };
+    w.begin_dict();
+    w.str("segments");
+    w.begin_list();
+    segment(0, 0x7000);
+    w.end_list();
+    w.str("device_traces");
+    w.begin_list();
+    w.begin_list();
+    event(w, "alloc", 0x9000, 8);
+    event(w, "alloc", 0x9100, 8);
+    w.end_list();
+    w.end_list();
+    w.str("host_segments");
+    w.begin_list();
+    segment(-1, 0x5000);
+    w.end_list();
+    w.str("host_traces");
+    host_traces_body(w);
+    w.end_dict();
+  });
+}
+
+}  // namespace
+
+TEST_CASE("host memory: host_traces as one list becomes the host device, with host_segments") {
+  const std::string bytes = host_snapshot([](PickleWriter& w) {
+    w.begin_list();
+    event(w, "segment_alloc", 0x5000, 4096);
+    event(w, "alloc", 0x5000, 4096);
+    event(w, "free_requested", 0x5000, 4096);
+    w.end_list();
+  });
+  const Snapshot s = read_bytes(bytes);
+  CHECK(s.devices() == std::vector<int>{0, kHostDevice});
+  REQUIRE(s.device_traces.size() == kHostDevice + 1);
+  CHECK(s.device_traces[0].events.size() == 2);
+  REQUIRE(s.device_traces[kHostDevice].events.size() == 3);
+  CHECK(s.device_traces[kHostDevice].events[1].action == Action::Alloc);
+  CHECK(s.device_traces[kHostDevice].events[2].action == Action::FreeRequested);
+  REQUIRE(s.segments.size() == 2);
+  CHECK(s.segments[0].device == 0);
+  CHECK(s.segments[1].device == kHostDevice);  // whatever its own 'device' says (-1 here)
+  CHECK(s.segments[1].address == 0x5000);
+
+  ReadOptions host_only;
+  host_only.only_device = kHostDevice;
+  const Snapshot host = read_bytes(bytes, host_only);
+  CHECK(host.device_traces[0].events.empty());
+  CHECK(host.device_traces[kHostDevice].events.size() == 3);
+  ReadOptions cuda_only;
+  cuda_only.only_device = 0;
+  const Snapshot cuda = read_bytes(bytes, cuda_only);
+  CHECK(cuda.device_traces.size() == 1);  // no host trace built
+  CHECK(cuda.device_traces[0].events.size() == 2);
+}
+
+TEST_CASE("host memory: host_traces shaped like device_traces gives one host device per list") {
+  const Snapshot s = read_bytes(host_snapshot([](PickleWriter& w) {
+    w.begin_list();
+    w.begin_list();
+    event(w, "alloc", 0x5000, 64);
+    w.end_list();
+    w.begin_list();
+    event(w, "alloc", 0x6000, 64);
+    event(w, "free_completed", 0x6000, 64);
+    w.end_list();
+    w.end_list();
+  }));
+  CHECK(s.devices() == std::vector<int>{0, kHostDevice, kHostDevice + 1});
+  CHECK(s.device_traces[kHostDevice].events.size() == 1);
+  REQUIRE(s.device_traces[kHostDevice + 1].events.size() == 2);
+  CHECK(s.device_traces[kHostDevice + 1].events[0].addr == 0x6000);
+
+  // No host events at all: the host segments alone still make the host device.
+  const Snapshot empty = read_bytes(host_snapshot([](PickleWriter& w) {
+    w.begin_list();
+    w.end_list();
+  }));
+  CHECK(empty.devices() == std::vector<int>{0, kHostDevice});
+}
+
+TEST_CASE("host memory: malformed host_traces are one-line errors") {
+  CHECK(error_of(host_snapshot([](PickleWriter& w) { w.integer(3); })) == "'host_traces' is not a list");
+  CHECK(error_of(host_snapshot([](PickleWriter& w) {
+          w.begin_list();
+          event(w, "alloc", 0x5000, 64);
+          w.integer(7);
+          w.end_list();
+        })) == "'host_traces' mixes trace entries with other values");
+  CHECK(error_of(host_snapshot([](PickleWriter& w) {
+          w.begin_list();
+          w.begin_list();
+          w.end_list();
+          w.integer(7);
+          w.end_list();
+        })) == "host_traces[1] is not a list");
+  CHECK(error_of(host_snapshot([](PickleWriter& w) {
+          w.begin_list();
+          for (int k = 0; k < kMaxHostDevices + 1; ++k) {
+            w.begin_list();
+            w.end_list();
+          }
+          w.end_list();
+        })) == "'host_traces' lists more than 8 traces");
+}
+
+TEST_CASE("device names and --device values") {
+  CHECK(device_name(0) == "device 0");
+  CHECK(device_name(kHostDevice) == "host (pinned)");
+  CHECK(device_name(kHostDevice + 2) == "host 2 (pinned)");
+  CHECK(parse_device("3") == 3);
+  CHECK(parse_device("host") == kHostDevice);
+  CHECK(parse_device("host1") == kHostDevice + 1);
+  CHECK(parse_device("host8") == std::nullopt);
+  CHECK(parse_device("65536") == std::nullopt);
+  CHECK(parse_device("-1") == std::nullopt);
+  CHECK(parse_device("") == std::nullopt);
+  CHECK(parse_device("gpu") == std::nullopt);
+}
+
 TEST_CASE("gzip input is read transparently, with progress") {
   std::string bytes = sample_snapshot();
   TempFile file(".pickle.gz");
