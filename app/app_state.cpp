@@ -19,11 +19,12 @@ std::string refusal(const DocumentLoader& loader) {
 
 }  // namespace
 
-AppState::AppState() : recent_(config_root() / "recent-files.txt") {
+AppState::AppState(const std::string& open_first) : recent_(config_root() / "recent-files.txt") {
   recent_.load();
   std::ifstream in(wrapper_list_file());
   std::string line;
   if (in && std::getline(in, line)) snapscope::set_wrapper_libraries(split_packages(line));
+  if (!open_first.empty()) open(open_first);
 }
 
 void AppState::set_wrapper_libraries(std::vector<std::string> packages) {

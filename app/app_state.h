@@ -17,7 +17,9 @@ namespace snapscope {
 
 class AppState {
  public:
-  AppState();
+  // Starts loading `open_first` at once (when not empty): the viewer constructs its state before
+  // its window, so the load runs while GLFW and GL start up.
+  explicit AppState(const std::string& open_first = {});
 
   // Starts a background load; the active session stays until it finishes.
   void open(const std::string& path);

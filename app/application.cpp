@@ -35,7 +35,17 @@ constexpr int kMaxSettleFrames = 100;  // headless: the view may still move whil
 
 }  // namespace
 
-Application::Application(const AppOptions& options) : options_(options), window_("snapscope", options.size) {
+namespace {
+
+// The snapshot to load while the window is being created (a job's rank directory is not one).
+std::string snapshot_to_open_first(const AppOptions& options) {
+  return options.path.empty() || is_rank_directory(options.path) ? std::string() : options.path;
+}
+
+}  // namespace
+
+Application::Application(const AppOptions& options)
+    : options_(options), state_(snapshot_to_open_first(options)), window_("snapscope", options.size) {
   // Wakes run_interactive's wait when the chart's worker finished a frame (thread-safe call).
   timeline_.layer().set_frame_ready_callback([] { glfwPostEmptyEvent(); });
   timeline_b_.layer().set_frame_ready_callback([] { glfwPostEmptyEvent(); });
@@ -44,8 +54,6 @@ Application::Application(const AppOptions& options) : options_(options), window_
   session().settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
   if (!options.path.empty() && is_rank_directory(options.path)) {
     rank_view_.load(options.path, options.device);  // a job's ranks: the rank table
-  } else if (!options.path.empty()) {
-    state_.open(options.path);
   }
   if (!options.compare_path.empty()) state_.open_compare(options.compare_path);
 }

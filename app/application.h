@@ -72,8 +72,8 @@ class Application {
   void write_pending_png();
 
   AppOptions options_;
+  AppState state_;  // before the window: its load starts while the window is created
   GuiWindow window_;
-  AppState state_;
   FileBrowser browser_;
   TimelinePanel timeline_;
   TimelinePanel timeline_b_;  // run B's own chart (stacked comparison)

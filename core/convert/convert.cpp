@@ -273,6 +273,7 @@ ConvertSummary convert_into(const ConvertOptions& options, StagingDirectory& sta
     input.reset();
     db.wait();
   }
+  if (options.final_output_dir) staging.retarget(options.final_output_dir());
   staging.commit();
 
   summary.output_dir = staging.target().string();

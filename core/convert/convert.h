@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -50,6 +51,10 @@ struct ConvertOptions {
   // has returned, run below the window's and the chart's priority (background_priority.h),
   // which on two cores put the first frame 0.5 s after the timelines.
   bool behind_the_window = false;
+  // When set, output_dir only says where the staging directory goes (its parent); this names the
+  // output just before the staging directory is renamed to it (a viewer hashing the pickle for
+  // its cache entry while it is being read). It must be in output_dir's parent directory.
+  std::function<std::filesystem::path()> final_output_dir;
 };
 
 // Wall-clock seconds per stage, and the process CPU seconds spent in each (all threads):

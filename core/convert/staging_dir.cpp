@@ -74,6 +74,13 @@ StagingDirectory::~StagingDirectory() {
   signal_cleanup::unwatch();
 }
 
+void StagingDirectory::retarget(fs::path target) {
+  fs::path normal = normalized(std::move(target));
+  if (parent_of(normal) != parent_of(target_)) fail(normal, "not beside the staging directory");
+  check_target(normal, replace_existing_);
+  target_ = std::move(normal);
+}
+
 void StagingDirectory::commit() {
   check_target(target_, replace_existing_);  // it may have appeared while we were converting
   const std::string from = staging_.string();

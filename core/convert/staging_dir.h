@@ -26,6 +26,9 @@ class StagingDirectory {
   const std::filesystem::path& path() const { return staging_; }
   const std::filesystem::path& target() const { return target_; }
   void commit();  // atomic rename; with replace_existing an atomic swap, then the old one is deleted
+  // Renames into `target` instead at commit(); it must share the first target's parent directory
+  // (the staging directory's filesystem). OutputError as the constructor's checks.
+  void retarget(std::filesystem::path target);
 
   // Fails unless `target` is absent, or replaceable: an empty directory or an earlier
   // conversion (holding elements.db or allocations.json), never an unrelated directory or file.

@@ -77,9 +77,23 @@ std::string file_content_key(const std::filesystem::path& file) {
 
 // The output format versions are part of the name: a build that writes newer formats converts
 // again instead of failing on a cached directory it cannot read.
+namespace {
+
+std::filesystem::path cache_dir_for_key(const std::string& key) {
+  return cache_root() /
+         (key + "-v" + std::to_string(kAllocationsJsonVersion) + "." + std::to_string(kElementsDbVersion));
+}
+
+}  // namespace
+
 std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle) {
-  return cache_root() / (memoized_content_key(pickle, cache_root() / kContentKeyMemoDir) + "-v" +
-                         std::to_string(kAllocationsJsonVersion) + "." + std::to_string(kElementsDbVersion));
+  return cache_dir_for_key(memoized_content_key(pickle, cache_root() / kContentKeyMemoDir));
+}
+
+std::optional<std::filesystem::path> remembered_conversion_cache_dir(const std::filesystem::path& pickle) {
+  const std::optional<std::string> key = remembered_content_key(pickle, cache_root() / kContentKeyMemoDir);
+  if (!key) return std::nullopt;
+  return cache_dir_for_key(*key);
 }
 
 }  // namespace snapscope

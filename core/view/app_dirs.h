@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace snapscope {
@@ -23,5 +24,7 @@ uint64_t content_hash(const void* data, size_t size, uint64_t seed);
 // file is unchanged (content_key_memo.h), so a second open does not hash the whole file.
 inline constexpr const char* kContentKeyMemoDir = ".keys";  // hidden: never evicted as an entry
 std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle);
+// The same, only when the memo already knows the pickle's key (nothing is hashed).
+std::optional<std::filesystem::path> remembered_conversion_cache_dir(const std::filesystem::path& pickle);
 
 }  // namespace snapscope

@@ -72,6 +72,12 @@ void remember_key(const fs::path& memo, const FileIdentity& file, const std::str
 
 }  // namespace
 
+std::optional<std::string> remembered_content_key(const fs::path& file, const fs::path& memo_dir) {
+  const std::optional<FileIdentity> identity = identity_of(file);
+  if (!identity) return std::nullopt;
+  return remembered_key(memo_path(memo_dir, *identity), *identity);
+}
+
 std::string memoized_content_key(const fs::path& file, const fs::path& memo_dir) {
   const std::optional<FileIdentity> before = identity_of(file);
   if (!before) return file_content_key(file);  // not a regular file: let the hash say what is wrong

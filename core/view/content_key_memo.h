@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace snapscope {
@@ -14,5 +15,8 @@ namespace snapscope {
 // otherwise hashed, and the memo written (best effort: an unwritable memo only costs the hash).
 // Throws InputError like file_content_key.
 std::string memoized_content_key(const std::filesystem::path& file, const std::filesystem::path& memo_dir);
+// The memo's key for `file` when it still describes the file; nothing (and no hashing) otherwise.
+std::optional<std::string> remembered_content_key(const std::filesystem::path& file,
+                                                  const std::filesystem::path& memo_dir);
 
 }  // namespace snapscope

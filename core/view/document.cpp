@@ -1,7 +1,12 @@
 #include "core/view/document.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <functional>
+#include <future>
 #include <optional>
 
 #include "core/convert/convert.h"
@@ -9,6 +14,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/elements_db_check.h"
+#include "core/util/background_priority.h"
 #include "core/util/run_beside.h"
 #include "core/view/app_dirs.h"
 #include "core/view/conversion_cache.h"
@@ -47,22 +53,69 @@ bool is_snapshot_pickle(const fs::path& path) {
 
 namespace {
 
-// Converts the pickle `path` into its cache entry `cache`. on_timelines (optional) receives the
+// A pickle's cache entry: known (from the memo), or being hashed on a thread of its own while the
+// conversion reads the pickle, so a fresh pickle's first frame does not wait for the hash (0.3 s
+// per GB from the page cache, a whole extra pass from disk).
+class CacheEntry {
+ public:
+  explicit CacheEntry(const fs::path& known) {
+    std::promise<fs::path> ready;
+    ready.set_value(known);
+    dir_ = ready.get_future().share();
+  }
+  CacheEntry(const std::string& path, LoadProgress& progress)
+      : hashing_(true), dir_(std::async(std::launch::async, [path, &progress] {
+                               lower_thread_priority(kBehindWindowNice);  // the reader's core comes first
+                               const StageTimer timer(&progress.stages, "content key (beside the read)");
+                               return conversion_cache_dir(path);
+                             }).share()) {}
+
+  bool hashing() const { return hashing_; }
+  const fs::path& dir() const { return dir_.get(); }  // waits for the hash; throws what it threw
+  // The hash is done and names an entry that exists: this content was converted under another
+  // name (a renamed or touched pickle), so the conversion under way is not needed.
+  bool names_existing_entry() const {
+    return hashing_ && dir_.wait_for(std::chrono::seconds(0)) == std::future_status::ready &&
+           fs::exists(dir_.get() / kAllocationsJsonName);
+  }
+
+ private:
+  bool hashing_ = false;
+  std::shared_future<fs::path> dir_;
+};
+
+// Thrown out of a conversion whose pickle turned out to have a cache entry already.
+struct CacheEntryExists {};
+
+// Where a conversion stages its files before its entry's name is known: a unique name in the
+// cache root, never created itself (the staging directory beside it is hidden from eviction).
+fs::path unnamed_entry() {
+  static std::atomic<unsigned> counter{0};
+  return cache_root() / ("unnamed-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+}
+
+// Converts the pickle `path` into its cache entry. on_timelines (optional) receives the
 // timelines before the database is written.
-void convert_into_cache(const std::string& path, const fs::path& cache, LoadProgress& progress,
+void convert_into_cache(const std::string& path, const CacheEntry& entry, LoadProgress& progress,
                         std::function<void(const ReplayedDevices&)> on_timelines = {}) {
   progress.stage = LoadProgress::Converting;
   progress.converted = true;
   progress.fraction = 0;
-  fs::create_directories(cache.parent_path());
+  fs::create_directories(cache_root());
   ConvertOptions options;
   options.input = path;
-  options.output_dir = cache.string();
+  if (entry.hashing()) {
+    options.output_dir = unnamed_entry().string();
+    options.final_output_dir = [&entry] { return entry.dir(); };
+  } else {
+    options.output_dir = entry.dir().string();
+  }
   options.on_timelines = std::move(on_timelines);
   options.stage_log = &progress.stages;
   options.behind_the_window = static_cast<bool>(options.on_timelines);
   options.on_progress = [&](const ConvertProgress& step) {
     if (progress.cancel && step.stage == ConvertStage::Reading) throw LoadCancelled();
+    if (step.stage == ConvertStage::Reading && entry.names_existing_entry()) throw CacheEntryExists();
     // Reading dominates; deriving and writing share the last tenth.
     if (step.stage == ConvertStage::Reading && step.bytes_total > 0) {
       progress.fraction = 0.9f * static_cast<float>(step.bytes_read) / static_cast<float>(step.bytes_total);
@@ -75,7 +128,7 @@ void convert_into_cache(const std::string& path, const fs::path& cache, LoadProg
     convert_snapshot(options);
   } catch (const OutputError&) {
     // Another viewer converting the same file renamed its entry into place first: use it.
-    if (!fs::exists(cache / kAllocationsJsonName)) throw;
+    if (!fs::exists(entry.dir() / kAllocationsJsonName)) throw;
   }
 }
 
@@ -84,7 +137,8 @@ fs::path hashed_cache_dir(const std::string& path, LoadProgress& progress) {
   return conversion_cache_dir(path);
 }
 
-void note_cache_use(const fs::path& cache) {
+void note_cache_use(const fs::path& cache, LoadProgress& progress) {
+  const StageTimer timer(&progress.stages, "cache bookkeeping");
   mark_cache_entry_used(cache);
   evict_cache(cache.parent_path(), cache_cap_bytes(), cache);
 }
@@ -94,8 +148,8 @@ fs::path converted_directory_for(const std::string& path, LoadProgress& progress
   if (!fs::exists(path)) throw InputError(path + ": no such file or directory");
   progress.stage = LoadProgress::Hashing;
   const fs::path cache = hashed_cache_dir(path, progress);
-  if (!fs::exists(cache / kAllocationsJsonName)) convert_into_cache(path, cache, progress);
-  note_cache_use(cache);
+  if (!fs::exists(cache / kAllocationsJsonName)) convert_into_cache(path, CacheEntry(cache), progress);
+  note_cache_use(cache, progress);
   return cache;
 }
 
@@ -108,11 +162,15 @@ AllocationsFile read_checked_layout(const fs::path& dir, const std::string& open
   }
   const std::string db_path = (dir / kElementsDbName).string();
   if (!fs::exists(db_path)) throw InputError(db_path + ": missing (a converted directory holds two files)");
-  verify_elements_db(db_path);
+  {
+    const StageTimer timer(&progress.stages, "check elements.db");
+    verify_elements_db(db_path);
+  }
   progress.fraction = 0;
   progress.stage = LoadProgress::Reading;
   const StageTimer timer(&progress.stages, "read allocations.json");
   AllocationsFile layout = read_allocations_json(layout_path.string(), &progress.fraction);
+  const StageTimer check_timer(&progress.stages, "check layout against elements.db");
   verify_layout_matches_db(layout, db_path);
   return layout;
 }
@@ -201,9 +259,10 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
                                               const EarlyDocument& early) {
   if (!early || fs::is_directory(path) || !fs::exists(path)) return open_document(path, progress);
   progress.stage = LoadProgress::Hashing;
-  const fs::path cache = hashed_cache_dir(path, progress);
+  const std::optional<fs::path> known = remembered_conversion_cache_dir(path);
   // A cache hit opens as usual (finding the entry again reads the content-key memo, not the file).
-  if (fs::exists(cache / kAllocationsJsonName)) return open_document(path, progress);
+  if (known && fs::exists(*known / kAllocationsJsonName)) return open_document(path, progress);
+  const CacheEntry entry = known ? CacheEntry(*known) : CacheEntry(path, progress);
 
   // Set at the hand-over (so its clock counts the wait for the database); null before it.
   std::shared_ptr<PendingDatabase> pending;
@@ -212,14 +271,16 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
     std::unique_ptr<Document> document;
     {
       const StageTimer timer(&progress.stages, "document (pyramids)");
-      document = document_before_database(path, cache, replayed, waiting);
+      document = document_before_database(path, entry.dir(), replayed, waiting);
     }
     progress.stage = LoadProgress::Done;
     early(std::move(document));
     pending = std::move(waiting);  // only once the document is out: failures before are thrown
   };
   try {
-    convert_into_cache(path, cache, progress, hand_over);
+    convert_into_cache(path, entry, progress, hand_over);
+  } catch (const CacheEntryExists&) {
+    return open_document(path, progress);  // the memo now has the key: no second hash
   } catch (const std::exception& error) {
     if (!pending) throw;
     pending->fail(error.what());  // the chart stays; the panels that need the database say why
@@ -228,7 +289,7 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
   if (!pending) return open_document(path, progress);  // another viewer's entry
   pending->finish();
   try {
-    note_cache_use(cache);
+    note_cache_use(entry.dir(), progress);
   } catch (const std::exception&) {
     // Bookkeeping only: the entry is complete and in use whether or not the others were trimmed.
   }

@@ -161,6 +161,41 @@ TEST_CASE("staging directory: removed unless committed, renamed into place when 
   CHECK(test::read_file(dir / "out" / "elements.db") == "complete");
 }
 
+TEST_CASE("staging directory: retargeted before commit, only beside its first target") {
+  TempDir dir;
+  std::filesystem::create_directories(dir / "other");
+  StagingDirectory staging(dir / "placeholder", false);
+  CHECK_THROWS_WITH_AS(staging.retarget(dir / "other" / "out"),
+                       ((dir / "other" / "out").string() + ": not beside the staging directory").c_str(),
+                       OutputError);
+  CHECK_THROWS_AS(staging.retarget(dir / "other"), OutputError);  // exists and is not a conversion
+  staging.retarget(dir / "named");
+  test::write_file(staging.path() / "elements.db", "complete");
+  staging.commit();
+  CHECK(dir.entries() == std::vector<std::string>{"named", "other"});
+}
+
+TEST_CASE("convert: final_output_dir names the output once it is written") {
+  TempDir dir;
+  write_fixture(dir);
+  ConvertOptions options = options_for(dir);
+  options.output_dir = (dir / "unnamed").string();
+  bool asked_after_reading = false;
+  bool read = false;
+  options.on_progress = [&](const ConvertProgress& step) {
+    if (step.stage != ConvertStage::Reading) read = true;
+  };
+  options.final_output_dir = [&] {
+    asked_after_reading = read;
+    return dir / "named";
+  };
+  const ConvertSummary summary = convert_snapshot(options);
+  CHECK(asked_after_reading);
+  CHECK(summary.output_dir == (dir / "named").string());
+  CHECK(dir.entries() == std::vector<std::string>{"named", "s.pickle"});
+  CHECK(TempDir::entries_of(dir / "named") == std::vector<std::string>{"allocations.json", "elements.db"});
+}
+
 TEST_CASE("convert: progress reports reading, then each later stage") {
   TempDir dir;
   write_fixture(dir);

@@ -198,6 +198,9 @@ TEST_CASE("conversion cache: a fresh pickle's document comes before its database
   CHECK(fs::exists(early->directory / "elements.db"));
   CHECK(fs::exists(early->directory / "allocations.json"));
   CHECK(cache_entries() == std::vector<std::string>{early->directory.filename().string()});
+  // The entry is named by the content key, hashed while the pickle was read, and remembered.
+  CHECK(early->directory == conversion_cache_dir(pickle));
+  CHECK(remembered_content_key(pickle, cache_root() / kContentKeyMemoDir) == file_content_key(pickle));
 
   // The same timelines as the cache entry gives when it is opened again.
   const auto read_back = open_path(pickle);
@@ -218,6 +221,26 @@ TEST_CASE("conversion cache: a fresh pickle's document comes before its database
   CHECK_FALSE(called);
   REQUIRE(hit != nullptr);
   CHECK(hit->pending_database == nullptr);
+}
+
+TEST_CASE("conversion cache: a renamed copy of a converted pickle opens the same entry, not a second") {
+  const FreshPickle fresh;
+  const auto first = open_path(fresh.pickle);
+  const fs::path copy = fresh.dir / "renamed.pickle";
+  fs::copy_file(fresh.pickle, copy);
+  CHECK_FALSE(remembered_content_key(copy, cache_root() / kContentKeyMemoDir).has_value());  // a new file
+
+  // Its key is hashed while it is being converted: found existing, that conversion is dropped
+  // (or, when the read wins the race, its finished entry gives way to the existing one).
+  LoadProgress progress;
+  std::unique_ptr<Document> early;
+  auto opened = open_document_early(copy.string(), progress,
+                                    [&](std::unique_ptr<Document> document) { early = std::move(document); });
+  if (!opened) opened = std::move(early);
+  REQUIRE(opened != nullptr);
+  CHECK(opened->directory == first->directory);
+  CHECK(cache_entries() == std::vector<std::string>{first->directory.filename().string()});
+  CHECK(remembered_content_key(copy, cache_root() / kContentKeyMemoDir) == file_content_key(fresh.pickle));
 }
 
 TEST_CASE("conversion cache: a bad pickle fails before any early document, and leaves no entry") {
