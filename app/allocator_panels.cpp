@@ -1,6 +1,7 @@
 #include "app/allocator_panels.h"
 
 #include <imgui.h>
+#include <algorithm>
 
 #include <chrono>
 #include <exception>
@@ -91,7 +92,7 @@ void AllocatorPanels::refresh_state(int64_t event) {
   if (history_ == nullptr || shown_event_ == event) return;
   const auto start = std::chrono::steady_clock::now();
   state_ = history_->after_event(event);
-  layout_ = layout_segments(*state_);
+  layout_ = layout_segments(*state_, &history_->pools());
   state_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   shown_event_ = event;
 }
@@ -168,14 +169,17 @@ nlohmann::json AllocatorPanels::json(Session& state) {
   if (built == nullptr || !state.cursor.placed()) return out;
   const int64_t event = focused_event(state);
   refresh_state(event);
-  out["allocator"] = {{"event", event},
-                      {"segments", state_->segments().size()},
-                      {"blocks", state_->blocks().size()},
-                      {"allocated", state_->allocated_bytes()},
-                      {"reserved", state_->reserved_bytes()},
-                      {"pending_free", state_->pending_free_bytes()},
-                      {"rows", layout_.rows},
-                      {"ooms", built->ooms().size()}};
+  out["allocator"] = {
+      {"event", event},
+      {"segments", state_->segments().size()},
+      {"blocks", state_->blocks().size()},
+      {"allocated", state_->allocated_bytes()},
+      {"reserved", state_->reserved_bytes()},
+      {"pending_free", state_->pending_free_bytes()},
+      {"rows", layout_.rows},
+      {"private_pool_segments", std::count_if(layout_.segments.begin(), layout_.segments.end(),
+                                              [](const PlacedSegment& s) { return s.pool.has_value(); })},
+      {"ooms", built->ooms().size()}};
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include "core/allocator/event_text.h"
 #include "core/allocator/usage_curve.h"
 #include "core/util/format.h"
+#include "core/view/allocation_details.h"
 
 namespace snapscope {
 namespace {
@@ -138,6 +139,7 @@ void AllocatorPanel::draw_tooltip(const SegmentLayout& layout, float x0, float y
     const PlacedSegment& s = layout.segments[static_cast<size_t>(segment)];
     ImGui::Text("segment %s: %s, stream %llu", memviz_address(Action::SegmentAlloc, s.segment.addr).c_str(),
                 memviz_size(s.segment.size).c_str(), static_cast<unsigned long long>(s.segment.stream));
+    if (s.pool) ImGui::Text("private pool %s (CUDA graph / MemPool)", pool_text(*s.pool).c_str());
     const uint64_t free_bytes = s.free_bytes();
     ImGui::Text("%zu blocks, %s free (%.0f%% of it rounding waste inside blocks)", s.block_count,
                 format_bytes(static_cast<double>(free_bytes)).c_str(),

@@ -14,9 +14,11 @@
 #include <functional>
 #include <memory>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/allocator/allocator_state.h"
+#include "core/allocator/segment_pools.h"
 
 namespace snapscope {
 
@@ -69,6 +71,10 @@ class AllocatorHistory {
   // memory_viz's stream names: 0 stays 0, other streams get 1, 2, ... in order of first use.
   uint64_t stream_name(uint64_t stream) const;
 
+  // The snapshot segments' private pools, for naming a segment's pool (set by whoever read them).
+  const SegmentPools& pools() const { return pools_; }
+  void set_pools(SegmentPools pools) { pools_ = std::move(pools); }
+
   size_t checkpoint_interval() const { return interval_; }
   size_t checkpoint_count() const { return checkpoints_.size(); }
   size_t memory_bytes() const { return stored_bytes_; }
@@ -93,6 +99,7 @@ class AllocatorHistory {
   size_t budget_ = 0, interval_ = 1, stored_bytes_ = 0;
   std::vector<Checkpoint> checkpoints_;  // built descending, sorted ascending after build
   std::vector<OomEvent> ooms_;
+  SegmentPools pools_;
   std::unordered_map<uint64_t, size_t> stream_first_use_;
   std::unordered_map<uint64_t, uint64_t> stream_names_;
   std::vector<AllocatorEvent> buffer_;

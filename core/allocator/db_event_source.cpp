@@ -38,11 +38,20 @@ AllocatorState final_state_from_db(const std::string& db_path, int device) {
   return state;
 }
 
+SegmentPools segment_pools_from_db(const std::string& db_path, int device) {
+  SegmentPools pools;
+  for (const SegmentRow& row : ElementsDbReader(db_path).final_segments(device))
+    pools.add(row.address, row.total_size, row.pool_id);
+  return pools;
+}
+
 std::unique_ptr<AllocatorHistory> allocator_history_from_db(const std::string& db_path, int device,
                                                             const std::atomic<bool>* cancel) {
-  return std::make_unique<AllocatorHistory>(
+  auto history = std::make_unique<AllocatorHistory>(
       final_state_from_db(db_path, device), std::make_unique<DbEventSource>(db_path, device),
       AllocatorHistory::kDefaultBudget, AllocatorHistory::kDefaultInterval, cancel);
+  history->set_pools(segment_pools_from_db(db_path, device));
+  return history;
 }
 
 }  // namespace snapscope

@@ -24,6 +24,8 @@ class DbEventSource : public EventSource {
 };
 
 AllocatorState final_state_from_db(const std::string& db_path, int device);
+// The private pools of the device's end-of-trace segments (segments.pool_id_0/1).
+SegmentPools segment_pools_from_db(const std::string& db_path, int device);
 
 // Builds the whole history from elements.db (the backward pass reads every event once).
 std::unique_ptr<AllocatorHistory> allocator_history_from_db(const std::string& db_path, int device,

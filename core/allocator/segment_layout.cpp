@@ -49,9 +49,11 @@ long containing_segment(const SegmentLayout& layout, const std::vector<size_t>& 
 
 }  // namespace
 
-SegmentLayout layout_segments(const AllocatorState& state) {
+SegmentLayout layout_segments(const AllocatorState& state, const SegmentPools* pools) {
   SegmentLayout layout;
-  for (const auto& entry : state.segments()) layout.segments.push_back({entry.second});
+  for (const auto& [addr, segment] : state.segments()) {
+    layout.segments.push_back({segment, pools ? pools->private_pool_at(addr) : std::nullopt});
+  }
   pack_rows(layout);
   const std::vector<size_t> order = by_address(layout);
   for (const auto& [addr, block] : state.blocks()) {

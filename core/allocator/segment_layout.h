@@ -5,14 +5,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/allocator/allocator_state.h"
+#include "core/allocator/segment_pools.h"
 
 namespace snapscope {
 
 struct PlacedSegment {
   AllocatorSegment segment;
+  std::optional<PoolId> pool;  // its private pool (SegmentPools), when the snapshot says
   size_t row = 0;
   uint64_t x = 0;              // left edge in the row, bytes
   uint64_t occupied = 0;       // requested bytes of its blocks
@@ -37,7 +40,8 @@ struct SegmentLayout {
   uint64_t orphan_bytes = 0;
 };
 
-SegmentLayout layout_segments(const AllocatorState& state);
+// `pools` (optional) names each segment's private pool.
+SegmentLayout layout_segments(const AllocatorState& state, const SegmentPools* pools = nullptr);
 
 // Index into layout.blocks / layout.segments under a point given in (row, x bytes); -1 if none.
 long block_at(const SegmentLayout& layout, size_t row, uint64_t x);

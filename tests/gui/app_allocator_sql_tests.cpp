@@ -96,3 +96,33 @@ TEST_CASE("xdotool: End / Home show the allocator state the core computes at tho
   CHECK(start["reserved"] == expected.reserved_bytes());
   CHECK(start["reserved"] == device.segments.total_at_state(state_after_event(device.segments, start_event)));
 }
+
+TEST_CASE("xdotool: the allocator state knows which segments belong to a private pool") {
+  const fs::path sandbox = make_sandbox("allocator-pools");
+  const fs::path input = sandbox / "pools.json";
+  const uint64_t mib = uint64_t{1} << 20;
+  const auto segment = [&](uint64_t address, const nlohmann::json& pool) {
+    return nlohmann::json{
+        {"device", 0},
+        {"address", address},
+        {"total_size", 2 * mib},
+        {"stream", 0},
+        {"segment_pool_id", pool},
+        {"blocks", {{{"size", 2 * mib}, {"requested_size", 2 * mib}, {"state", "active_allocated"}}}}};
+  };
+  const auto event = [&](const char* action, uint64_t address) {
+    return nlohmann::json{{"action", action}, {"addr", address}, {"size", 2 * mib}, {"stream", 0}};
+  };
+  // A CUDA graph's pool (1, 5) and the default pool; the trace allocates one block in each.
+  const nlohmann::json snapshot = {{"segments", {segment(0x10000000, {1, 5}), segment(0x20000000, {0, 0})}},
+                                   {"device_traces",
+                                    {{event("segment_alloc", 0x10000000), event("alloc", 0x10000000),
+                                      event("segment_alloc", 0x20000000), event("alloc", 0x20000000)}}}};
+  std::ofstream(input) << snapshot.dump();
+  const auto lines = json_lines(drive_window(sandbox, input.string(), {"press End", "press ctrl+k"}));
+  REQUIRE(lines.size() == 1);
+  const auto& end = lines[0]["allocator"];
+  REQUIRE(end.is_object());
+  CHECK(end["segments"] == 2);
+  CHECK(end["private_pool_segments"] == 1);
+}

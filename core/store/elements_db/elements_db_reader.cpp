@@ -245,13 +245,16 @@ void ElementsDbReader::read_events(int device, size_t begin, size_t end, std::ve
 }
 
 std::vector<SegmentRow> ElementsDbReader::final_segments(int device) const {
-  SqliteStatement rows =
-      db_->prepare("SELECT address, total_size, stream, stack_id FROM segments WHERE device = ?1");
+  SqliteStatement rows = db_->prepare(
+      "SELECT address, total_size, stream, stack_id, pool_id_0, pool_id_1 FROM segments WHERE device = ?1");
   rows.bind(1, device);
   std::vector<SegmentRow> segments;
   while (rows.next_row()) {
-    segments.push_back({static_cast<uint64_t>(rows.column_int(0)), static_cast<uint64_t>(rows.column_int(1)),
-                        static_cast<uint64_t>(rows.column_int(2)), static_cast<StackId>(rows.column_int(3))});
+    segments.push_back({static_cast<uint64_t>(rows.column_int(0)),
+                        static_cast<uint64_t>(rows.column_int(1)),
+                        static_cast<uint64_t>(rows.column_int(2)),
+                        static_cast<StackId>(rows.column_int(3)),
+                        {rows.column_int(4), rows.column_int(5)}});
   }
   return segments;
 }

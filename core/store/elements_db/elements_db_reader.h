@@ -57,6 +57,7 @@ struct EventRow {
 struct SegmentRow {
   uint64_t address = 0, total_size = 0, stream = 0;
   StackId stack = 0;
+  std::array<int64_t, 2> pool_id{};  // segment_pool_id; (0, 0) is the default pool
 };
 struct LiveBlockRow {
   uint64_t address = 0, size = 0, requested_size = 0;

@@ -69,8 +69,8 @@ void write_segment(PickleWriter& w, const FixtureSegment& segment) {
   w.str("large");
   w.str("segment_pool_id");
   w.begin_tuple();
-  w.integer(0);
-  w.integer(0);
+  w.integer(segment.pool_id[0]);
+  w.integer(segment.pool_id[1]);
   w.end_tuple();
   w.str("is_expandable");
   w.boolean(false);

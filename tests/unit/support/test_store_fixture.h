@@ -32,6 +32,7 @@ struct FixtureSegment {
   int device = 0;
   uint64_t address = 0, total_size = 0;
   std::vector<FixtureBlock> blocks;
+  int64_t pool_id[2] = {0, 0};  // segment_pool_id: (0, 0) is the default pool
 };
 
 struct FixtureSnapshot {

@@ -7,9 +7,12 @@
 #include <vector>
 
 #include "core/allocator/allocator_history.h"
+#include "core/allocator/db_event_source.h"
 #include "core/allocator/segment_layout.h"
 #include "core/analysis/state_mapping.h"
+#include "core/convert/convert.h"
 #include "core/timeline/timeline.h"
+#include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
 
@@ -277,4 +280,51 @@ TEST_CASE("allocator layout: memory_viz row packing, rounding waste and orphan b
   CHECK(layout.blocks[static_cast<size_t>(hit)].block.addr == 0x30000 + 500);
   CHECK(block_at(layout, 1, 300) == -1);
   CHECK(segment_at(layout, 1, 300) == 2);
+}
+
+TEST_CASE("allocator pools: a segment's private pool is the snapshot segment's holding its address") {
+  SegmentPools pools;
+  pools.add(0x2000, 0x1000, {1, 7});
+  pools.add(0x1000, 0x1000, {0, 0});  // the default pool is not recorded
+  pools.add(0x8000, 0x800, {2, 3});
+  CHECK(pools.private_pool_at(0x2000) == PoolId{1, 7});
+  CHECK(pools.private_pool_at(0x2fff) == PoolId{1, 7});
+  CHECK_FALSE(pools.private_pool_at(0x3000));
+  CHECK_FALSE(pools.private_pool_at(0x1800));
+  CHECK_FALSE(pools.private_pool_at(0x10));
+  CHECK(pools.private_pool_at(0x8400) == PoolId{2, 3});
+
+  AllocatorState state;
+  state.add_segment({0x1000, 0x1000, 0, 0});
+  state.add_segment({0x2000, 0x1000, 0, 0});
+  const SegmentLayout layout = layout_segments(state, &pools);
+  REQUIRE(layout.segments.size() == 2);
+  for (const PlacedSegment& placed : layout.segments) {
+    CHECK(placed.pool ==
+          (placed.segment.addr == 0x2000 ? std::optional<PoolId>(PoolId{1, 7}) : std::nullopt));
+  }
+  CHECK_FALSE(layout_segments(state).segments.front().pool);
+}
+
+TEST_CASE("allocator pools: read from elements.db's segments, and kept by the history") {
+  test::TempDir dir;
+  test::FixtureSnapshot fixture = test::standard_fixture();
+  test::FixtureSegment graph_pool{0, 0x7f0000000000, 1 << 20, {{1 << 20, 0, "inactive"}}};
+  graph_pool.pool_id[0] = 4;  // a CUDA graph's private pool
+  graph_pool.pool_id[1] = 11;
+  fixture.segments.push_back(graph_pool);
+  test::write_file(dir / "p.pickle", test::pickle_bytes(fixture));
+  ConvertOptions options;
+  options.input = (dir / "p.pickle").string();
+  options.output_dir = (dir / "out").string();
+  convert_snapshot(options);
+  const std::string db = (dir / "out" / "elements.db").string();
+  const int device = 0;
+  const SegmentPools pools = segment_pools_from_db(db, device);
+  CHECK(pools.private_pool_at(fixture.segments[1].address) == PoolId{4, 11});
+  CHECK(pools.private_pool_at(fixture.segments[1].address + fixture.segments[1].total_size - 1) ==
+        PoolId{4, 11});
+  CHECK_FALSE(pools.private_pool_at(fixture.segments[0].address));
+  const auto history = allocator_history_from_db(db, device);
+  CHECK(history->pools().private_pool_at(fixture.segments[1].address) == PoolId{4, 11});
 }
