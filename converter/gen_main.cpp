@@ -22,10 +22,11 @@ constexpr const char* kUsage =
     "usage: snapscope-gen -o FILE [--size 100MB | --events N] [--devices N] [--seed S]\n"
     "                     [--no-timestamps] [--protocol P] [--gzip] [--compile-context]\n"
     "                     [--user-metadata] [--no-annotations] [--no-ghosts]\n"
-    "                     [--host-batches N]\n"
+    "                     [--host-batches N] [--memory-notes]\n"
     "Writes a deterministic synthetic PyTorch CUDA memory snapshot (torch.cuda.memory._dump_snapshot\n"
     "format). -o - writes to stdout. --host-batches N adds pinned host memory (host_segments,\n"
-    "host_traces) of N pinned batches, as record_pinned_host_memory=True records it.\n";
+    "host_traces) of N pinned batches, as record_pinned_host_memory=True records it. --memory-notes adds\n"
+    "annotate events (torch.cuda.memory._annotate_memory) on every 40th allocation.\n";
 
 struct CliOptions {
   GenOptions gen;
@@ -71,6 +72,8 @@ CliOptions parse_args(const std::vector<std::string_view>& args) {
       cli.gen.annotations = false;
     else if (arg == "--no-ghosts")
       cli.gen.ghost_parameters = false;
+    else if (arg == "--memory-notes")
+      cli.gen.memory_notes = true;
     else if (arg == "--host-batches")
       cli.gen.host_batches = parse_number(arg, value());
     else

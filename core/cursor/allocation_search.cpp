@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdint>
 #include <iterator>
+#include <unordered_map>
 
 #include "core/analysis/live_elements.h"
 #include "core/analysis/source_location.h"
@@ -128,6 +129,26 @@ std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::strin
     }
   }
   return stack_hit;
+}
+
+std::vector<uint32_t> elements_live_at(const Timeline& timeline, std::span<const AddressAtEvent> notes) {
+  if (notes.empty()) return {};
+  std::unordered_multimap<uint64_t, int64_t> events_at;
+  for (const AddressAtEvent& note : notes) events_at.emplace(note.address, note.event);
+  std::vector<uint32_t> found;
+  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+    const ReplayElement& element = timeline.element(elem);
+    const auto [first, last] = events_at.equal_range(element.addr);
+    for (auto it = first; it != last; ++it) {
+      const bool after_alloc = element.alloc_event < it->second;  // -1: live before the trace
+      const bool before_free = element.free_event < 0 || it->second < element.free_event;
+      if (after_alloc && before_free) {
+        found.push_back(elem);
+        break;
+      }
+    }
+  }
+  return found;
 }
 
 std::vector<uint32_t> in_allocation_order(const Timeline& timeline, const std::vector<uint32_t>& elements) {

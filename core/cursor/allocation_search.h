@@ -6,11 +6,13 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/cursor/stack_catalog.h"
+#include "core/store/elements_db/elements_db_reader.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -50,6 +52,8 @@ std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::strin
 // (stack position). Metadata lives in elements.db: ElementsDbReader::elements_with_metadata.
 std::vector<uint32_t> search_allocations(const Timeline& timeline, const StackCatalog& catalog,
                                          const SearchQuery& query);
+// The elements live at each (address, event): the allocations annotate events name.
+std::vector<uint32_t> elements_live_at(const Timeline& timeline, std::span<const AddressAtEvent> notes);
 // The same order for elements found elsewhere (out-of-range ids are dropped).
 std::vector<uint32_t> in_allocation_order(const Timeline& timeline, const std::vector<uint32_t>& elements);
 

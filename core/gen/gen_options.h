@@ -19,6 +19,7 @@ struct GenOptions {
   bool annotations = true;       // external_annotations (needs timestamps)
   bool ghost_parameters = true;  // parameters allocated before recording started
   uint64_t host_batches = 0;     // > 0: host_segments / host_traces of this many pinned batches
+  bool memory_notes = false;     // annotate events: every 40th allocation noted a few events later
 };
 
 // "100MB", "1GB", "512KiB", "4096" -> bytes (decimal and binary units). nullopt when malformed.

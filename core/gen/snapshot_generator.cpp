@@ -63,16 +63,54 @@ void write_segments(SnapshotPickler& pickler, PickleWriter& w,
   w.end_list();
 }
 
+// torch.cuda.memory._annotate_memory as a training script might call it: every 40th allocation
+// is noted a few events later, if it is still live then (an annotate event names a live block).
+class MemoryNotes {
+ public:
+  static constexpr uint64_t kEvery = 40, kDelay = 3;
+
+  // Called after each traced event; writes the notes that fall due.
+  void after(const GenEvent& event, SnapshotPickler& pickler, const EventFields& fields, GenResult& result) {
+    if (event.kind == EventKind::Alloc && ++allocs_ % kEvery == 0) pending_.push_back({event, kDelay});
+    // A tensor is noted while it is alive: never between its free request and completion.
+    if (event.kind == EventKind::FreeRequested || event.kind == EventKind::FreeCompleted) {
+      std::erase_if(pending_, [&](const Pending& p) { return p.event.address == event.address; });
+    }
+    for (Pending& p : pending_) {
+      if (--p.wait > 0) continue;
+      GenEvent note = p.event;
+      note.kind = EventKind::Annotate;
+      note.time_us = event.time_us;
+      pickler.event(note, fields, "retained by autograd (saved for backward)");
+      ++result.events;
+    }
+    std::erase_if(pending_, [](const Pending& p) { return p.wait == 0; });
+  }
+
+ private:
+  struct Pending {
+    GenEvent event;
+    uint64_t wait = 0;
+  };
+  uint64_t allocs_ = 0;
+  std::vector<Pending> pending_;
+};
+
 void write_traces(SnapshotPickler& pickler, PickleWriter& w, const GenOptions& options,
                   const CallSitePool& call_sites, GenResult& result) {
   const EventFields fields{options.timestamps, options.compile_context, options.user_metadata};
   w.begin_list();
   for (int device = 0; device < options.devices; ++device) {
     TrainingLoop loop(call_sites, device, options.seed, options.ghost_parameters);
+    MemoryNotes notes;
     const uint64_t quota = events_of_device(options, device);
     uint64_t taken = 0;
     w.begin_list();
-    for (; trace_continues(loop, taken, quota); ++taken) pickler.event(loop.next(), fields);
+    for (; trace_continues(loop, taken, quota); ++taken) {
+      const GenEvent event = loop.next();
+      pickler.event(event, fields);
+      if (options.memory_notes) notes.after(event, pickler, fields, result);
+    }
     w.end_list();
     pickler.end_device_trace();
     result.events += taken;

@@ -20,6 +20,8 @@ std::string_view action_name(EventKind kind) {
       return "segment_free";
     case EventKind::SegmentMap:
       return "segment_map";
+    case EventKind::Annotate:
+      return "annotate";
   }
   return "unknown";
 }
@@ -82,7 +84,7 @@ uint32_t SnapshotPickler::frames_list(uint32_t site) {
   return memo;
 }
 
-void SnapshotPickler::event(const GenEvent& event, const EventFields& fields) {
+void SnapshotPickler::event(const GenEvent& event, const EventFields& fields, std::string_view note) {
   w_.begin_dict();
   hot_text(hot_.action, "action");
   hot_text(hot_.actions[static_cast<size_t>(event.kind)], action_name(event.kind));
@@ -100,7 +102,10 @@ void SnapshotPickler::event(const GenEvent& event, const EventFields& fields) {
     hot_text(hot_.compile_context, "compile_context");
     hot_text(hot_.not_available, "N/A");
   }
-  if (fields.user_metadata) {
+  if (event.kind == EventKind::Annotate) {
+    hot_text(hot_.user_metadata, "user_metadata");
+    text(note);
+  } else if (fields.user_metadata) {
     hot_text(hot_.user_metadata, "user_metadata");
     hot_text(hot_.empty, "");
   }

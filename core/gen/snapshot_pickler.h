@@ -30,7 +30,8 @@ class SnapshotPickler {
 
   void text(std::string_view value);  // a str, memoized on first use
   void segment(const SimSegment& segment, int device);
-  void event(const GenEvent& event, const EventFields& fields);
+  // `note`: an Annotate event's user_metadata (the annotation), written instead of the usual one.
+  void event(const GenEvent& event, const EventFields& fields, std::string_view note = {});
   void end_device_trace() { live_lists_.clear(); }  // addresses are per device
   void allocator_settings(bool expandable_segments);
   void annotation(const GenAnnotation& annotation, int device);
@@ -47,7 +48,8 @@ class SnapshotPickler {
     uint32_t action = kUnwritten, addr = kUnwritten, size = kUnwritten, stream = kUnwritten;
     uint32_t time_us = kUnwritten, compile_context = kUnwritten, user_metadata = kUnwritten;
     uint32_t frames = kUnwritten, not_available = kUnwritten, empty = kUnwritten;
-    uint32_t actions[6] = {kUnwritten, kUnwritten, kUnwritten, kUnwritten, kUnwritten, kUnwritten};
+    uint32_t actions[7] = {kUnwritten, kUnwritten, kUnwritten, kUnwritten,
+                           kUnwritten, kUnwritten, kUnwritten};
   };
   void hot_text(uint32_t& slot, std::string_view value);
 

@@ -17,7 +17,16 @@
 
 namespace snapscope::gen {
 
-enum class EventKind : uint8_t { Alloc, FreeRequested, FreeCompleted, SegmentAlloc, SegmentFree, SegmentMap };
+// Annotate: torch.cuda.memory._annotate_memory's after-the-fact note on a live allocation.
+enum class EventKind : uint8_t {
+  Alloc,
+  FreeRequested,
+  FreeCompleted,
+  SegmentAlloc,
+  SegmentFree,
+  SegmentMap,
+  Annotate
+};
 
 struct GenEvent {
   EventKind kind = EventKind::Alloc;

@@ -1,5 +1,6 @@
 #include "core/view/allocation_details.h"
 
+#include <limits>
 #include <stdexcept>
 
 #include "core/util/format.h"
@@ -29,6 +30,23 @@ std::optional<int64_t> AllocationDetails::lifetime_us() const {
   return lifetime;
 }
 
+namespace {
+
+// The annotate events of the allocation's address while it was live.
+std::vector<MemoryNote> read_memory_notes(const ElementsDbReader& db, StackTextReader& stacks,
+                                          const AllocationDetails& details) {
+  const int64_t after = details.alloc_event.value_or(-1);
+  const int64_t before = details.free_event.value_or(std::numeric_limits<int64_t>::max());
+  std::vector<MemoryNote> notes;
+  for (const MemoryNoteRow& row : db.memory_notes(details.device, details.address, after, before)) {
+    const std::vector<FrameText> frames = stacks.stack(row.stack_id);
+    notes.push_back({row.event, row.time_us, row.metadata, frames.empty() ? "" : stack_location(frames, {})});
+  }
+  return notes;
+}
+
+}  // namespace
+
 AllocationDetails read_allocation_details(const ElementsDbReader& db, StackTextReader& stacks, int device,
                                           TimelineKind kind, uint32_t elem) {
   std::optional<AllocationRow> row = db.allocation(device, kind, elem);
@@ -56,6 +74,7 @@ AllocationDetails read_allocation_details(const ElementsDbReader& db, StackTextR
   details.pool_id = row->pool_id;
   details.frames = stacks.stack(row->stack_id);
   details.forward_stack = parse_frame_lines(details.forward_frames);
+  if (kind == TimelineKind::Blocks) details.notes = read_memory_notes(db, stacks, details);
   return details;
 }
 
@@ -64,6 +83,21 @@ AllocationDetails read_allocation_details(const ElementsDbReader& db, int device
   StackTextReader stacks(db);
   return read_allocation_details(db, stacks, device, kind, elem);
 }
+
+namespace {
+
+nlohmann::json notes_to_json(const std::vector<MemoryNote>& notes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const MemoryNote& note : notes) {
+    out.push_back({{"event", note.event},
+                   {"time_us", note.time_us ? nlohmann::json(*note.time_us) : nlohmann::json(nullptr)},
+                   {"metadata", note.metadata},
+                   {"location", note.location}});
+  }
+  return out;
+}
+
+}  // namespace
 
 nlohmann::json details_to_json(const AllocationDetails& details, bool show_all_frames) {
   auto optional = [](const auto& value) { return value ? nlohmann::json(*value) : nlohmann::json(); };
@@ -89,6 +123,7 @@ nlohmann::json details_to_json(const AllocationDetails& details, bool show_all_f
       {"location", stack_location(details.frames, details.forward_stack)},
       {"stack", stack_lines(details.frames, show_all_frames)},
       {"forward_stack", stack_lines(details.forward_stack, show_all_frames)},
+      {"notes", notes_to_json(details.notes)},
   };
 }
 
@@ -109,6 +144,10 @@ std::string details_to_text(const AllocationDetails& details, bool show_all_fram
   if (!details.user_metadata.empty()) text += "user_metadata: " + details.user_metadata + "\n";
   if (details.pool_id) text += "pool: " + pool_text(*details.pool_id) + "\n";
   if (!details.forward_frames.empty()) text += "forward stack:\n" + details.forward_frames + "\n";
+  for (const MemoryNote& note : details.notes) {
+    text += "note at event " + std::to_string(note.event) + ": " + note.metadata;
+    text += note.location.empty() ? "\n" : " (" + note.location + ")\n";
+  }
   if (!details.frames.empty())
     text += "location: " + stack_location(details.frames, details.forward_stack) + "\n";
   text += "stack:\n";

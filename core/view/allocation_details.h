@@ -18,6 +18,15 @@
 
 namespace snapscope {
 
+// An annotation attached to the allocation after it was made (torch.cuda.memory._annotate_memory).
+struct MemoryNote {
+  int64_t event = 0;
+  std::optional<int64_t> time_us;
+  std::string metadata;
+  std::string location;  // where _annotate_memory was called, as the inspector names a location
+  bool operator==(const MemoryNote&) const = default;
+};
+
 struct AllocationDetails {
   int device = 0;
   TimelineKind kind = TimelineKind::Blocks;
@@ -36,6 +45,7 @@ struct AllocationDetails {
   std::optional<std::array<int64_t, 2>> pool_id;  // the alloc event's private pool (CUDA graphs)
   std::vector<FrameText> frames;                  // innermost first, unfiltered
   std::vector<FrameText> forward_stack;           // forward_frames parsed, innermost first
+  std::vector<MemoryNote> notes;                  // its annotate events, in trace order
 
   // Lifetime in events / microseconds; empty while it is never freed or unknown.
   std::optional<int64_t> lifetime_events() const;

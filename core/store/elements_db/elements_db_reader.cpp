@@ -200,6 +200,40 @@ std::vector<ElementsDbReader::ElementStack> ElementsDbReader::element_stacks(int
   return result;
 }
 
+std::vector<MemoryNoteRow> ElementsDbReader::memory_notes(int device, uint64_t address, int64_t after_event,
+                                                          int64_t before_event) const {
+  SqliteStatement rows = db_->prepare(
+      "SELECT x.idx, d.first_time_us + e.dt_us, coalesce(m.text, ''), e.stack_id FROM event_extras x "
+      "JOIN strings r ON r.id = x.raw_action AND r.text = 'annotate' "
+      "JOIN events e ON e.id = (x.device << 40) + x.idx "
+      "LEFT JOIN devices d ON d.device = x.device LEFT JOIN strings m ON m.id = e.user_metadata "
+      "WHERE x.device = ?1 AND x.idx > ?3 AND x.idx < ?4 AND e.addr = ?2 ORDER BY x.idx");
+  rows.bind(1, int64_t{device});
+  rows.bind(2, static_cast<int64_t>(address));
+  rows.bind(3, after_event);
+  rows.bind(4, before_event);
+  std::vector<MemoryNoteRow> notes;
+  while (rows.next_row()) {
+    notes.push_back({rows.column_int(0), optional_column(rows, 1), rows.column_text(2), rows.column_int(3)});
+  }
+  return notes;
+}
+
+std::vector<AddressAtEvent> ElementsDbReader::notes_with_metadata(int device, std::string_view text) const {
+  std::string lowered(text);
+  for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  SqliteStatement rows = db_->prepare(
+      "WITH hits(id) AS (SELECT id FROM strings WHERE id != 0 AND instr(lower(text), ?2) > 0) "
+      "SELECT e.addr, x.idx FROM event_extras x JOIN strings r ON r.id = x.raw_action AND r.text = "
+      "'annotate' "
+      "JOIN events e ON e.id = (x.device << 40) + x.idx WHERE x.device = ?1 AND e.user_metadata IN hits");
+  rows.bind(1, int64_t{device});
+  rows.bind(2, std::string_view(lowered));
+  std::vector<AddressAtEvent> notes;
+  while (rows.next_row()) notes.push_back({static_cast<uint64_t>(rows.column_int(0)), rows.column_int(1)});
+  return notes;
+}
+
 std::vector<uint32_t> ElementsDbReader::elements_with_metadata(int device, std::string_view text) const {
   std::string lowered(text);
   for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

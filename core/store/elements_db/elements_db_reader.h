@@ -36,6 +36,21 @@ struct AllocationRow {
   std::optional<std::array<int64_t, 2>> pool_id;  // the alloc event's private pool (CUDA graphs)
 };
 
+// An "annotate" trace event (torch.cuda.memory._annotate_memory): metadata attached to a live
+// allocation after it was made, keyed by its address, with the annotating call's stack.
+struct MemoryNoteRow {
+  int64_t event = 0;
+  std::optional<int64_t> time_us;
+  std::string metadata;  // the event's user_metadata
+  int64_t stack_id = 0;  // unchecked
+};
+
+// Where and when an annotate event noted something: the allocation live at `address` then.
+struct AddressAtEvent {
+  uint64_t address = 0;
+  int64_t event = 0;
+};
+
 // The strings, frames and stacks tables whole. Ids index the vectors; stack s is
 // stack_frames[stack_begin[s], stack_begin[s + 1]) (stack_begin has one more entry than stacks).
 struct StackTables {
@@ -103,6 +118,14 @@ class ElementsDbReader {
   // string containing `text` (ASCII case-insensitive), in element order. Scans the device's
   // events: seconds on a multi-GB trace.
   std::vector<uint32_t> elements_with_metadata(int device, std::string_view text) const;
+  // The annotate events whose metadata contains `text` (the same match), as address and event:
+  // the allocation each names is found in the timeline (elements_live_at in core/cursor).
+  std::vector<AddressAtEvent> notes_with_metadata(int device, std::string_view text) const;
+
+  // The annotate events of `address` on the device strictly between two events (the lifetime of
+  // the allocation there), in trace order. A scan of the device's rare events (event_extras).
+  std::vector<MemoryNoteRow> memory_notes(int device, uint64_t address, int64_t after_event,
+                                          int64_t before_event) const;
 
   size_t event_count(int device) const;  // 0 for an unknown device
   // Events [begin, end) of one device's trace, in order (rows a crafted file lacks are absent).

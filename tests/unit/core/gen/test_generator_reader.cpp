@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/gen/gzip_ostream.h"
 #include "core/gen/snapshot_generator.h"
@@ -91,4 +94,43 @@ TEST_CASE("generated pinned host memory reads back as the host device, agreeing 
   }
   CHECK(live == active);
   CHECK(live > 0);
+}
+
+TEST_CASE("generated memory notes: annotate events name live allocations and leave the layout alone") {
+  gen::GenOptions plain;
+  plain.events = 3000;
+  plain.seed = 6;
+  gen::GenOptions noted = plain;
+  noted.memory_notes = true;
+  const fs::path plain_path = temp_file("plain.pickle"), noted_path = temp_file("noted.pickle");
+  write_file(plain_path, plain, false);
+  write_file(noted_path, noted, false);
+  const snapscope::Snapshot without = snapscope::read_snapshot(plain_path.string());
+  const snapscope::Snapshot with = snapscope::read_snapshot(noted_path.string());
+  fs::remove(plain_path);
+  fs::remove(noted_path);
+
+  const auto& events = with.device_traces.at(0).events;
+  std::map<uint64_t, bool> live;  // address -> allocated and not yet asked to be freed
+  size_t notes = 0;
+  for (const snapscope::TraceEvent& e : events) {
+    if (e.action == snapscope::Action::Alloc) live[e.addr] = true;
+    if (e.action == snapscope::Action::FreeRequested || e.action == snapscope::Action::FreeCompleted)
+      live[e.addr] = false;
+    if (e.action != snapscope::Action::Unknown) continue;
+    CHECK(with.strings.view(e.unknown_action) == "annotate");
+    CHECK(with.strings.view(e.user_metadata) == "retained by autograd (saved for backward)");
+    CHECK(live[e.addr]);
+    ++notes;
+  }
+  CHECK(notes > 10);
+  CHECK(events.size() == without.device_traces.at(0).events.size() + notes);
+  // The same allocations, in the same order: annotate events are neither allocs nor frees.
+  const auto layout = [](const snapscope::Snapshot& s) {
+    std::vector<std::pair<uint64_t, uint64_t>> out;
+    for (const auto& e : s.device_traces.at(0).events)
+      if (e.action != snapscope::Action::Unknown) out.emplace_back(static_cast<uint64_t>(e.action), e.addr);
+    return out;
+  };
+  CHECK(layout(with) == layout(without));
 }

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "core/convert/convert.h"
+#include "core/cursor/allocation_search.h"
 #include "core/pickle/pickle_writer.h"
+#include "core/store/allocations_json/allocations_json.h"
 #include "core/view/allocation_details.h"
 #include "unit/support/test_store_fixture.h"
 
@@ -100,4 +102,98 @@ TEST_CASE("allocation details: forward stack and private pool of the alloc event
   CHECK(second.forward_frames.empty());
   CHECK_FALSE(second.pool_id.has_value());
   CHECK(details_to_json(second, false)["pool_id"].is_null());
+}
+
+namespace {
+
+// A trace: alloc A, alloc B, annotate A twice ("first", then "second"), free A, alloc A's
+// address again as C, annotate C; an annotate of an address that holds nothing is ignored.
+std::string annotated_snapshot() {
+  std::string out;
+  PickleWriter w(out, 4, PickleWriter::Memo::Auto);
+  const auto event = [&w](const char* action, int64_t addr, int64_t time, const char* note) {
+    w.begin_dict();
+    w.str("action");
+    w.str(action);
+    w.str("addr");
+    w.integer(addr);
+    w.str("size");
+    w.integer(4096);
+    w.str("stream");
+    w.integer(0);
+    w.str("time_us");
+    w.integer(time);
+    w.str("frames");
+    w.begin_list();
+    write_frame(w, "train.py", 40 + static_cast<int64_t>(time), note ? "keep_for_backward" : "step");
+    w.end_list();
+    if (note) {
+      w.str("user_metadata");
+      w.str(note);
+    }
+    w.end_dict();
+  };
+  w.begin_dict();
+  w.str("segments");
+  w.begin_list();
+  w.end_list();
+  w.str("device_traces");
+  w.begin_list();
+  w.begin_list();
+  event("alloc", 0x1000, 1, nullptr);
+  event("alloc", 0x2000, 2, nullptr);
+  event("annotate", 0x1000, 3, "first");
+  event("annotate", 0x1000, 4, "second");
+  event("annotate", 0x9000, 5, "nothing there");
+  event("free_completed", 0x1000, 6, nullptr);
+  event("alloc", 0x1000, 7, nullptr);
+  event("annotate", 0x1000, 8, "third");
+  w.end_list();
+  w.end_list();
+  w.end_dict();
+  w.finish();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("allocation details: annotate events are the notes of the allocation live at their address") {
+  TempDir dir;
+  test::write_file(dir / "n.pickle", annotated_snapshot());
+  ConvertOptions options;
+  options.input = (dir / "n.pickle").string();
+  options.output_dir = (dir / "out").string();
+  convert_snapshot(options);
+  const ElementsDbReader db((dir / "out" / "elements.db").string());
+
+  // Elements in memory_viz order: A (alloc #0), B (#1), C (#6); the annotates are not elements.
+  const AllocationDetails a = read_allocation_details(db, 0, TimelineKind::Blocks, 0);
+  REQUIRE(a.notes.size() == 2);
+  CHECK(a.notes[0] == MemoryNote{2, 3, "first", "train.py:43 (keep_for_backward)"});
+  CHECK(a.notes[1].event == 3);
+  CHECK(a.notes[1].metadata == "second");
+  CHECK(read_allocation_details(db, 0, TimelineKind::Blocks, 1).notes.empty());
+  const AllocationDetails c = read_allocation_details(db, 0, TimelineKind::Blocks, 2);
+  REQUIRE(c.notes.size() == 1);
+  CHECK(c.notes[0].metadata == "third");
+  CHECK(c.notes[0].event == 7);
+
+  const nlohmann::json json = details_to_json(a, false);
+  REQUIRE(json["notes"].size() == 2);
+  CHECK(json["notes"][1]["metadata"] == "second");
+  CHECK(json["notes"][1]["time_us"] == 4);
+  CHECK(details_to_text(a, false).find("note at event 2: first (train.py:43 (keep_for_backward))") !=
+        std::string::npos);
+
+  // meta: search finds the allocation a note names, not the alloc event's own metadata only.
+  const auto second = db.notes_with_metadata(0, "SECOND");
+  REQUIRE(second.size() == 1);
+  CHECK(second[0].address == 0x1000);
+  CHECK(second[0].event == 3);
+  const Timeline blocks(
+      read_allocations_json((dir / "out" / "allocations.json").string()).devices.at(0).blocks);
+  CHECK(elements_live_at(blocks, second) == std::vector<uint32_t>{0});
+  CHECK(elements_live_at(blocks, db.notes_with_metadata(0, "third")) == std::vector<uint32_t>{2});
+  CHECK(elements_live_at(blocks, db.notes_with_metadata(0, "nothing there")).empty());
+  CHECK(db.notes_with_metadata(0, "absent").empty());
 }
