@@ -219,11 +219,25 @@ std::vector<MemoryNoteRow> ElementsDbReader::memory_notes(int device, uint64_t a
   return notes;
 }
 
-std::vector<AddressAtEvent> ElementsDbReader::notes_with_metadata(int device, std::string_view text) const {
+namespace {
+
+// The ids of the strings containing ?2 (lower-cased by the caller), as the CTE `hits`: a handful,
+// found before any pass over events.
+constexpr const char* kMatchingStrings =
+    "WITH hits(id) AS (SELECT id FROM strings WHERE id != 0 AND instr(lower(text), ?2) > 0) ";
+
+std::string ascii_lowercase(std::string_view text) {
   std::string lowered(text);
   for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lowered;
+}
+
+}  // namespace
+
+std::vector<AddressAtEvent> ElementsDbReader::notes_with_metadata(int device, std::string_view text) const {
+  const std::string lowered = ascii_lowercase(text);
   SqliteStatement rows = db_->prepare(
-      "WITH hits(id) AS (SELECT id FROM strings WHERE id != 0 AND instr(lower(text), ?2) > 0) "
+      std::string(kMatchingStrings) +
       "SELECT e.addr, x.idx FROM event_extras x JOIN strings r ON r.id = x.raw_action AND r.text = "
       "'annotate' "
       "JOIN events e ON e.id = (x.device << 40) + x.idx WHERE x.device = ?1 AND e.user_metadata IN hits");
@@ -235,11 +249,10 @@ std::vector<AddressAtEvent> ElementsDbReader::notes_with_metadata(int device, st
 }
 
 std::vector<uint32_t> ElementsDbReader::elements_with_metadata(int device, std::string_view text) const {
-  std::string lowered(text);
-  for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  // The matching strings first (a handful), then one pass over the device's events by rowid.
+  const std::string lowered = ascii_lowercase(text);
+  // The matching strings first, then one pass over the device's events by rowid.
   SqliteStatement rows = db_->prepare(
-      "WITH hits(id) AS (SELECT id FROM strings WHERE id != 0 AND instr(lower(text), ?2) > 0) "
+      std::string(kMatchingStrings) +
       "SELECT a.elem FROM events e JOIN allocations a ON a.device = ?1 AND a.alloc_event = e.id - (?1 << 40) "
       "WHERE e.id >= (?1 << 40) AND e.id < ((?1 + 1) << 40) "
       "AND (e.user_metadata IN hits OR e.compile_context IN hits) ORDER BY a.elem");
