@@ -55,13 +55,14 @@ uint64_t content_hash(const void* data, size_t size, uint64_t seed) {
   return mix(h ^ size);
 }
 
-std::string file_content_key(const std::filesystem::path& file) {
+std::string file_content_key(const std::filesystem::path& file, const std::atomic<bool>* cancel) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file.string() + ": cannot open for reading");
   std::vector<char> buffer(8 << 20);  // chunks are chained: each one's hash seeds the next
   uint64_t h = 0;
   uint64_t total = 0;
   while (in) {
+    if (cancel && *cancel) throw HashCancelled();
     in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
     const auto got = static_cast<size_t>(in.gcount());
     if (got == 0) break;
@@ -86,8 +87,9 @@ std::filesystem::path cache_dir_for_key(const std::string& key) {
 
 }  // namespace
 
-std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle) {
-  return cache_dir_for_key(memoized_content_key(pickle, cache_root() / kContentKeyMemoDir));
+std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle,
+                                           const std::atomic<bool>* cancel) {
+  return cache_dir_for_key(memoized_content_key(pickle, cache_root() / kContentKeyMemoDir, cancel));
 }
 
 std::optional<std::filesystem::path> remembered_conversion_cache_dir(const std::filesystem::path& pickle) {

@@ -2,9 +2,11 @@
 // content-hash key that lets a converted pickle be reused whatever its name or location.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace snapscope {
@@ -15,7 +17,11 @@ std::filesystem::path cache_root();
 std::filesystem::path config_root();
 
 // 64-bit content hash of a whole file, as 16 hex digits followed by "-<size>". Throws InputError.
-std::string file_content_key(const std::filesystem::path& file);
+// With `cancel` set (checked between 8 MB chunks) it throws HashCancelled instead.
+std::string file_content_key(const std::filesystem::path& file, const std::atomic<bool>* cancel = nullptr);
+struct HashCancelled : std::runtime_error {
+  HashCancelled() : std::runtime_error("hashing cancelled") {}
+};
 // Hash of a byte buffer; the function file_content_key applies to the file's contents.
 uint64_t content_hash(const void* data, size_t size, uint64_t seed);
 
@@ -23,7 +29,8 @@ uint64_t content_hash(const void* data, size_t size, uint64_t seed);
 // conversion lives. The key comes from the memo in cache_root() / kContentKeyMemoDir while the
 // file is unchanged (content_key_memo.h), so a second open does not hash the whole file.
 inline constexpr const char* kContentKeyMemoDir = ".keys";  // hidden: never evicted as an entry
-std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle);
+std::filesystem::path conversion_cache_dir(const std::filesystem::path& pickle,
+                                           const std::atomic<bool>* cancel = nullptr);
 // The same, only when the memo already knows the pickle's key (nothing is hashed).
 std::optional<std::filesystem::path> remembered_conversion_cache_dir(const std::filesystem::path& pickle);
 

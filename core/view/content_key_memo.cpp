@@ -78,12 +78,13 @@ std::optional<std::string> remembered_content_key(const fs::path& file, const fs
   return remembered_key(memo_path(memo_dir, *identity), *identity);
 }
 
-std::string memoized_content_key(const fs::path& file, const fs::path& memo_dir) {
+std::string memoized_content_key(const fs::path& file, const fs::path& memo_dir,
+                                 const std::atomic<bool>* cancel) {
   const std::optional<FileIdentity> before = identity_of(file);
-  if (!before) return file_content_key(file);  // not a regular file: let the hash say what is wrong
+  if (!before) return file_content_key(file, cancel);  // not a regular file: let the hash say what is wrong
   const fs::path memo = memo_path(memo_dir, *before);
   if (auto key = remembered_key(memo, *before)) return *key;
-  std::string key = file_content_key(file);
+  std::string key = file_content_key(file, cancel);
   // Written only if the file did not change while it was hashed.
   if (identity_of(file) == before) remember_key(memo, *before, key);
   return key;

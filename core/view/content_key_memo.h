@@ -5,6 +5,7 @@
 // anything else hashes the file again.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -14,7 +15,9 @@ namespace snapscope {
 // file_content_key(file), from the memo in `memo_dir` when it still describes the file;
 // otherwise hashed, and the memo written (best effort: an unwritable memo only costs the hash).
 // Throws InputError like file_content_key.
-std::string memoized_content_key(const std::filesystem::path& file, const std::filesystem::path& memo_dir);
+// `cancel` as in file_content_key.
+std::string memoized_content_key(const std::filesystem::path& file, const std::filesystem::path& memo_dir,
+                                 const std::atomic<bool>* cancel = nullptr);
 // The memo's key for `file` when it still describes the file; nothing (and no hashing) otherwise.
 std::optional<std::string> remembered_content_key(const std::filesystem::path& file,
                                                   const std::filesystem::path& memo_dir);

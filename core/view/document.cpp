@@ -64,24 +64,27 @@ class CacheEntry {
     dir_ = ready.get_future().share();
   }
   CacheEntry(const std::string& path, LoadProgress& progress)
-      : hashing_(true), dir_(std::async(std::launch::async, [path, &progress] {
-                               lower_thread_priority(kBehindWindowNice);  // the reader's core comes first
-                               const StageTimer timer(&progress.stages, "content key (beside the read)");
-                               return conversion_cache_dir(path);
-                             }).share()) {}
+      : hashing_(true),
+        dir_(std::async(std::launch::async, [path, &progress] {
+               lower_thread_priority(kBehindWindowNice);  // the reader's core comes first
+               const StageTimer timer(&progress.stages, "content key (beside the read)");
+               return conversion_cache_dir(path, &progress.cancel);  // a closing viewer stops it
+             }).share()) {}
 
   bool hashing() const { return hashing_; }
   const fs::path& dir() const { return dir_.get(); }  // waits for the hash; throws what it threw
   // The hash is done and names an entry that exists: this content was converted under another
   // name (a renamed or touched pickle), so the conversion under way is not needed.
   bool names_existing_entry() const {
-    return hashing_ && dir_.wait_for(std::chrono::seconds(0)) == std::future_status::ready &&
-           fs::exists(dir_.get() / kAllocationsJsonName);
+    if (!hashing_ || dir_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+    if (!existing_) existing_ = fs::exists(dir_.get() / kAllocationsJsonName);  // asked once
+    return *existing_;
   }
 
  private:
   bool hashing_ = false;
   std::shared_future<fs::path> dir_;
+  mutable std::optional<bool> existing_;  // set once the hash is done; only the converting thread asks
 };
 
 // Thrown out of a conversion whose pickle turned out to have a cache entry already.

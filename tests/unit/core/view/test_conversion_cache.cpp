@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -267,6 +268,18 @@ TEST_CASE("conversion cache: a load cancelled while the pickle is read stops and
   CHECK(error == "load cancelled");
   CHECK_FALSE(called);
   CHECK((!fs::exists(cache_root()) || cache_entries().empty()));  // no entry, no staging dir
+  // The hash beside the read stopped too: nothing was remembered for the file.
+  CHECK_FALSE(remembered_content_key(pickle, cache_root() / kContentKeyMemoDir).has_value());
+}
+
+TEST_CASE("conversion cache: hashing stops when asked, between chunks") {
+  const FreshPickle fresh;
+  std::atomic<bool> cancel{true};
+  CHECK_THROWS_AS(file_content_key(fresh.pickle, &cancel), HashCancelled);
+  CHECK_THROWS_AS(memoized_content_key(fresh.pickle, cache_root() / kContentKeyMemoDir, &cancel),
+                  HashCancelled);
+  cancel = false;
+  CHECK(file_content_key(fresh.pickle, &cancel) == file_content_key(fresh.pickle));
 }
 
 namespace {
