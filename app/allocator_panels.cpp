@@ -1,8 +1,8 @@
 #include "app/allocator_panels.h"
 
 #include <imgui.h>
-#include <algorithm>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 

@@ -1,6 +1,7 @@
 #include "core/allocator/db_event_source.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace snapscope {
 namespace {
@@ -26,31 +27,44 @@ void DbEventSource::read(size_t begin, size_t end, std::vector<AllocatorEvent>& 
   }
 }
 
-AllocatorState final_state_from_db(const std::string& db_path, int device) {
-  const ElementsDbReader db(db_path);
+namespace {
+
+AllocatorState final_state(const ElementsDbReader& db, const std::vector<SegmentRow>& segments, int device) {
   AllocatorState state;
-  for (const SegmentRow& row : db.final_segments(device)) {
+  for (const SegmentRow& row : segments)
     state.add_segment({row.address, row.total_size, row.stream, row.stack});
-  }
   for (const LiveBlockRow& row : db.final_live_blocks(device)) {
     state.add_block({row.address, row.size, row.requested_size, row.stack, row.pending_free});
   }
   return state;
 }
 
-SegmentPools segment_pools_from_db(const std::string& db_path, int device) {
+SegmentPools segment_pools(const std::vector<SegmentRow>& segments) {
   SegmentPools pools;
-  for (const SegmentRow& row : ElementsDbReader(db_path).final_segments(device))
-    pools.add(row.address, row.total_size, row.pool_id);
+  for (const SegmentRow& row : segments) pools.add(row.address, row.total_size, row.pool_id);
   return pools;
+}
+
+}  // namespace
+
+AllocatorState final_state_from_db(const std::string& db_path, int device) {
+  const ElementsDbReader db(db_path);
+  return final_state(db, db.final_segments(device), device);
+}
+
+SegmentPools segment_pools_from_db(const std::string& db_path, int device) {
+  return segment_pools(ElementsDbReader(db_path).final_segments(device));
 }
 
 std::unique_ptr<AllocatorHistory> allocator_history_from_db(const std::string& db_path, int device,
                                                             const std::atomic<bool>* cancel) {
+  // The end-of-trace segments once: they are the history's final state and name its pools.
+  const ElementsDbReader db(db_path);
+  const std::vector<SegmentRow> segments = db.final_segments(device);
   auto history = std::make_unique<AllocatorHistory>(
-      final_state_from_db(db_path, device), std::make_unique<DbEventSource>(db_path, device),
+      final_state(db, segments, device), std::make_unique<DbEventSource>(db_path, device),
       AllocatorHistory::kDefaultBudget, AllocatorHistory::kDefaultInterval, cancel);
-  history->set_pools(segment_pools_from_db(db_path, device));
+  history->set_pools(segment_pools(segments));
   return history;
 }
 

@@ -19,7 +19,6 @@ class SegmentPools {
   void add(uint64_t address, uint64_t size, const PoolId& pool);
   // The private pool of the snapshot segment holding `address`, if any.
   std::optional<PoolId> private_pool_at(uint64_t address) const;
-  bool empty() const { return ranges_.empty(); }
 
  private:
   struct Range {

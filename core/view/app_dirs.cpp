@@ -76,10 +76,10 @@ std::string file_content_key(const std::filesystem::path& file, const std::atomi
   return text;
 }
 
-// The output format versions are part of the name: a build that writes newer formats converts
-// again instead of failing on a cached directory it cannot read.
 namespace {
 
+// The output format versions are part of the name: a build that writes newer formats converts
+// again instead of failing on a cached directory it cannot read.
 std::filesystem::path cache_dir_for_key(const std::string& key) {
   return cache_root() /
          (key + "-v" + std::to_string(kAllocationsJsonVersion) + "." + std::to_string(kElementsDbVersion));

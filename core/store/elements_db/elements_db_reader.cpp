@@ -200,14 +200,23 @@ std::vector<ElementsDbReader::ElementStack> ElementsDbReader::element_stacks(int
   return result;
 }
 
+namespace {
+
+// The annotate events (raw action "annotate", kept in event_extras) as `x`, with their event row
+// `e`. Callers add the device filter on x.device.
+constexpr const char* kAnnotateEvents =
+    "FROM event_extras x JOIN strings r ON r.id = x.raw_action AND r.text = 'annotate' "
+    "JOIN events e ON e.id = (x.device << 40) + x.idx ";
+
+}  // namespace
+
 std::vector<MemoryNoteRow> ElementsDbReader::memory_notes(int device, uint64_t address, int64_t after_event,
                                                           int64_t before_event) const {
-  SqliteStatement rows = db_->prepare(
-      "SELECT x.idx, d.first_time_us + e.dt_us, coalesce(m.text, ''), e.stack_id FROM event_extras x "
-      "JOIN strings r ON r.id = x.raw_action AND r.text = 'annotate' "
-      "JOIN events e ON e.id = (x.device << 40) + x.idx "
-      "LEFT JOIN devices d ON d.device = x.device LEFT JOIN strings m ON m.id = e.user_metadata "
-      "WHERE x.device = ?1 AND x.idx > ?3 AND x.idx < ?4 AND e.addr = ?2 ORDER BY x.idx");
+  SqliteStatement rows =
+      db_->prepare("SELECT x.idx, d.first_time_us + e.dt_us, coalesce(m.text, ''), e.stack_id " +
+                   std::string(kAnnotateEvents) +
+                   "LEFT JOIN devices d ON d.device = x.device LEFT JOIN strings m ON m.id = e.user_metadata "
+                   "WHERE x.device = ?1 AND x.idx > ?3 AND x.idx < ?4 AND e.addr = ?2 ORDER BY x.idx");
   rows.bind(1, int64_t{device});
   rows.bind(2, static_cast<int64_t>(address));
   rows.bind(3, after_event);
@@ -236,11 +245,8 @@ std::string ascii_lowercase(std::string_view text) {
 
 std::vector<AddressAtEvent> ElementsDbReader::notes_with_metadata(int device, std::string_view text) const {
   const std::string lowered = ascii_lowercase(text);
-  SqliteStatement rows = db_->prepare(
-      std::string(kMatchingStrings) +
-      "SELECT e.addr, x.idx FROM event_extras x JOIN strings r ON r.id = x.raw_action AND r.text = "
-      "'annotate' "
-      "JOIN events e ON e.id = (x.device << 40) + x.idx WHERE x.device = ?1 AND e.user_metadata IN hits");
+  SqliteStatement rows = db_->prepare(std::string(kMatchingStrings) + "SELECT e.addr, x.idx " +
+                                      kAnnotateEvents + "WHERE x.device = ?1 AND e.user_metadata IN hits");
   rows.bind(1, int64_t{device});
   rows.bind(2, std::string_view(lowered));
   std::vector<AddressAtEvent> notes;
