@@ -52,6 +52,7 @@ Application::Application(const AppOptions& options)
   state_.set_ready_callback([] { glfwPostEmptyEvent(); });
   session().settings.device = options.device;
   session().settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
+  session().settings.private_pools = options.private_pools;
   if (!options.path.empty() && is_rank_directory(options.path)) {
     rank_view_.load(options.path, options.device);  // a job's ranks: the rank table
   }

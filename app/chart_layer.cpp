@@ -34,6 +34,7 @@ struct Request {
 
 struct ChartLayer::Impl {
   const Timeline* timeline = nullptr;
+  std::shared_ptr<const PrivatePoolLayout> pools;
   std::unique_ptr<LodWorker> worker;
   std::unique_ptr<ChartRenderer> renderer;  // created lazily: needs the GL context
   std::function<void()> on_ready;
@@ -85,13 +86,16 @@ void ChartLayer::set_color_keys(std::vector<uint32_t> keys, std::vector<Rgba> pa
 }
 
 bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view,
-                        std::shared_ptr<const MemoryPyramid> pyramid) {
+                        std::shared_ptr<const MemoryPyramid> pyramid,
+                        std::shared_ptr<const PrivatePoolLayout> pools,
+                        std::shared_ptr<const MemoryPyramid> pool_pyramid) {
   Impl& impl = *impl_;
-  if (impl.timeline != &timeline) {
+  if (impl.timeline != &timeline || impl.pools != pools) {
     impl.worker.reset();  // stop building for the previous timeline first
-    impl.worker =
-        std::make_unique<LodWorker>(timeline, impl.on_ready, /*rasterize=*/true, std::move(pyramid));
+    impl.worker = std::make_unique<LodWorker>(timeline, impl.on_ready, /*rasterize=*/true, std::move(pyramid),
+                                              pools, std::move(pool_pyramid));
     impl.timeline = &timeline;
+    impl.pools = std::move(pools);
     impl.colors_changed = true;
     impl.has_frame = false;
     impl.frame = {};
@@ -157,20 +161,24 @@ void ChartLayer::paint(float x, float y, float width, float height) const {
 }
 
 std::optional<uint32_t> ChartLayer::pick(double px, double py) const {
+  const PickResult result = pick_result(px, py);
+  if (result.kind != PickKind::Allocation) return std::nullopt;
+  return result.elem;
+}
+
+PickResult ChartLayer::pick_result(double px, double py) const {
   const Impl& impl = *impl_;
-  if (impl.timeline == nullptr || !impl.has_frame || impl.frame.instances.empty()) return std::nullopt;
+  if (impl.timeline == nullptr || !impl.has_frame || impl.frame.instances.empty()) return {};
   const ChartView& f = impl.frame.view;
   const ChartView& v = impl.wanted;
-  if (impl.frame.warp != impl.wanted_warp) return std::nullopt;
+  if (impl.frame.warp != impl.wanted_warp) return {};
   if (f != v) {  // a placeholder on screen: pick what it shows there
     const double data_x = v.x0 + px * v.steps_per_px(), data_y = v.y1 - py * v.bytes_per_px();
     px = (data_x - f.x0) / f.steps_per_px();
     py = (f.y1 - data_y) / f.bytes_per_px();
   }
-  if (px < 0 || py < 0 || px >= f.width || py >= f.height) return std::nullopt;
-  const PickResult result = pick_at(*impl.timeline, impl.frame, px, py);
-  if (result.kind != PickKind::Allocation) return std::nullopt;
-  return result.elem;
+  if (px < 0 || py < 0 || px >= f.width || py >= f.height) return {};
+  return pick_at(*impl.timeline, impl.frame, px, py);
 }
 
 std::vector<ChartInstance> ChartLayer::instances_of(uint32_t elem) const {

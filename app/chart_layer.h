@@ -13,6 +13,7 @@
 
 #include "core/lod/chart_instance.h"
 #include "core/lod/chart_view.h"
+#include "core/lod/lod_pick.h"
 #include "core/util/chart_palette.h"
 #include "core/view/view_transform.h"
 
@@ -20,6 +21,7 @@ namespace snapscope {
 
 class Timeline;
 class MemoryPyramid;
+class PrivatePoolLayout;
 
 class ChartLayer {
  public:
@@ -31,8 +33,12 @@ class ChartLayer {
   // Requests the view from the worker when it changed, and draws a finished frame into the
   // texture; true when it did (a "re-stream").
   // `pyramid` (optional): the timeline's already built MemoryPyramid, shared with the builder.
+  // `pools` (optional): show the timeline's private pools view instead, `pool_pyramid` over its
+  // totals.
   bool update(const Timeline& timeline, const ViewTransform& view,
-              std::shared_ptr<const MemoryPyramid> pyramid = nullptr);
+              std::shared_ptr<const MemoryPyramid> pyramid = nullptr,
+              std::shared_ptr<const PrivatePoolLayout> pools = nullptr,
+              std::shared_ptr<const MemoryPyramid> pool_pyramid = nullptr);
   void reset();  // drop everything (document closed or replaced); waits for a running build
   // Runs on the worker thread whenever a frame is ready (wakes an event loop that sleeps).
   void set_frame_ready_callback(std::function<void()> callback);
@@ -50,6 +56,8 @@ class ChartLayer {
   void paint(float x, float y, float width, float height) const;
   // Element under a viewport pixel (x right, y down), as drawn; aggregated fill is not pickable.
   std::optional<uint32_t> pick(double px, double py) const;
+  // What is drawn there: an allocation, a private pool's inactive memory, or nothing.
+  PickResult pick_result(double px, double py) const;
   // Instances of one element in the current frame (to outline the selection). Their coordinates
   // are relative to frame_view(), which lags behind the view while a newer frame builds.
   std::vector<ChartInstance> instances_of(uint32_t elem) const;

@@ -69,7 +69,7 @@ bool handle_cursor_keys(Session& state, bool chart_focused) {
   const bool peak = ImGui::IsKeyPressed(GLFW_KEY_P, false);
   if (home) state.cursor.home(*timeline);
   if (end) state.cursor.end(*timeline);
-  if (peak) state.cursor.peak(*timeline);
+  if (peak) state.cursor_to_peak();
   if (home || end || peak) keep_cursor_in_view(state);
   if (!state.cursor.placed() || !chart_focused) return false;
   const auto step = static_cast<int64_t>(ImGui::GetIO().KeyShift ? large_step(*timeline) : 1);

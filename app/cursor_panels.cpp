@@ -130,6 +130,31 @@ bool CursorPanels::search(Session& state, const std::string& text) {
   return stacks != nullptr && search_.search_now(state, *stacks, text);
 }
 
+namespace {
+
+// The private pools view when it is shown: its pools, peak and, at the cursor, its total and
+// each envelope. Null when the chart shows no pools.
+nlohmann::json private_pools_json(const Session& state) {
+  const SessionPools* pools = state.pools_shown();
+  if (pools == nullptr) return nullptr;
+  const PrivatePoolLayout& layout = *pools->layout;
+  const size_t at = state.cursor.placed() ? state.cursor.state() : layout.peak_state();
+  nlohmann::json list = nlohmann::json::array();
+  for (uint32_t p = 0; p < layout.pool_count(); ++p) {
+    list.push_back({{"pool", layout.pool(p).pool},
+                    {"stream", layout.pool(p).stream},
+                    {"envelope_bytes", layout.envelope_bytes(p, at)},
+                    {"final_envelope_bytes", layout.envelope_bytes(p, layout.timeline().action_count())}});
+  }
+  return {{"peak_bytes", layout.peak_bytes()},
+          {"peak_state", layout.peak_state()},
+          {"state", at},
+          {"total_bytes", layout.total_at_state(at)},
+          {"pools", std::move(list)}};
+}
+
+}  // namespace
+
 nlohmann::json CursorPanels::cursor_json(Session& state) {
   const DeviceDocument* device = state.device();
   const Timeline* timeline = state.timeline();
@@ -146,6 +171,7 @@ nlohmann::json CursorPanels::cursor_json(Session& state) {
   // that landed while no input came must already be on screen.
   json["pane_shown_state"] = drawn_state_ ? nlohmann::json(*drawn_state_) : nlohmann::json();
   json["tree_search"] = {{"top_down", top_down_.search_json()}, {"bottom_up", bottom_up_.search_json()}};
+  json["private_pools"] = private_pools_json(state);
   if (!state.cursor.placed()) return json;
   const CursorReadout readout =
       read_cursor(*timeline, device->blocks, device->segments, state.cursor.state());

@@ -50,6 +50,7 @@ SvgRequest shown_chart(const Session& state) {
   svg.width = std::max(1, static_cast<int>(state.view.viewport_width()));
   svg.height = std::max(1, static_cast<int>(state.view.viewport_height()));
   svg.time_axis = state.view.warp() != nullptr;
+  if (const SessionPools* pools = state.pools_shown()) svg.pools = pools->layout;
   return svg;
 }
 

@@ -32,8 +32,23 @@ struct CommandRunner {
   void operator()(const script::View& command) { app.apply_view(command.spec); }
   void operator()(const script::Fit&) { app.session().view.fit(); }
   void operator()(const script::Device& command) { app.session().select_device(command.device); }
-  void operator()(const script::ShowSegments& command) {
-    app.session().select_kind(command.segments ? TimelineKind::Segments : TimelineKind::Blocks);
+  void operator()(const script::ShowTimeline& command) {
+    Session& session = app.session();
+    session.select_kind(command.segments ? TimelineKind::Segments : TimelineKind::Blocks);
+    if (command.private_pools) {
+      session.wait_private_pools();
+      session.poll();
+      if (!session.private_pools()) {
+        const std::string& error = session.private_pools_error();
+        throw std::runtime_error(
+            "timeline pools: " +
+            (error.empty() ? std::string("this device has no private memory pool") : error));
+      }
+    }
+    if (session.settings.private_pools != command.private_pools) {
+      session.settings.private_pools = command.private_pools;
+      session.fit_view(session.settings.y_fit.at_least);
+    }
   }
   void operator()(const script::Color& command) {
     app.session().settings.coloring = command.coloring;
@@ -174,7 +189,7 @@ struct CommandRunner {
     using Move = script::Cursor::Move;
     switch (command.move) {
       case Move::Peak:
-        cursor.peak(*timeline);
+        app.session().cursor_to_peak();
         break;
       case Move::Home:
         cursor.home(*timeline);

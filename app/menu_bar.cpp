@@ -98,6 +98,30 @@ void draw_rules_setting(Session& state) {
   ImGui::EndMenu();
 }
 
+// memory_viz's "Allocated Memory (incl. Private Pools)": the active timeline with each private
+// pool's envelope. Offered once the device's pools are known, and only when it has some.
+void draw_private_pools_item(Session& state) {
+  const SessionPools* pools = state.private_pools();
+  const char* label = "Include private pools' inactive memory";
+  if (state.private_pools_loading()) {
+    ImGui::MenuItem(label, "reading pools...", false, false);
+    return;
+  }
+  bool shown = state.settings.private_pools;
+  if (ImGui::MenuItem(label, nullptr, &shown, pools != nullptr)) {
+    state.settings.private_pools = shown;
+    if (shown) state.select_kind(TimelineKind::Blocks);
+    state.fit_view(state.settings.y_fit.at_least);
+  }
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("%s",
+                      pools ? "memory_viz's \"Allocated Memory (incl. Private Pools)\": each private pool "
+                              "(CUDA graph, MemPool) as one gray block of the most it ever held, its live "
+                              "blocks packed inside"
+                            : "this device has no private memory pool");
+  }
+}
+
 void draw_view_menu(AppState& app, MenuActions& actions) {
   Session& state = app.session();
   if (!ImGui::BeginMenu("View")) return;
@@ -108,6 +132,7 @@ void draw_view_menu(AppState& app, MenuActions& actions) {
                       state.settings.kind == TimelineKind::Segments)) {
     state.select_kind(TimelineKind::Segments);
   }
+  draw_private_pools_item(state);
   ImGui::Separator();
   const auto coloring_item = [&](const char* label, ChartColoring coloring) {
     if (ImGui::MenuItem(label, nullptr, state.settings.coloring == coloring)) {
@@ -189,6 +214,12 @@ void draw_status_bar(AppState& state, float y, float width, float height) {
     ImGui::Text("%s | %zu allocations | %zu actions | peak %s",
                 state.session().document()->opened_path.c_str(), timeline->element_count(),
                 timeline->action_count(), format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
+    if (const SessionPools* pools = state.session().pools_shown()) {
+      ImGui::SameLine();
+      ImGui::Text("(%s with %zu private pools; gray: their inactive memory)",
+                  format_bytes(static_cast<double>(pools->layout->peak_bytes())).c_str(),
+                  pools->layout->pool_count());
+    }
     ImGui::SameLine(0, 24);
     draw_cursor_status(state.session());
     if (state.session().database_writing()) {

@@ -20,7 +20,7 @@ void MomentPanel::select(Session& state, const CursorAnalysis& analysis, Locatio
 
 void MomentPanel::draw_toolbar(Session& state, const MomentTable& table, LocationRule& rule) {
   if (ImGui::Button("At peak") && state.timeline() != nullptr) {
-    state.cursor.peak(*state.timeline());
+    state.cursor_to_peak();
     keep_cursor_in_view(state);
   }
   ImGui::SameLine();

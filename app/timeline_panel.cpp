@@ -47,7 +47,9 @@ bool TimelinePanel::draw(Session& state, float width, float height) {
   handle_mouse(state);
   apply_y_fit(state);
 
-  const bool restreamed = layer_.update(*timeline, state.view, state.device()->pyramid(state.settings.kind));
+  const SessionPools* pools = state.pools_shown();
+  const bool restreamed = layer_.update(*timeline, state.view, state.device()->pyramid(state.settings.kind),
+                                        pools ? pools->layout : nullptr, pools ? pools->pyramid : nullptr);
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   // The texture has the viewport's whole-pixel size: composite it 1:1.
   layer_.paint(chart_x_, chart_y_, static_cast<float>(state.view.viewport_width()),
@@ -61,6 +63,7 @@ bool TimelinePanel::draw(Session& state, float width, float height) {
                        mouse, theme::kZoomBox);
   }
   draw_tooltip(state);
+  draw_pool_tooltip(state);
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
   return restreamed;
 }
@@ -77,7 +80,8 @@ void TimelinePanel::apply_y_fit(Session& state) const {
   const YFitSettings& fit = state.settings.y_fit;
   const Timeline* timeline = state.timeline();
   if (!fit.enabled || timeline == nullptr) return;
-  const auto pyramid = state.device()->pyramid(state.settings.kind);
+  const SessionPools* pools = state.pools_shown();
+  const auto pyramid = pools ? pools->pyramid : state.device()->pyramid(state.settings.kind);
   DataRect fitted = snapscope::fit_y(state.view.visible(), *timeline, *pyramid, fit.raise_floor);
   fitted.y1 = std::max(fitted.y1, static_cast<double>(fit.at_least) * (1 + kYFitHeadroom));
   state.view.set_visible(fitted);
@@ -217,9 +221,28 @@ void TimelinePanel::update_hover(Session& state, bool item_hovered) {
   } else if (os_pointer_ && item_hovered) {
     hover_pointer_ = {ImGui::GetIO().MousePos.x, ImGui::GetIO().MousePos.y};
   }
-  state.hovered = hover_pointer_
-                      ? layer_.pick(hover_pointer_->first - chart_x_, hover_pointer_->second - chart_y_)
-                      : std::nullopt;
+  const PickResult hit =
+      hover_pointer_ ? layer_.pick_result(hover_pointer_->first - chart_x_, hover_pointer_->second - chart_y_)
+                     : PickResult{};
+  state.hovered = hit.kind == PickKind::Allocation ? std::optional<uint32_t>(hit.elem) : std::nullopt;
+  hovered_pool_ = hit.kind == PickKind::PoolInactive ? hit : PickResult{};
+}
+
+// A private pool's inactive memory: which pool, and how much of its envelope is unused.
+void TimelinePanel::draw_pool_tooltip(Session& state) const {
+  const SessionPools* pools = state.pools_shown();
+  if (hovered_pool_.kind != PickKind::PoolInactive || !pools || !hover_pointer_ || box_start_) return;
+  const PoolKey& key = pools->layout->pool(hovered_pool_.pool);
+  const uint64_t envelope = pools->layout->envelope_bytes(hovered_pool_.pool, hovered_pool_.state);
+  ImGui::SetNextWindowPos(ImVec2(static_cast<float>(hover_pointer_->first) + 16,
+                                 static_cast<float>(hover_pointer_->second) + 16));
+  ImGui::BeginTooltip();
+  ImGui::Text("private pool (%lld, %lld), stream %llu", static_cast<long long>(key.pool[0]),
+              static_cast<long long>(key.pool[1]), static_cast<unsigned long long>(key.stream));
+  ImGui::Text("%s inactive of %s held", format_bytes(static_cast<double>(hovered_pool_.size)).c_str(),
+              format_bytes(static_cast<double>(envelope)).c_str());
+  ImGui::TextDisabled("the most this pool's blocks and segments ever held; it never shrinks");
+  ImGui::EndTooltip();
 }
 
 // Size, where it was allocated and its lifetime, beside the pointer.

@@ -39,6 +39,7 @@ class TimelinePanel {
   void draw_axes(const Session& state) const;
   void draw_highlights(const Session& state);
   void draw_tooltip(Session& state) const;
+  void draw_pool_tooltip(Session& state) const;
   void update_hover(Session& state, bool item_hovered);
   void apply_y_fit(Session& state) const;
   void draw_outline(const ViewTransform& view, uint32_t elem, unsigned color, float thickness) const;
@@ -48,6 +49,7 @@ class TimelinePanel {
   bool os_pointer_ = true;
   std::optional<std::pair<double, double>> scripted_pointer_;
   std::optional<std::pair<double, double>> hover_pointer_;  // window pixel of the hover, if any
+  PickResult hovered_pool_;  // a private pool's inactive memory under the pointer (PoolInactive)
   float chart_x_ = 0, chart_y_ = 0, chart_w_ = 1, chart_h_ = 1;
   std::optional<std::pair<double, double>> box_start_;
   bool dragged_ = false;  // the current press moved: its release pans, it does not select

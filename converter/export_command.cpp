@@ -9,6 +9,7 @@
 #include "core/export/chart_svg_style.h"
 #include "core/export/export.h"
 #include "core/export/export_source.h"
+#include "core/snapshot/snapshot_reader.h"
 #include "core/view/script.h"
 
 namespace snapscope {
@@ -16,7 +17,7 @@ namespace snapscope {
 const char* const kExportUsage =
     "usage: snapscope-convert --export FORMAT IN.pickle[.gz]|DIR -o FILE [--at peak|EVENT] [--device N]\n"
     "                         [--range FIRST:LAST] [--location user|shown] [--view X0:X1[,Y0:Y1]]\n"
-    "                         [--size WxH] [--segments]\n"
+    "                         [--size WxH] [--segments] [--time-axis] [--private-pools]\n"
     "  FORMAT      speedscope, speedscope-allocated, moment-csv, tree-csv, allocations-csv, phases-csv,\n"
     "              timeline-json, chrome-trace, svg (schemas: docs/FORMAT.md)\n"
     "  -o FILE     the file to write (replaced if it exists; nothing is written on failure)\n"
@@ -32,7 +33,9 @@ const char* const kExportUsage =
     "  --size WxH  svg: the chart's size in pixels, which sets the level of detail (default 1600x600)\n"
     "  --segments  svg: the Active Cached Segment Timeline instead of the Active Memory Timeline\n"
     "  --time-axis svg: x linear in wall-clock time, as the viewer's View > Wall-clock time axis\n"
-    "              (--view still takes timesteps); the trace must have timestamps\n";
+    "              (--view still takes timesteps); the trace must have timestamps\n"
+    "  --private-pools  svg: memory_viz's \"Allocated Memory (incl. Private Pools)\": each private\n"
+    "              pool as one block of the most it held, its inactive memory gray (class p)\n";
 
 namespace {
 
@@ -42,6 +45,7 @@ struct ExportOptions {
   int device = -1;
   std::string input;
   std::string output;
+  bool private_pools = false;  // svg: memory_viz's "Allocated Memory (incl. Private Pools)"
 };
 
 EventRange parse_range(std::string_view text) {
@@ -114,6 +118,8 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
       options.request.svg.kind = TimelineKind::Segments;
     } else if (arg == "--time-axis") {
       options.request.svg.time_axis = true;
+    } else if (arg == "--private-pools") {
+      options.private_pools = true;
     } else if ((arg.starts_with("-") && arg != "-") || !options.input.empty()) {
       throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
     } else {
@@ -139,6 +145,16 @@ int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE
     source_options.with_segments = needs_segments(options.request.format);
     const AnalysisSource source = load_analysis_source(options.input, source_options);
     options.request.state = resolve_moment(source, options.at_event);
+    if (options.private_pools) {
+      if (options.request.format != ExportFormat::Svg || options.request.svg.kind != TimelineKind::Blocks) {
+        throw subcommand::UsageError("--private-pools draws the svg chart of the Active Memory Timeline");
+      }
+      options.request.svg.pools = private_pools_of(source);
+      if (!options.request.svg.pools) {
+        throw InputError(source.file + ": device " + std::to_string(source.device) +
+                         " has no private memory pool");
+      }
+    }
     export_to_file(export_input(source), options.request, options.output);
     return 0;
   };

@@ -22,11 +22,12 @@ constexpr const char* kUsage =
     "usage: snapscope-gen -o FILE [--size 100MB | --events N] [--devices N] [--seed S]\n"
     "                     [--no-timestamps] [--protocol P] [--gzip] [--compile-context]\n"
     "                     [--user-metadata] [--no-annotations] [--no-ghosts]\n"
-    "                     [--host-batches N] [--memory-notes]\n"
+    "                     [--host-batches N] [--memory-notes] [--mem-pool]\n"
     "Writes a deterministic synthetic PyTorch CUDA memory snapshot (torch.cuda.memory._dump_snapshot\n"
     "format). -o - writes to stdout. --host-batches N adds pinned host memory (host_segments,\n"
     "host_traces) of N pinned batches, as record_pinned_host_memory=True records it. --memory-notes adds\n"
-    "annotate events (torch.cuda.memory._annotate_memory) on every 40th allocation.\n";
+    "annotate events (torch.cuda.memory._annotate_memory) on every 40th allocation. --mem-pool\n"
+    "all-gathers each layer's parameters into a private pool (torch.cuda.MemPool (0, 1)), as FSDP does.\n";
 
 struct CliOptions {
   GenOptions gen;
@@ -74,6 +75,8 @@ CliOptions parse_args(const std::vector<std::string_view>& args) {
       cli.gen.ghost_parameters = false;
     else if (arg == "--memory-notes")
       cli.gen.memory_notes = true;
+    else if (arg == "--mem-pool")
+      cli.gen.mem_pool = true;
     else if (arg == "--host-batches")
       cli.gen.host_batches = parse_number(arg, value());
     else

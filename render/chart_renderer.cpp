@@ -20,6 +20,7 @@ uniform vec2 u_shift;
 uniform vec2 u_view_size;  // data width and height of the view
 uniform vec4 u_palette[32];
 uniform int u_palette_size;
+uniform vec4 u_pool_inactive;  // kPoolInactiveKey's colour
 flat out vec4 v_color;
 #ifdef OUTLINE
 uniform vec2 u_pixels;  // viewport size in pixels
@@ -31,7 +32,7 @@ void main() {
   float x = mix(a_x.x, a_x.y, corner.x);
   float y = mix(a_shape.x, a_shape.y, corner.x) + corner.y * a_shape.z;
   gl_Position = vec4((vec2(x, y) + u_shift) / u_view_size * 2.0 - 1.0, 0.0, 1.0);
-  v_color = u_palette[int(a_color % uint(u_palette_size))];
+  v_color = a_color == 0xFFFFFFFDu ? u_pool_inactive : u_palette[int(a_color % uint(u_palette_size))];
 #ifdef OUTLINE
   v_local = corner;
   v_size_px = vec2(a_x.y - a_x.x, a_shape.z) / u_view_size * u_pixels;
@@ -73,10 +74,13 @@ uniform usampler2D u_keys;
 uniform vec4 u_palette[32];
 uniform int u_palette_size;
 uniform vec4 u_background;
+uniform vec4 u_pool_inactive;
 out vec4 color;
 void main() {
   uint key = texelFetch(u_keys, ivec2(gl_FragCoord.xy), 0).r;
-  color = key == 0xFFFFFFFEu ? u_background : u_palette[int(key % uint(u_palette_size))];
+  color = key == 0xFFFFFFFEu   ? u_background
+          : key == 0xFFFFFFFDu ? u_pool_inactive
+                               : u_palette[int(key % uint(u_palette_size))];
 }
 )";
 
@@ -178,6 +182,7 @@ void ChartRenderer::draw_instances(GLsizei count, const ChartView& frame_view, c
   glUniform2f(program.uniform("u_pixels"), static_cast<float>(view.width), static_cast<float>(view.height));
   glUniform4fv(program.uniform("u_palette"), static_cast<GLsizei>(palette_.size()), &palette_[0].r);
   glUniform1i(program.uniform("u_palette_size"), static_cast<GLint>(palette_.size()));
+  glUniform4fv(program.uniform("u_pool_inactive"), 1, &kPoolInactiveColor.r);
   glUniform4fv(program.uniform("u_outline_color"), 1, &outline_color.r);
   glUniform1f(program.uniform("u_thickness"), thickness_px);
   glBindVertexArray(vao_);
@@ -226,6 +231,7 @@ void ChartRenderer::draw_keys(const LodFrame& frame) {
   glUniform4fv(key_program_.uniform("u_palette"), static_cast<GLsizei>(palette_.size()), &palette_[0].r);
   glUniform1i(key_program_.uniform("u_palette_size"), static_cast<GLint>(palette_.size()));
   glUniform4fv(key_program_.uniform("u_background"), 1, &background_.r);
+  glUniform4fv(key_program_.uniform("u_pool_inactive"), 1, &kPoolInactiveColor.r);
   glBindVertexArray(empty_vao_);
   glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
   glBindVertexArray(0);

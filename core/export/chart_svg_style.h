@@ -20,6 +20,7 @@ inline SvgStyle chart_svg_style() {
   SvgStyle style;
   for (const Rgba& color : kDefaultPalette) style.palette.push_back(to_svg_color(color));
   style.background = to_svg_color(kDefaultBackground);
+  style.pool_inactive = to_svg_color(kPoolInactiveColor);
   return style;
 }
 

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,6 +16,7 @@
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/source_location.h"
 #include "core/lod/chart_view.h"
+#include "core/timeline/private_pool_layout.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -63,6 +65,7 @@ using SvgColor = std::array<uint8_t, 3>;  // sRGB
 struct SvgStyle {
   std::vector<SvgColor> palette;  // indexed by colour key modulo its size; at least one colour
   SvgColor aggregate{107, 107, 117};
+  SvgColor pool_inactive{107, 107, 112};  // a private pool's inactive memory (class "p")
   SvgColor background{26, 26, 28};
 };
 
@@ -72,6 +75,9 @@ struct SvgRequest {
   std::optional<double> x0, x1, y0, y1;  // data window; unset: the viewer's fit (whole trace, peak + 5%)
   int width = 1600, height = 600;        // pixels
   bool time_axis = false;                // x linear in wall-clock time (x0/x1 stay timesteps), if timed
+  // The blocks timeline's private pools view (private_pools_of in export_source.h); null: the
+  // timeline itself.
+  std::shared_ptr<const PrivatePoolLayout> pools;
 };
 
 struct ExportRequest {

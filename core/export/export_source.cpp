@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/allocator/private_pool_input.h"
 #include "core/analysis/db_annotations.h"
 #include "core/analysis/db_stack_source.h"
 #include "core/analysis/snapshot_stack_source.h"
@@ -77,6 +78,7 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
   }
   source.stacks = std::make_unique<DbStackSource>(db);
   source.annotations = read_db_annotations(db);
+  source.elements_db = db;
   return source;
 }
 
@@ -84,6 +86,14 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
 
 AnalysisSource load_analysis_source(const std::string& path, const SourceOptions& options) {
   return std::filesystem::is_directory(path) ? load_directory(path, options) : load_pickle(path, options);
+}
+
+std::shared_ptr<const PrivatePoolLayout> private_pools_of(const AnalysisSource& source) {
+  PrivatePoolInput input = source.snapshot
+                               ? private_pool_input_from_snapshot(*source.snapshot, *source.blocks)
+                               : private_pool_input_from_db(source.elements_db, *source.blocks);
+  if (input.pools.empty()) return nullptr;
+  return std::make_shared<const PrivatePoolLayout>(*source.blocks, std::move(input));
 }
 
 size_t resolve_moment(const AnalysisSource& source, std::optional<int64_t> event) {

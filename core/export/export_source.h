@@ -12,6 +12,7 @@
 
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/stack_source.h"
+#include "core/timeline/private_pool_layout.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -31,11 +32,16 @@ struct AnalysisSource {
   std::unique_ptr<Timeline> blocks;    // memory_viz's Active Memory Timeline
   std::unique_ptr<Timeline> segments;  // Active Cached Segment Timeline; null unless with_segments
   std::vector<AnnotationRecord> annotations;
+  std::string elements_db;  // converted directory input only
 };
 
 // A directory is read as a converted snapshot, anything else as a pickle (.gz allowed).
 // Throws InputError ("<file>: <reason>") for bad input or a device the input does not have.
 AnalysisSource load_analysis_source(const std::string& path, const SourceOptions& options = {});
+
+// The blocks timeline's private pools view (from the snapshot or elements.db); null when the
+// device has no private pool.
+std::shared_ptr<const PrivatePoolLayout> private_pools_of(const AnalysisSource& source);
 
 // The state right after raw trace event `event`, or the peak state when `event` is empty.
 // Throws InputError for an event past the device's trace (when its length is known).

@@ -7,6 +7,7 @@
 #include "core/export/export_common.h"
 #include "core/lod/lod_builder.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/chart_palette.h"
 
 namespace snapscope {
 
@@ -35,6 +36,7 @@ struct PixelMap {
 };
 
 std::string class_of(const ChartInstance& instance, size_t palette_size) {
+  if (instance.color_key == kPoolInactiveKey) return "p";
   if (palette_size == 0) return "a";
   return "k" + std::to_string(instance.color_key % palette_size);
 }
@@ -64,6 +66,7 @@ void write_shape(BufferedFile& out, const ChartInstance& shape, const PixelMap& 
 
 void write_style(BufferedFile& out, const SvgStyle& style) {
   out << "<style>.a{fill:" << std::string_view(hex(style.aggregate)) << "}";
+  out << ".p{fill:" << std::string_view(hex(style.pool_inactive)) << "}";
   for (size_t i = 0; i < style.palette.size(); ++i) {
     out << ".k" << uint64_t{i} << "{fill:" << std::string_view(hex(style.palette[i])) << '}';
   }
@@ -77,7 +80,8 @@ ChartView svg_view(const Timeline& timeline, const SvgRequest& request) {
   view.x0 = request.x0.value_or(0);
   view.x1 = request.x1.value_or(std::max(1.0, double(timeline.timesteps())));
   view.y0 = request.y0.value_or(0);
-  view.y1 = request.y1.value_or(double(std::max<uint64_t>(timeline.peak_bytes(), 1)) * 1.05);
+  const uint64_t peak = request.pools ? request.pools->peak_bytes() : timeline.peak_bytes();
+  view.y1 = request.y1.value_or(double(std::max<uint64_t>(peak, 1)) * 1.05);
   view.width = request.width;
   view.height = request.height;
   return view;
@@ -100,6 +104,11 @@ void write_svg(const ExportInput& input, const SvgRequest& request, const SvgSty
     view.x1 = warp->axis_at(view.x1);
   }
   LodBuilder builder(*timeline);
+  if (request.pools) {
+    if (&request.pools->timeline() != timeline)
+      throw InputError(input.file + ": svg: the private pools view is of the Active Memory Timeline");
+    builder.set_private_pools(request.pools);
+  }
   const LodFrame frame = builder.build(view, warp);
   const PixelMap map{view.width / (view.x1 - view.x0), view.height / (view.y1 - view.y0),
                      double(view.height)};

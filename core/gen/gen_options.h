@@ -20,6 +20,9 @@ struct GenOptions {
   bool ghost_parameters = true;  // parameters allocated before recording started
   uint64_t host_batches = 0;     // > 0: host_segments / host_traces of this many pinned batches
   bool memory_notes = false;     // annotate events: every 40th allocation noted a few events later
+  // Each layer's all-gathered parameters come from a private pool (torch.cuda.MemPool, id (0, 1)),
+  // as FSDP's unsharded buffers: its segments stay reserved when the buffers are freed.
+  bool mem_pool = false;
 };
 
 // "100MB", "1GB", "512KiB", "4096" -> bytes (decimal and binary units). nullopt when malformed.

@@ -39,8 +39,8 @@ std::vector<std::unique_ptr<TrainingLoop>> run_to_end(const GenOptions& options,
                                                       std::vector<int64_t>& last_time_us) {
   std::vector<std::unique_ptr<TrainingLoop>> loops;
   for (int device = 0; device < options.devices; ++device) {
-    loops.push_back(
-        std::make_unique<TrainingLoop>(call_sites, device, options.seed, options.ghost_parameters));
+    loops.push_back(std::make_unique<TrainingLoop>(call_sites, device, options.seed, options.ghost_parameters,
+                                                   options.mem_pool));
     const uint64_t quota = events_of_device(options, device);
     int64_t last = 0;
     for (uint64_t taken = 0; trace_continues(*loops.back(), taken, quota); ++taken)
@@ -58,6 +58,12 @@ void write_segments(SnapshotPickler& pickler, PickleWriter& w,
       if (segment.size == 0) continue;  // an expandable segment that never mapped anything
       pickler.segment(segment, static_cast<int>(device));
       ++result.segments;
+    }
+    if (const CachingAllocator* pool = final_states[device]->pool_allocator()) {
+      for (const auto& [address, segment] : pool->segments()) {
+        pickler.segment(segment, static_cast<int>(device), kMemPoolId);
+        ++result.segments;
+      }
     }
   }
   w.end_list();
@@ -101,7 +107,7 @@ void write_traces(SnapshotPickler& pickler, PickleWriter& w, const GenOptions& o
   const EventFields fields{options.timestamps, options.compile_context, options.user_metadata};
   w.begin_list();
   for (int device = 0; device < options.devices; ++device) {
-    TrainingLoop loop(call_sites, device, options.seed, options.ghost_parameters);
+    TrainingLoop loop(call_sites, device, options.seed, options.ghost_parameters, options.mem_pool);
     MemoryNotes notes;
     const uint64_t quota = events_of_device(options, device);
     uint64_t taken = 0;

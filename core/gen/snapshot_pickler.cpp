@@ -141,7 +141,7 @@ void SnapshotPickler::block(const SimBlock& sim_block, uint64_t address) {
   w_.end_dict();
 }
 
-void SnapshotPickler::segment(const SimSegment& segment, int device) {
+void SnapshotPickler::segment(const SimSegment& segment, int device, std::array<int64_t, 2> pool) {
   uint64_t allocated = 0;
   uint64_t requested = 0;
   for (const auto& [address, b] : segment.blocks) {
@@ -162,8 +162,8 @@ void SnapshotPickler::segment(const SimSegment& segment, int device) {
   text(segment.large ? "large" : "small");
   text("segment_pool_id");
   w_.begin_tuple();
-  w_.integer(0);
-  w_.integer(0);
+  w_.integer(pool[0]);
+  w_.integer(pool[1]);
   w_.end_tuple();
   text("is_expandable");
   w_.boolean(segment.expandable);

@@ -4,6 +4,7 @@
 // allocation's frames list.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -18,6 +19,9 @@
 
 namespace snapscope::gen {
 
+// The private pool of GenOptions::mem_pool: a torch.cuda.MemPool's id (user pools are (0, n)).
+inline constexpr std::array<int64_t, 2> kMemPoolId = {0, 1};
+
 struct EventFields {
   bool time_us = true;
   bool compile_context = false;
@@ -29,7 +33,8 @@ class SnapshotPickler {
   SnapshotPickler(PickleWriter& writer, const CallSitePool& call_sites);
 
   void text(std::string_view value);  // a str, memoized on first use
-  void segment(const SimSegment& segment, int device);
+  // `pool`: its segment_pool_id; (0, 0) is the default pool.
+  void segment(const SimSegment& segment, int device, std::array<int64_t, 2> pool = {0, 0});
   // `note`: an Annotate event's user_metadata (the annotation), written instead of the usual one.
   void event(const GenEvent& event, const EventFields& fields, std::string_view note = {});
   void end_device_trace() { live_lists_.clear(); }  // addresses are per device

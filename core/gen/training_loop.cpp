@@ -10,11 +10,13 @@ constexpr uint64_t kEmptyCacheEvery = 5;            // iterations between torch.
 constexpr int64_t kStartTimeUs = 1748730219595970;  // a plausible epoch-microsecond clock
 constexpr uint64_t kAddressBase = 0x7f2a00000000ull;
 constexpr uint64_t kDeviceAddressStride = 0x10000000000ull;
+constexpr uint64_t kPoolAddressOffset = kDeviceAddressStride / 2;  // the private pool's segments
 constexpr uint64_t kHiddenSizes[] = {512, 768, 1024, 1536, 2048};
 
 }  // namespace
 
-TrainingLoop::TrainingLoop(const CallSitePool& call_sites, int device, uint64_t seed, bool ghost_parameters)
+TrainingLoop::TrainingLoop(const CallSitePool& call_sites, int device, uint64_t seed, bool ghost_parameters,
+                           bool mem_pool)
     : call_sites_(call_sites),
       rng_(derive_seed(seed, 0x100 + static_cast<uint64_t>(device))),
       // Odd devices use expandable segments, so traces also carry segment_map events.
@@ -25,6 +27,10 @@ TrainingLoop::TrainingLoop(const CallSitePool& call_sites, int device, uint64_t 
   tokens_ = rng_.range(1, 4) * 1024;
   side_stream_ = 0x55d0c3a00000ull + rng_.range(0, 0xfffff) * 16;
   saved_.resize(layers_);
+  if (mem_pool) {
+    pool_allocator_.emplace(
+        kAddressBase + static_cast<uint64_t>(device) * kDeviceAddressStride + kPoolAddressOffset, false);
+  }
   recording_ = !ghost_parameters;
   allocate_parameters();
   recording_ = true;
@@ -87,8 +93,16 @@ void TrainingLoop::allocate_parameters() {
       parameters_.push_back(allocate(bytes, SiteKind::Parameter, layer));
 }
 
+std::optional<TrainingLoop::Tensor> TrainingLoop::gather_parameters(uint32_t layer, SiteKind kind) {
+  if (!pool_allocator_) return std::nullopt;
+  uint64_t bytes = 0;
+  for (uint64_t size : layer_parameter_sizes()) bytes += size;
+  return allocate(bytes, kind, layer, 0, /*pooled=*/true);
+}
+
 void TrainingLoop::forward_layer(uint32_t layer) {
   const uint64_t activation = tokens_ * hidden_ * kBytesPerValue;
+  const std::optional<Tensor> gathered = gather_parameters(layer, SiteKind::ForwardTemporary);
   const uint64_t saved = rng_.range(4, 8);
   for (uint64_t i = 0; i < saved; ++i) {
     const uint64_t bytes = i % 3 == 2 ? activation * 4 : activation;  // the MLP's wide activation
@@ -99,11 +113,13 @@ void TrainingLoop::forward_layer(uint32_t layer) {
       release(temporary);
     }
   }
+  if (gathered) release(*gathered);
 }
 
 void TrainingLoop::backward_layer(uint32_t layer) {
   const uint64_t activation = tokens_ * hidden_ * kBytesPerValue;
   const auto sizes = layer_parameter_sizes();
+  const std::optional<Tensor> gathered = gather_parameters(layer, SiteKind::BackwardTemporary);
   for (uint64_t bytes : sizes) {
     Tensor temporary = allocate(activation, SiteKind::BackwardTemporary, layer);
     // Gradient buckets are reduced on a communication stream.
@@ -113,6 +129,7 @@ void TrainingLoop::backward_layer(uint32_t layer) {
   }
   for (Tensor tensor : saved_[layer]) release(tensor);
   saved_[layer].clear();
+  if (gathered) release(*gathered);
 }
 
 void TrainingLoop::optimizer_layer(uint32_t layer) {
@@ -144,21 +161,25 @@ void TrainingLoop::zero_grad() {
   }
 }
 
-TrainingLoop::Tensor TrainingLoop::allocate(uint64_t bytes, SiteKind kind, uint32_t layer, uint64_t stream) {
+TrainingLoop::Tensor TrainingLoop::allocate(uint64_t bytes, SiteKind kind, uint32_t layer, uint64_t stream,
+                                            bool pooled) {
   const uint32_t site = call_sites_.pick(kind, layer, rng_);
   std::vector<SegmentEvent> segment_events;
-  const uint64_t address = allocator_.allocate(bytes, stream, site, segment_events);
+  const Tensor tensor{0, stream, pooled};
+  CachingAllocator& allocator = allocator_of(tensor);
+  const uint64_t address = allocator.allocate(bytes, stream, site, segment_events);
   for (const SegmentEvent& s : segment_events)
     emit(s.action == SegmentAction::Map ? EventKind::SegmentMap : EventKind::SegmentAlloc, s.address, s.size,
          s.stream, s.site);
-  emit(EventKind::Alloc, address, allocator_.block(address).size, stream, site);
-  return Tensor{address, stream};
+  emit(EventKind::Alloc, address, allocator.block(address).size, stream, site);
+  return Tensor{address, stream, pooled};
 }
 
 // Frees on the main stream complete at once; a side-stream free often waits for that
 // stream's work, so its free_completed comes a few steps later.
 void TrainingLoop::release(Tensor tensor) {
-  const SimBlock& block = allocator_.block(tensor.address);
+  CachingAllocator& allocator = allocator_of(tensor);
+  const SimBlock& block = allocator.block(tensor.address);
   emit(EventKind::FreeRequested, tensor.address, block.size, tensor.stream, block.site);
   if (tensor.stream != 0 && rng_.chance(0.5)) {
     allocator_.mark_pending_free(tensor.address);
@@ -166,7 +187,7 @@ void TrainingLoop::release(Tensor tensor) {
     return;
   }
   emit(EventKind::FreeCompleted, tensor.address, block.size, tensor.stream, block.site);
-  allocator_.free(tensor.address);
+  allocator.free(tensor.address);
 }
 
 void TrainingLoop::complete_due_frees() {

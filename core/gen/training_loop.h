@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -45,13 +46,16 @@ struct GenAnnotation {
 
 class TrainingLoop {
  public:
-  TrainingLoop(const CallSitePool& call_sites, int device, uint64_t seed, bool ghost_parameters);
+  TrainingLoop(const CallSitePool& call_sites, int device, uint64_t seed, bool ghost_parameters,
+               bool mem_pool = false);
 
   GenEvent next();
   // True between workload steps: the allocator state then matches the events taken so far,
   // which is where a trace may end and the segment snapshot be taken.
   bool at_step_boundary() const { return queue_.empty(); }
   const CachingAllocator& allocator() const { return allocator_; }
+  // The private pool's allocator (GenOptions::mem_pool), null without one.
+  const CachingAllocator* pool_allocator() const { return pool_allocator_ ? &*pool_allocator_ : nullptr; }
   const std::vector<GenAnnotation>& annotations() const { return annotations_; }
 
  private:
@@ -59,6 +63,7 @@ class TrainingLoop {
   struct Tensor {
     uint64_t address;
     uint64_t stream;
+    bool pooled = false;  // from the private pool
   };
   struct DelayedFree {
     uint64_t address;
@@ -71,7 +76,12 @@ class TrainingLoop {
   void optimizer_layer(uint32_t layer);
   void zero_grad();
   void allocate_parameters();
-  Tensor allocate(uint64_t bytes, SiteKind kind, uint32_t layer, uint64_t stream = 0);
+  Tensor allocate(uint64_t bytes, SiteKind kind, uint32_t layer, uint64_t stream = 0, bool pooled = false);
+  // FSDP's all-gather of one layer's parameters into the private pool (none without one).
+  std::optional<Tensor> gather_parameters(uint32_t layer, SiteKind kind);
+  CachingAllocator& allocator_of(const Tensor& tensor) {
+    return tensor.pooled ? *pool_allocator_ : allocator_;
+  }
   void release(Tensor tensor);
   void complete_due_frees();
   void emit(EventKind kind, uint64_t address, uint64_t size, uint64_t stream, uint32_t site);
@@ -81,6 +91,7 @@ class TrainingLoop {
   const CallSitePool& call_sites_;
   Rng rng_;
   CachingAllocator allocator_;
+  std::optional<CachingAllocator> pool_allocator_;
   std::deque<GenEvent> queue_;
   std::vector<GenAnnotation> annotations_;
   bool recording_ = true;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+
+#include "core/util/chart_palette.h"
 
 namespace snapscope {
 
@@ -19,10 +22,13 @@ LodFrame LodBuilder::build(const ChartView& view, std::shared_ptr<const TimeWarp
   frame.warp = warp_;
   // A time-linear chart always samples per pixel column: a column may hold thousands of steps
   // (a burst) or a fraction of one (an idle second), and memory_viz's ramps have no duration.
-  frame.mode = warp_ || view.steps_per_px() >= 1.0 ? LodMode::Columns : LodMode::Steps;
+  frame.mode = warp_ || pools_ || view.steps_per_px() >= 1.0 ? LodMode::Columns : LodMode::Steps;
+  frame.pools = pools_;
   InstanceCollector out(view);
   if (timeline_.action_count() > 0 && timeline_.timesteps() > 0) {
-    if (frame.mode == LodMode::Columns) {
+    if (pools_) {
+      build_pool_columns(frame, out);
+    } else if (frame.mode == LodMode::Columns) {
       build_columns(frame, out);
     } else {
       build_steps(out);
@@ -71,6 +77,66 @@ void LodBuilder::build_columns(LodFrame& frame, InstanceCollector& out) {
     frame.columns[c].total = timeline_.total_at_state(extent.peak_state);
   }
   runs.close_all(end);
+}
+
+void LodBuilder::set_private_pools(std::shared_ptr<const PrivatePoolLayout> pools,
+                                   std::shared_ptr<const MemoryPyramid> pyramid) {
+  pool_cursor_.reset();
+  pool_pyramid_.reset();
+  pools_ = std::move(pools);
+  if (!pools_) return;
+  if (&pools_->timeline() != &timeline_) throw std::invalid_argument("private pools of another timeline");
+  pool_pyramid_ =
+      pyramid ? std::move(pyramid) : std::make_shared<MemoryPyramid>(timeline_, pools_->state_totals());
+  pool_cursor_.emplace(*pools_, deltas_);
+}
+
+// Each pixel column shows the state with the view's highest total inside it, as build_columns.
+void LodBuilder::build_pool_columns(LodFrame& frame, InstanceCollector& out) {
+  frame.columns.assign(static_cast<size_t>(view_.width), ColumnSample{});
+  RunTracker runs(out);
+  std::optional<size_t> sampled;  // the state fresh_ holds
+  double end = 0.0;
+  for (size_t c = 0; c < frame.columns.size(); ++c) {
+    const ColumnSpan span = column_span(c);
+    if (span.x1 <= span.x0 || span.step1 <= span.step0) continue;
+    auto first = static_cast<uint64_t>(std::floor(span.step0));
+    auto last = static_cast<uint64_t>(std::max(std::ceil(span.step1) - 1.0, std::floor(span.step0)));
+    const MemoryExtent extent = pool_pyramid_->over_steps(first, last);
+    if (sampled != extent.peak_state) {
+      pool_cursor_->move_to(extent.peak_state);
+      sample_pool_column(fresh_);
+      runs.replace_from(0, fresh_, span.x0);
+      sampled = extent.peak_state;
+    }
+    end = span.x1;
+    frame.columns[c].state = static_cast<uint32_t>(extent.peak_state);
+    frame.columns[c].total = pools_->total_at_state(extent.peak_state);
+  }
+  runs.close_all(end);
+}
+
+void LodBuilder::sample_pool_column(std::vector<RunPiece>& pieces) const {
+  pieces.clear();
+  const uint64_t total = pool_cursor_->total();
+  for (int row = first_row_at_or_above(view_, 0.0); row < view_.height;) {
+    const double centre = view_.y_at_row_centre(row);
+    if (centre >= static_cast<double>(total)) break;
+    const std::optional<PoolStackHit> hit = pool_cursor_->item_at(static_cast<uint64_t>(centre));
+    if (!hit) break;
+    const PoolViewItem& item = hit->item;
+    const int next =
+        std::max(row + 1, first_row_at_or_above(view_, static_cast<double>(item.offset + item.size)));
+    const bool inactive = item.kind == PoolViewItem::Kind::PoolInactive;
+    const uint32_t color = inactive                         ? kPoolInactiveKey
+                           : item.elem < color_keys_.size() ? color_keys_[item.elem]
+                                                            : default_color_key(item.elem);
+    pieces.push_back({hit->sort_key, item.elem, color, view_.y0 + row * view_.bytes_per_px(),
+                      (next - row) * view_.bytes_per_px()});
+    row = next;
+  }
+  std::sort(pieces.begin(), pieces.end(),
+            [](const RunPiece& a, const RunPiece& b) { return a.position < b.position; });
 }
 
 void LodBuilder::build_steps(InstanceCollector& out) {
@@ -125,7 +191,9 @@ uint32_t LodBuilder::add_ramp(size_t action, double x0, double x1, RunTracker& r
 }
 
 size_t LodBuilder::memory_bytes() const {
-  return pyramid_->memory_bytes() + deltas_.memory_bytes() + timeline_.element_count() * sizeof(uint64_t);
+  const size_t pools = pool_pyramid_ ? pool_pyramid_->memory_bytes() : 0;
+  return pyramid_->memory_bytes() + deltas_.memory_bytes() + timeline_.element_count() * sizeof(uint64_t) +
+         pools;
 }
 
 }  // namespace snapscope

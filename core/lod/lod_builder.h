@@ -16,10 +16,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/lod/instance_collector.h"
 #include "core/lod/lod_frame.h"
+#include "core/lod/pool_stack_cursor.h"
 #include "core/lod/row_sampler.h"
 #include "core/lod/run_tracker.h"
 #include "core/lod/stack_cursor.h"
@@ -34,6 +36,11 @@ class LodBuilder {
   // `pyramid` (optional) is the timeline's MemoryPyramid when one is already built.
   explicit LodBuilder(const Timeline& timeline, std::shared_ptr<const MemoryPyramid> pyramid = nullptr);
 
+  // Draws memory_viz's "Allocated Memory (incl. Private Pools)" view of the same timeline
+  // instead (null: the timeline's own). Its frames are always in Columns mode: the view has no
+  // ramps. `pyramid`: the one over the view's totals, when already built (else built here).
+  void set_private_pools(std::shared_ptr<const PrivatePoolLayout> pools,
+                         std::shared_ptr<const MemoryPyramid> pyramid = nullptr);
   // Per-element colour keys (e.g. by allocation site); empty restores the default.
   void set_color_keys(std::vector<uint32_t> keys) { color_keys_ = std::move(keys); }
   // Not const: reuses its stack cursor between views. One builder per thread.
@@ -53,6 +60,9 @@ class LodBuilder {
   ColumnSpan column_span(size_t c) const;
   void build_columns(LodFrame& frame, InstanceCollector& out);
   void build_steps(InstanceCollector& out);
+  void build_pool_columns(LodFrame& frame, InstanceCollector& out);
+  // The pixel rows of the pool cursor's state, bottom to top, as pieces sorted by sort key.
+  void sample_pool_column(std::vector<RunPiece>& pieces) const;
   // Draws the cursor's state from x on: the rows re-sampled from stack position `dirty_from` up
   // (kNoIndex: nothing changed since the last call, every run continues).
   void add_state(double x, uint32_t dirty_from, RunTracker& runs);
@@ -68,6 +78,9 @@ class LodBuilder {
   std::vector<uint32_t> color_keys_;
   RowSampler sampler_{timeline_, color_keys_};
   std::vector<RunPiece> fresh_;  // scratch for add_state
+  std::shared_ptr<const PrivatePoolLayout> pools_;
+  std::shared_ptr<const MemoryPyramid> pool_pyramid_;
+  std::optional<PoolStackCursor> pool_cursor_;
   ChartView view_;
   std::shared_ptr<const TimeWarp> warp_;
 };

@@ -8,6 +8,7 @@
 
 #include "core/lod/chart_instance.h"
 #include "core/lod/chart_view.h"
+#include "core/timeline/private_pool_layout.h"
 #include "core/timeline/time_warp.h"
 
 namespace snapscope {
@@ -26,6 +27,8 @@ struct ColumnSample {
 struct LodFrame {
   ChartView view;
   std::shared_ptr<const TimeWarp> warp;  // view.x is in its axis units; null: timesteps
+  // The private pools view this frame shows (always Columns mode); null: the timeline's own.
+  std::shared_ptr<const PrivatePoolLayout> pools;
   LodMode mode = LodMode::Columns;
   // Rectangles of pixel rows, each painted by one allocation (row_sampler.h); none overlap.
   std::vector<ChartInstance> instances;

@@ -34,6 +34,16 @@ PickResult pick_step(const Timeline& timeline, double x, double byte) {
   return classify(allocation_at_byte(timeline, action, byte + slide), action);
 }
 
+// The private pools view: the item covering the byte in the column's state.
+PickResult pick_pools(const PrivatePoolLayout& pools, size_t state, double byte) {
+  if (byte < 0) return {};
+  const std::optional<PoolViewItem> item = pools.item_at(state, static_cast<uint64_t>(byte));
+  if (!item) return {};
+  const PickKind kind =
+      item->kind == PoolViewItem::Kind::PoolInactive ? PickKind::PoolInactive : PickKind::Allocation;
+  return {kind, item->elem, state, item->offset, item->size, item->pool};
+}
+
 }  // namespace
 
 PickResult pick_at(const Timeline& timeline, const LodFrame& frame, double px, double py) {
@@ -44,6 +54,7 @@ PickResult pick_at(const Timeline& timeline, const LodFrame& frame, double px, d
   if (frame.mode == LodMode::Columns) {
     const ColumnSample& column = frame.columns[static_cast<size_t>(px)];
     if (column.state == kNoIndex) return {};
+    if (frame.pools) return pick_pools(*frame.pools, column.state, byte);
     return classify(allocation_at_byte(timeline, column.state, byte), column.state);
   }
   double x = view.x_at_pixel_centre(px);

@@ -6,9 +6,13 @@
 namespace snapscope {
 
 LodWorker::LodWorker(const Timeline& timeline, std::function<void()> on_finished, bool rasterize,
-                     std::shared_ptr<const MemoryPyramid> pyramid)
+                     std::shared_ptr<const MemoryPyramid> pyramid,
+                     std::shared_ptr<const PrivatePoolLayout> pools,
+                     std::shared_ptr<const MemoryPyramid> pool_pyramid)
     : timeline_(timeline),
       pyramid_(std::move(pyramid)),
+      pools_(std::move(pools)),
+      pool_pyramid_(std::move(pool_pyramid)),
       on_finished_(std::move(on_finished)),
       rasterize_(rasterize),
       thread_([this] { run(); }) {}
@@ -78,7 +82,10 @@ void LodWorker::run() {
     std::optional<std::vector<uint32_t>> colors = std::exchange(pending_colors_, std::nullopt);
     building_ = true;
     lock.unlock();
-    if (!builder_) builder_.emplace(timeline_, pyramid_);
+    if (!builder_) {
+      builder_.emplace(timeline_, pyramid_);
+      builder_->set_private_pools(pools_, pool_pyramid_);
+    }
     if (colors) builder_->set_color_keys(std::move(*colors));
     LodFrame frame = builder_->build(wanted.view, std::move(wanted.warp));
     if (rasterize_) frame.key_image = rasterize_keys(frame);

@@ -22,8 +22,12 @@ class LodWorker {
   // each frame is ready, e.g. to wake a UI loop that sleeps until input. With rasterize,
   // frames also carry their key_image (key_raster.h), made on the worker.
   // `pyramid` (optional): the timeline's MemoryPyramid, when one is already built.
+  // `pools` (optional): draw the timeline's private pools view (LodBuilder::set_private_pools),
+  // with `pool_pyramid` over its totals when already built.
   explicit LodWorker(const Timeline& timeline, std::function<void()> on_finished = {}, bool rasterize = false,
-                     std::shared_ptr<const MemoryPyramid> pyramid = nullptr);
+                     std::shared_ptr<const MemoryPyramid> pyramid = nullptr,
+                     std::shared_ptr<const PrivatePoolLayout> pools = nullptr,
+                     std::shared_ptr<const MemoryPyramid> pool_pyramid = nullptr);
   ~LodWorker();
   LodWorker(const LodWorker&) = delete;
   LodWorker& operator=(const LodWorker&) = delete;
@@ -45,6 +49,8 @@ class LodWorker {
 
   const Timeline& timeline_;
   std::shared_ptr<const MemoryPyramid> pyramid_;
+  std::shared_ptr<const PrivatePoolLayout> pools_;
+  std::shared_ptr<const MemoryPyramid> pool_pyramid_;
   std::optional<LodBuilder> builder_;  // made on the worker thread
   std::function<void()> on_finished_;
   bool rasterize_ = false;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/allocator/db_event_source.h"
+#include "core/allocator/private_pool_input.h"
 #include "core/analysis/db_annotations.h"
 #include "core/analysis/trace_overflow.h"
 
@@ -73,6 +74,20 @@ void Session::wait_allocator_history() {
   history_.wait();
 }
 
+void Session::wait_private_pools() {
+  wait_database();
+  pools_.wait();
+}
+
+const SessionPools* Session::private_pools() const {
+  const SessionPools* pools = pools_.get().get();
+  return pools && pools->layout ? pools : nullptr;
+}
+
+const SessionPools* Session::pools_shown() const {
+  return settings.private_pools && settings.kind == TimelineKind::Blocks ? private_pools() : nullptr;
+}
+
 bool Session::database_landed() const {
   const PendingDatabase* pending = pending_database();
   return !database_settled_ && pending != nullptr && !pending->writing();
@@ -94,6 +109,7 @@ void Session::cancel_background() {
   analysis_worker_.wait_idle();
   phase_build_.cancel();
   categories_.cancel();
+  pools_.cancel();
   history_.cancel();
   annotations_.cancel();
   catalog_.cancel();
@@ -127,6 +143,26 @@ void Session::start_allocator_history() {
         return std::shared_ptr<AllocatorHistory>(allocator_history_from_db(db, index, &cancelled));
       },
       ready_);
+  start_private_pools();
+}
+
+void Session::start_private_pools() {
+  const DeviceDocument* shown = device();
+  if (shown == nullptr) {
+    pools_.cancel();
+    return;
+  }
+  pools_.start(
+      [db = document_->elements_db().string(), &blocks = shown->blocks](const std::atomic<bool>&) {
+        auto pools = std::make_shared<SessionPools>();
+        PrivatePoolInput input = private_pool_input_from_db(db, blocks);
+        if (input.pools.empty()) return std::shared_ptr<const SessionPools>(pools);
+        auto layout = std::make_shared<const PrivatePoolLayout>(blocks, std::move(input));
+        pools->pyramid = std::make_shared<const MemoryPyramid>(blocks, layout->state_totals());
+        pools->layout = std::move(layout);
+        return std::shared_ptr<const SessionPools>(pools);
+      },
+      ready_);
 }
 
 bool Session::poll() {
@@ -140,6 +176,10 @@ bool Session::poll() {
   if (history_.poll()) {
     arrived = true;
     rebuild_findings();  // OOM forensics need the history
+  }
+  if (pools_.poll()) {
+    arrived = true;
+    if (pools_shown()) fit_view(settings.y_fit.at_least);  // asked for before the pools were known
   }
   if (catalog_.get() && annotations_.get() && timeline() && categories_key_ != timeline()) start_categories();
   if (categories_.poll()) {
@@ -162,12 +202,13 @@ bool Session::poll() {
 
 bool Session::background_busy() const {
   return database_writing() || catalog_.running() || annotations_.running() || history_.running() ||
-         phase_build_.running() || categories_.running() || analysis_worker_.busy();
+         pools_.running() || phase_build_.running() || categories_.running() || analysis_worker_.busy();
 }
 
 bool Session::result_waiting() const {
   return database_landed() || catalog_.finished() || annotations_.finished() || history_.finished() ||
-         phase_build_.finished() || categories_.finished() || analysis_worker_.has_result();
+         pools_.finished() || phase_build_.finished() || categories_.finished() ||
+         analysis_worker_.has_result();
 }
 
 bool Session::settled() const {

@@ -27,6 +27,8 @@
 #include "core/findings/findings.h"
 #include "core/session/background_result.h"
 #include "core/store/elements_db/elements_db.h"
+#include "core/timeline/memory_pyramid.h"
+#include "core/timeline/private_pool_layout.h"
 #include "core/view/allocation_details.h"
 #include "core/view/chart_coloring.h"
 #include "core/view/document.h"
@@ -41,12 +43,21 @@ struct ChartSettings {
   TimelineKind kind = TimelineKind::Blocks;
   ChartColoring coloring = ChartColoring::Allocation;
   bool time_axis = false;  // x linear in wall-clock time (when the trace has times) instead of events
+  // memory_viz's "Allocated Memory (incl. Private Pools)": the blocks timeline with each private
+  // pool's envelope (Session::private_pools), when the device has one.
+  bool private_pools = false;
   bool show_all_frames = false;
   YFitSettings y_fit;  // zooming time fits y to the totals in view
 };
 
 // What each allocation of one timeline is: its category and why, the category totals over time,
 // and the findings that need no allocator history. Built in the background; immutable after.
+// The shown device's private pools view and the pyramid over its totals.
+struct SessionPools {
+  std::shared_ptr<const PrivatePoolLayout> layout;
+  std::shared_ptr<const MemoryPyramid> pyramid;
+};
+
 struct SessionCategories {
   SessionCategories(const Timeline& shown, Classification classified)
       : timeline(&shown), classification(std::move(classified)), totals(shown, classification) {}
@@ -126,6 +137,8 @@ class Session {
 
   // The time cursor every analysis follows (a state of timeline()), and element highlights.
   TimeCursor cursor;
+  // The cursor to the chart's peak: the private pools view's when it is shown.
+  void cursor_to_peak();
   ElementHighlights highlights;
 
   // Allocation sites of the current timeline, computed on first use (one elements.db pass).
@@ -166,6 +179,14 @@ class Session {
   AllocatorHistory* allocator_history() const { return history_.get().get(); }
   const std::string& allocator_history_error() const { return history_.error(); }
   void wait_allocator_history();  // the database first, if it is still being written
+  // The shown device's private pools view (from elements.db): null while it is built, if it
+  // failed, or when the device has no private pool. pools_shown(): settings ask for it, the
+  // blocks timeline is shown, and it is there.
+  const SessionPools* private_pools() const;
+  bool private_pools_loading() const { return pools_.running(); }
+  const std::string& private_pools_error() const { return pools_.error(); }
+  const SessionPools* pools_shown() const;
+  void wait_private_pools();  // the database first, if it is still being written
 
   // The phase table of the shown timeline for `filter`: requests it, and answers the newest
   // one built for this timeline (an older filter's until the new one lands), or null.
@@ -194,6 +215,7 @@ class Session {
   bool database_landed() const;  // it did, and poll() has not opened it yet
   void start_indexes();
   void start_allocator_history();
+  void start_private_pools();
   void start_categories();
   void rebuild_findings();
   void cancel_background();
@@ -217,6 +239,7 @@ class Session {
   BackgroundResult<const StackCatalog> catalog_;
   BackgroundResult<const std::vector<AnnotationRecord>> annotations_;
   BackgroundResult<AllocatorHistory> history_;
+  BackgroundResult<const SessionPools> pools_;
   BackgroundResult<const PhaseTable> phase_build_;
   BackgroundResult<const SessionCategories> categories_;
   const Timeline* categories_key_ = nullptr;  // the timeline categories_ was started for

@@ -45,11 +45,23 @@ void Session::select_kind(TimelineKind kind) {
   forget_view_state();
 }
 
+void Session::cursor_to_peak() {
+  const Timeline* shown = timeline();
+  if (shown == nullptr) return;
+  if (const SessionPools* pools = pools_shown()) {
+    cursor.place(*shown, pools->layout->peak_state());
+  } else {
+    cursor.peak(*shown);
+  }
+}
+
 void Session::fit_view(uint64_t at_least_bytes) {
   const Timeline* shown = timeline();
   const double steps = shown ? static_cast<double>(shown->timesteps()) : 1.0;
   // A little headroom above the peak so the top allocation is not glued to the frame.
-  const uint64_t highest = std::max<uint64_t>({shown ? shown->peak_bytes() : 0, at_least_bytes, 1});
+  const SessionPools* pools = pools_shown();
+  const uint64_t shown_peak = pools ? pools->layout->peak_bytes() : shown ? shown->peak_bytes() : 0;
+  const uint64_t highest = std::max<uint64_t>({shown_peak, at_least_bytes, 1});
   const double top = shown ? static_cast<double>(highest) * 1.05 : 1.0;
   view.set_bounds({0, std::max(steps, 1.0), 0, top});
   view.fit();

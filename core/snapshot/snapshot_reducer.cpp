@@ -114,6 +114,7 @@ SnapshotKeys::SnapshotKeys(StringTable& s)
       user_metadata(s.intern("user_metadata")),
       device_free(s.intern("device_free")),
       pool_id(s.intern("pool_id")),
+      segment_pool_id(s.intern("segment_pool_id")),
       forward_frames(s.intern("forward_frames")),
       name(s.intern("name")),
       filename(s.intern("filename")),
@@ -200,6 +201,7 @@ enum EventField : size_t {
   kCompileContext,
   kUserMetadata,
   kPoolId,
+  kSegmentPoolId,
   kForwardFrames,
   kEventFieldCount
 };
@@ -216,8 +218,9 @@ enum FrameField : size_t {
 };
 
 std::array<StringId, kEventFieldCount> event_keys(const SnapshotKeys& k) {
-  return {k.action,          k.addr,          k.device_free, k.size,          k.stream, k.time_us, k.frames,
-          k.compile_context, k.user_metadata, k.pool_id,     k.forward_frames};
+  return {k.action,        k.addr,    k.device_free,     k.size,
+          k.stream,        k.time_us, k.frames,          k.compile_context,
+          k.user_metadata, k.pool_id, k.segment_pool_id, k.forward_frames};
 }
 
 std::array<StringId, kFrameFieldCount> frame_keys(const SnapshotKeys& k) {
@@ -292,7 +295,12 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   }
   event.compile_context = optional_text(v[kCompileContext], up);
   event.user_metadata = optional_text(v[kUserMetadata], up);
-  if (v[kPoolId]) set_pool_id(extra, *v[kPoolId], up);
+  // memory_viz reads an element's pool as `segment_pool_id`; PyTorch's trace entries say `pool_id`.
+  if (v[kPoolId]) {
+    set_pool_id(extra, *v[kPoolId], up);
+  } else if (v[kSegmentPoolId]) {
+    set_pool_id(extra, *v[kSegmentPoolId], up);
+  }
   if (v[kForwardFrames]) {
     const Value f = *v[kForwardFrames];
     extra.forward_frames = snapshot_.strings.intern(f.kind == Kind::Stack ? format_stack(snapshot_, f.id)

@@ -20,7 +20,8 @@ namespace snapscope {
 struct SnapshotKeys {
   explicit SnapshotKeys(StringTable& strings);
   StringId action, addr, size, stream, time_us, frames, compile_context, user_metadata, device_free, pool_id,
-      forward_frames, name, filename, line, fx_node_op, fx_node_name, fx_node_target, fx_original_trace;
+      segment_pool_id, forward_frames, name, filename, line, fx_node_op, fx_node_name, fx_node_target,
+      fx_original_trace;
 };
 
 class SnapshotReducer final : public pickle::ContainerReducer {

@@ -2,11 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace snapscope {
 
-MemoryPyramid::MemoryPyramid(const Timeline& timeline) : timeline_(timeline) {
-  size_t count = timeline.action_count();
+MemoryPyramid::MemoryPyramid(const Timeline& timeline) : timeline_(timeline) { build(); }
+
+MemoryPyramid::MemoryPyramid(const Timeline& timeline, const std::vector<uint64_t>& state_totals)
+    : timeline_(timeline), state_totals_(&state_totals) {
+  if (state_totals.size() != timeline.action_count() + 1) {
+    throw std::invalid_argument("memory pyramid: one total per state expected");
+  }
+  build();
+}
+
+void MemoryPyramid::build() {
+  size_t count = timeline_.action_count();
   if (count == 0) return;
   for (size_t level = kFirstStoredLevel;; ++level) {
     size_t nodes = (count + (size_t{1} << level) - 1) >> level;
@@ -30,7 +41,7 @@ MemoryPyramid::MemoryPyramid(const Timeline& timeline) : timeline_(timeline) {
 }
 
 uint64_t MemoryPyramid::shown(size_t action) const {
-  return std::max(timeline_.total_before(action), timeline_.total_after(action));
+  return std::max(state_total(action), state_total(action + 1));
 }
 
 size_t MemoryPyramid::better(size_t a, size_t b, bool want_max) const {
@@ -76,7 +87,7 @@ MemoryExtent MemoryPyramid::over_actions(size_t first, size_t last) const {
   extent.max_bytes = shown(best_max);
   extent.min_bytes = shown(best_min);
   // The state drawn during the peak action: the larger side of the action.
-  bool before_is_peak = timeline_.total_before(best_max) >= timeline_.total_after(best_max);
+  bool before_is_peak = state_total(best_max) >= state_total(best_max + 1);
   extent.peak_state = before_is_peak ? best_max : best_max + 1;
   return extent;
 }

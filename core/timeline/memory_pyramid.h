@@ -21,6 +21,9 @@ struct MemoryExtent {
 class MemoryPyramid {
  public:
   explicit MemoryPyramid(const Timeline& timeline);
+  // Over other totals of the timeline's states (action_count() + 1 of them, e.g. the private
+  // pools view's), which must outlive the pyramid.
+  MemoryPyramid(const Timeline& timeline, const std::vector<uint64_t>& state_totals);
 
   // Actions [first, last] (inclusive); requires first <= last < action_count().
   MemoryExtent over_actions(size_t first, size_t last) const;
@@ -32,12 +35,17 @@ class MemoryPyramid {
   size_t memory_bytes() const;
 
  private:
+  void build();
+  uint64_t state_total(size_t state) const {
+    return state_totals_ ? (*state_totals_)[state] : timeline_.total_at_state(state);
+  }
   uint64_t shown(size_t action) const;  // memory_viz max_at_time during the action's steps
   size_t better(size_t a, size_t b, bool want_max) const;
   size_t node_best(size_t level, size_t node, bool want_max) const;
   size_t scan_best(size_t level, size_t node, bool want_max) const;  // from the timeline
 
   const Timeline& timeline_;
+  const std::vector<uint64_t>* state_totals_ = nullptr;  // null: the timeline's own
   // Levels below kFirstStoredLevel are scanned from the timeline; stored levels hold the
   // action index of the max (or min) of each block of 2^level actions.
   static constexpr size_t kFirstStoredLevel = 4;

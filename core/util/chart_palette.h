@@ -36,6 +36,10 @@ inline constexpr std::array<Rgba, 16> kDefaultPalette = {{
     {0.84f, 0.15f, 0.16f, 1},
 }};
 inline constexpr Rgba kDefaultBackground = {0.10f, 0.10f, 0.11f, 1};
+// A private pool's inactive memory (memory_viz draws a pool's envelope gray): a key outside every
+// palette, coloured by the renderer itself.
+inline constexpr uint32_t kPoolInactiveKey = 0xFFFFFFFDu;
+inline constexpr Rgba kPoolInactiveColor = {0.42f, 0.42f, 0.44f, 1};
 
 inline constexpr Rgba kSelectionOutline = {1.00f, 1.00f, 1.00f, 1};  // white
 inline constexpr Rgba kHoverOutline = {1.00f, 1.00f, 0.00f, 1};      // pure yellow

@@ -19,6 +19,8 @@ const char* app_usage() {
          "  --size WxH           window / framebuffer size (default 1600x900)\n"
          "  --device N           device to show first ('host': pinned host memory)\n"
          "  --segments           start on the Active Cached Segment Timeline\n"
+         "  --private-pools      include private pools' inactive memory (memory_viz's \"Allocated\n"
+         "                       Memory (incl. Private Pools)\"), once the device's pools are read\n"
          "  --script FILE        run the commands in FILE (see core/view/script.h) and exit\n"
          "  --bench              zoom from the whole trace to single events and back; print frame "
          "statistics\n"
@@ -57,6 +59,8 @@ AppOptions parse_app_options(std::span<const std::string_view> arguments) {
       options.device = *device;
     } else if (argument == "--segments") {
       options.segments = true;
+    } else if (argument == "--private-pools") {
+      options.private_pools = true;
     } else if (argument == "--bench") {
       options.bench = true;
     } else if (argument.starts_with("-") && argument.size() > 1) {

@@ -20,6 +20,7 @@ struct AppOptions {
   WindowSize size{1600, 900};
   int device = -1;  // -1: the first device with data
   bool segments = false;
+  bool private_pools = false;
   bool bench = false;
   bool help = false;
 

@@ -206,7 +206,12 @@ ScriptCommand parse_script_line(std::string_view line) {
   }
   if (verb == "timeline") {
     expect_arguments(words, 1);
-    return script::ShowSegments{parse_choice(words[1], "blocks", "segments")};
+    if (words[1] == "pools") return script::ShowTimeline{false, true};
+    if (words[1] != "blocks" && words[1] != "segments") {
+      throw std::invalid_argument("expected 'blocks', 'segments' or 'pools', got '" + std::string(words[1]) +
+                                  "'");
+    }
+    return script::ShowTimeline{words[1] == "segments", false};
   }
   if (verb == "color") {
     expect_arguments(words, 1);

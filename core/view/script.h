@@ -4,7 +4,7 @@
 //                        suffixes K/M/G/T mean KiB/MiB/GiB/TiB)
 //   fit                  show everything
 //   device N             switch device ('host': pinned host memory, device 128)
-//   timeline blocks|segments
+//   timeline blocks|segments|pools   pools: memory_viz's "Allocated Memory (incl. Private Pools)"
 //   color default|site|category
 //   xaxis index|time
 //   rules FILE           load a category rules file (docs/RULES.md) and reclassify
@@ -72,8 +72,9 @@ struct Fit {};
 struct Device {
   int device = 0;
 };
-struct ShowSegments {
+struct ShowTimeline {
   bool segments = false;
+  bool private_pools = false;  // "pools": the blocks timeline with private pools' inactive memory
 };
 struct Color {
   ChartColoring coloring = ChartColoring::Allocation;
@@ -160,7 +161,7 @@ struct TreeSearch {
 }  // namespace script
 
 using ScriptCommand =
-    std::variant<script::View, script::Fit, script::Device, script::ShowSegments, script::Color,
+    std::variant<script::View, script::Fit, script::Device, script::ShowTimeline, script::Color,
                  script::TimeAxis, script::Click, script::Select, script::Wait, script::Screenshot,
                  script::PrintSelection, script::PrintView, script::Cursor, script::Search,
                  script::SearchStep, script::PrintCursor, script::Export, script::Hover,

@@ -1,6 +1,7 @@
 // libFuzzer harness: a converted directory with one file replaced by the input (first byte even:
 // elements.db, odd: allocations.json; the other file is the generated fixture's), opened as the
-// viewer opens it and then read by every elements.db reader the panels use. A std::runtime_error
+// viewer opens it and then read by every elements.db reader the panels use (the fixture has a
+// private pool, so the private pools view is built too). A std::runtime_error
 // (InputError included) with a message is the only acceptable failure.
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <system_error>
 
 #include "core/allocator/db_event_source.h"
+#include "core/allocator/private_pool_input.h"
 #include "core/analysis/db_annotations.h"
 #include "core/analysis/db_stack_source.h"
 #include "core/cursor/stack_catalog.h"
@@ -43,6 +45,17 @@ void read_stacks(const std::string& db, int device) {
   }
 }
 
+// The private pools view as the session builds it, and its layout at a few states. A consistent
+// input is the reader's promise: PrivatePoolLayout's std::invalid_argument would be a bug here.
+void read_private_pools(const std::string& db, const Timeline& blocks) {
+  PrivatePoolInput input = private_pool_input_from_db(db, blocks);
+  if (input.pools.empty()) return;
+  const PrivatePoolLayout layout(blocks, std::move(input));
+  for (size_t state = 0; state <= blocks.action_count(); state += 1 + blocks.action_count() / 4) {
+    (void)layout.layout_at(state);
+  }
+}
+
 void read_everything(const Document& document) {
   const std::string db = document.elements_db().string();
   tolerate_errors([&] { (void)read_db_annotations(db); });
@@ -51,6 +64,7 @@ void read_everything(const Document& document) {
     tolerate_errors([&] { read_stacks(db, device.device); });
     tolerate_errors([&] { (void)final_state_from_db(db, device.device); });
     tolerate_errors([&] { (void)allocator_history_from_db(db, device.device); });
+    tolerate_errors([&] { read_private_pools(db, device.blocks); });
   }
 }
 

@@ -29,6 +29,7 @@ fs::path make_fixture_dir() {
   {
     gen::GenOptions options;
     options.events = 400;
+    options.mem_pool = true;  // the private pools view has something to read
     std::ofstream out(pickle, std::ios::binary);
     gen::write_snapshot(options, out);
   }

@@ -4,10 +4,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "core/lod/key_raster.h"
 #include "core/lod/lod_builder.h"
 #include "core/lod/lod_pick.h"
+#include "core/timeline/private_pool_layout.h"
 #include "render/chart_renderer.h"
 #include "render/headless_gl.h"
 #include "render/png_writer.h"
@@ -31,6 +33,8 @@ Rgba expected_colour(const PickResult& pick) {
   switch (pick.kind) {
     case PickKind::None:
       return kDefaultBackground;
+    case PickKind::PoolInactive:
+      return kPoolInactiveColor;
     case PickKind::Allocation:
       break;
   }
@@ -168,6 +172,48 @@ TEST_CASE("palette: stack neighbours differ, outline colours are far from every 
     CHECK(rgb_distance2(kDefaultPalette[key], kDefaultPalette[(key + 2) % n]) >= 0.30f);
     for (Rgba outline : {kSelectionOutline, kHoverOutline, kSearchOutline, kGroupOutline}) {
       CHECK(rgb_distance2(outline, kDefaultPalette[key]) >= kOutlineMinDistance2);
+    }
+  }
+}
+
+// The private pools view (LodBuilder::set_private_pools): envelopes' inactive memory in the
+// renderer's own gray, blocks inside them, both through the instanced draw and the key image.
+TEST_CASE("render: a private pools frame's pixels match its picks, gray included") {
+  HeadlessGl gl;
+  Timeline timeline(test::random_trace({.initial = 12, .actions = 2500, .seed = 17}));
+  PrivatePoolInput pools;
+  pools.pools = {{{0, 1}, 0}, {{2, 0}, 0}};
+  pools.snapshot_reserved = {uint64_t{40} << 20, 0};
+  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+    pools.element_pool.push_back(elem % 4 == 0 ? 0 : elem % 4 == 1 ? 1 : kNoIndex);
+  }
+  pools.segment_changes.push_back({timeline.action_count() / 3, 1, int64_t{30} << 20});
+  auto layout = std::make_shared<const PrivatePoolLayout>(timeline, std::move(pools));
+  LodBuilder builder(timeline);
+  builder.set_private_pools(layout);
+  ChartRenderer renderer;
+  const double steps = static_cast<double>(timeline.timesteps());
+  const double top = static_cast<double>(layout->peak_bytes());
+  const ChartView views[] = {{0.0, steps, 0.0, top * 1.1, 320, 200},
+                             {steps * 0.3, steps * 0.3 + 120.0, 0.0, top, 240, 180}};
+  for (const ChartView& view : views) {
+    LodFrame frame = builder.build(view);
+    for (bool keys : {false, true}) {
+      if (keys) frame.key_image = rasterize_keys(frame);
+      renderer.render(frame);
+      const RgbaImage image = renderer.read_pixels();
+      size_t mismatched = 0, gray = 0, allocation = 0;
+      for (int px = 0; px < view.width; ++px) {
+        for (int py = 0; py < view.height; ++py) {
+          const PickResult pick = pick_at(timeline, frame, px + 0.5, py + 0.5);
+          gray += pick.kind == PickKind::PoolInactive;
+          allocation += pick.kind == PickKind::Allocation;
+          if (pixel(image, px, py) != to_bytes(expected_colour(pick))) ++mismatched;
+        }
+      }
+      CHECK(gray > 0);
+      CHECK(allocation > 0);
+      CHECK(mismatched == 0);
     }
   }
 }

@@ -297,6 +297,52 @@ void ElementsDbReader::read_events(int device, size_t begin, size_t end, std::ve
   }
 }
 
+std::vector<EventRow> ElementsDbReader::segment_events(int device) const {
+  SqliteStatement rows = db_->prepare(
+      "SELECT id - ?1, action, addr, size, stream, stack_id FROM events "
+      "WHERE id >= ?1 AND id < ?2 AND action IN (?3, ?4, ?5, ?6) ORDER BY id");
+  rows.bind(1, event_id(device, 0));
+  rows.bind(2, event_id(device + 1, 0));
+  int index = 3;
+  for (Action action :
+       {Action::SegmentAlloc, Action::SegmentFree, Action::SegmentMap, Action::SegmentUnmap}) {
+    rows.bind(index++, static_cast<int64_t>(action));
+  }
+  std::vector<EventRow> events;
+  while (rows.next_row()) {
+    events.push_back({rows.column_int(0), rows.column_int(1), static_cast<uint64_t>(rows.column_int(2)),
+                      static_cast<uint64_t>(rows.column_int(3)), static_cast<uint64_t>(rows.column_int(4)),
+                      static_cast<StackId>(rows.column_int(5))});
+  }
+  return events;
+}
+
+std::vector<std::pair<int64_t, std::array<int64_t, 2>>> ElementsDbReader::event_pools(int device) const {
+  SqliteStatement rows = db_->prepare(
+      "SELECT idx, pool_id_0, pool_id_1 FROM event_extras "
+      "WHERE device = ?1 AND pool_id_0 IS NOT NULL AND pool_id_1 IS NOT NULL ORDER BY idx");
+  rows.bind(1, int64_t{device});
+  std::vector<std::pair<int64_t, std::array<int64_t, 2>>> pools;
+  while (rows.next_row()) {
+    pools.push_back({rows.column_int(0), {rows.column_int(1), rows.column_int(2)}});
+  }
+  return pools;
+}
+
+std::vector<uint64_t> ElementsDbReader::allocation_streams(int device,
+                                                           const std::vector<uint32_t>& elems) const {
+  SqliteStatement row = db_->prepare("SELECT stream FROM allocations WHERE device = ?1 AND elem = ?2");
+  std::vector<uint64_t> streams;
+  streams.reserve(elems.size());
+  for (uint32_t elem : elems) {
+    row.reset();
+    row.bind(1, int64_t{device});
+    row.bind(2, int64_t{elem});
+    streams.push_back(row.next_row() ? static_cast<uint64_t>(row.column_int(0)) : 0);
+  }
+  return streams;
+}
+
 std::vector<SegmentRow> ElementsDbReader::final_segments(int device) const {
   SqliteStatement rows = db_->prepare(
       "SELECT address, total_size, stream, stack_id, pool_id_0, pool_id_1 FROM segments WHERE device = ?1");

@@ -130,6 +130,13 @@ class ElementsDbReader {
   size_t event_count(int device) const;  // 0 for an unknown device
   // Events [begin, end) of one device's trace, in order (rows a crafted file lacks are absent).
   void read_events(int device, size_t begin, size_t end, std::vector<EventRow>& out) const;
+  // The device's segment_alloc / segment_free / segment_map / segment_unmap events, in order: a
+  // scan of its events (seconds on a multi-GB trace).
+  std::vector<EventRow> segment_events(int device) const;
+  // The private pool each event that names one carries (event_extras), by event index.
+  std::vector<std::pair<int64_t, std::array<int64_t, 2>>> event_pools(int device) const;
+  // The stream of each block-timeline element in `elems` (0 for one the file lacks).
+  std::vector<uint64_t> allocation_streams(int device, const std::vector<uint32_t>& elems) const;
   std::vector<SegmentRow> final_segments(int device) const;
   std::vector<LiveBlockRow> final_live_blocks(int device) const;
 

@@ -295,6 +295,44 @@ TEST_CASE("generator: blocks tile their segments and active blocks are exactly t
   CHECK(live == active);
 }
 
+TEST_CASE(
+    "generator: --mem-pool puts each layer's gathered parameters in a private pool that keeps its segments") {
+  gen::GenOptions options = small_options();
+  options.events = 6000;
+  options.ghost_parameters = false;
+  options.mem_pool = true;
+  const ValuePtr root = MiniUnpickler(generate(options)).load();
+  std::map<int64_t, int64_t> pool_segments;  // address -> total_size of the (0, 1) pool's segments
+  for (const ValuePtr& segment : root->at("segments").list()) {
+    const List& pool = segment->at("segment_pool_id").list();
+    if (pool.at(0)->num() == 0 && pool.at(1)->num() == 1) {
+      pool_segments[segment->at("address").num()] = segment->at("total_size").num();
+    }
+  }
+  REQUIRE(!pool_segments.empty());
+  const auto in_pool = [&](int64_t address) {
+    auto after = pool_segments.upper_bound(address);
+    if (after == pool_segments.begin()) return false;
+    --after;
+    return address < after->first + after->second;
+  };
+  size_t pool_allocs = 0, pool_segment_allocs = 0;
+  std::map<int64_t, int64_t> live;
+  for (const ValuePtr& event : root->at("device_traces").list().at(0)->list()) {
+    const std::string& action = event->at("action").str();
+    const int64_t address = event->at("addr").num();
+    if (action == "alloc") {
+      live[address] = event->at("size").num();
+      pool_allocs += in_pool(address) ? 1 : 0;
+    }
+    if (action == "free_completed") CHECK(live.erase(address) == 1);
+    if (action == "segment_alloc") pool_segment_allocs += pool_segments.count(address);
+    if (action == "segment_free") CHECK_FALSE(in_pool(address));  // empty_cache keeps a pool's segments
+  }
+  CHECK(pool_allocs > 10);
+  CHECK(pool_segment_allocs == pool_segments.size());  // every pool segment was made in the trace
+}
+
 TEST_CASE("generator: repeated frames and strings are memo references") {
   const std::string bytes = generate(small_options());
   size_t short_strings = 0;

@@ -5,11 +5,13 @@
 
 #include <string>
 
+#include "core/allocator/private_pool_input.h"
 #include "core/convert/convert.h"
 #include "core/cursor/allocation_search.h"
 #include "core/pickle/pickle_writer.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/view/allocation_details.h"
+#include "core/view/document.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -28,7 +30,7 @@ void write_frame(PickleWriter& w, const char* filename, int64_t line, const char
   w.end_dict();
 }
 
-// One alloc with both extras, then one plain alloc.
+// One alloc with both extras, then one whose pool is named the way memory_viz reads it.
 std::string backward_snapshot() {
   std::string out;
   PickleWriter w(out, 4, PickleWriter::Memo::Auto);
@@ -66,6 +68,12 @@ std::string backward_snapshot() {
       w.integer(1);
       w.integer(7);
       w.end_tuple();
+    } else {
+      w.str("segment_pool_id");  // memory_viz's name for an element's pool
+      w.begin_tuple();
+      w.integer(2);
+      w.integer(3);
+      w.end_tuple();
     }
     w.end_dict();
   }
@@ -100,8 +108,17 @@ TEST_CASE("allocation details: forward stack and private pool of the alloc event
 
   const AllocationDetails second = read_allocation_details(reader, 0, TimelineKind::Blocks, 1);
   CHECK(second.forward_frames.empty());
-  CHECK_FALSE(second.pool_id.has_value());
-  CHECK(details_to_json(second, false)["pool_id"].is_null());
+  REQUIRE(second.pool_id.has_value());
+  CHECK(*second.pool_id == std::array<int64_t, 2>{2, 3});
+
+  // The private pools view takes an event's own pool even where no end-of-trace segment is.
+  LoadProgress progress;
+  const auto document = open_document((dir / "out").string(), progress);
+  const Timeline& blocks = document->devices.at(0).blocks;
+  const PrivatePoolInput pools = private_pool_input_from_db((dir / "out" / "elements.db").string(), blocks);
+  REQUIRE(pools.pools.size() == 2);
+  CHECK(pools.pools[pools.element_pool.at(0)].pool == std::array<int64_t, 2>{1, 7});
+  CHECK(pools.pools[pools.element_pool.at(1)].pool == std::array<int64_t, 2>{2, 3});
 }
 
 namespace {

@@ -64,7 +64,7 @@ TEST_CASE("script commands parse into their structs") {
   CHECK(std::get<script::Wait>(commands[3]).milliseconds == 50);
   CHECK(std::get<script::Screenshot>(commands[4]).path == "out.png");
   CHECK(std::holds_alternative<script::PrintSelection>(commands[5]));
-  CHECK(std::get<script::ShowSegments>(commands[6]).segments);
+  CHECK(std::get<script::ShowTimeline>(commands[6]).segments);
   CHECK(std::get<script::Color>(commands[7]).coloring == ChartColoring::Site);
   CHECK(std::get<script::TimeAxis>(commands[8]).time);
   CHECK(std::get<script::Device>(commands[9]).device == 1);
@@ -92,7 +92,12 @@ TEST_CASE("script errors name the line") {
   }
   CHECK_THROWS_AS(parse_script_line("click 1"), std::invalid_argument);
   CHECK_THROWS_AS(parse_script_line("wait -5"), std::invalid_argument);
-  CHECK_THROWS_AS(parse_script_line("timeline both"), std::invalid_argument);
+  CHECK_THROWS_WITH(parse_script_line("timeline both"),
+                    "expected 'blocks', 'segments' or 'pools', got 'both'");
+  const auto pools = std::get<script::ShowTimeline>(parse_script_line("timeline pools"));
+  CHECK(pools.private_pools);
+  CHECK_FALSE(pools.segments);
+  CHECK_FALSE(std::get<script::ShowTimeline>(parse_script_line("timeline blocks")).private_pools);
 }
 
 TEST_CASE("command line options") {
@@ -104,7 +109,10 @@ TEST_CASE("command line options") {
   CHECK(options.view->x1 == 50);
   CHECK(options.size.width == 800);
   CHECK(options.segments);
+  CHECK_FALSE(options.private_pools);
   CHECK(options.headless());
+  const std::array<std::string_view, 2> pools = {"snap.pickle", "--private-pools"};
+  CHECK(parse_app_options(pools).private_pools);
   const std::array<std::string_view, 1> unknown = {"--fast"};
   CHECK_THROWS_AS(parse_app_options(unknown), std::invalid_argument);
   const std::array<std::string_view, 1> missing = {"--size"};
