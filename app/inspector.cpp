@@ -59,7 +59,9 @@ void draw_fields(const AllocationDetails& details, std::optional<int64_t> first_
   }
   if (!details.compile_context.empty()) field("compile ctx", details.compile_context);
   if (!details.user_metadata.empty()) field("user metadata", details.user_metadata);
-  if (details.pool_id) field("pool", pool_text(*details.pool_id));
+  if (details.pool_id) {
+    field("pool", pool_text(*details.pool_id) + (details.pool_from_segment ? " (its segment's)" : ""));
+  }
   // Annotations made after the allocation (torch.cuda.memory._annotate_memory), oldest first.
   for (const MemoryNote& note : details.notes) {
     field("note", note.metadata.empty() ? std::string("(no metadata)") : note.metadata);

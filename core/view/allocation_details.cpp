@@ -45,6 +45,16 @@ std::vector<MemoryNote> read_memory_notes(const ElementsDbReader& db, StackTextR
   return notes;
 }
 
+// The private pool of the device's end-of-trace segment holding `address`, if any.
+std::optional<std::array<int64_t, 2>> segment_pool_of(const ElementsDbReader& db, int device,
+                                                      uint64_t address) {
+  for (const SegmentRow& segment : db.final_segments(device)) {
+    const bool holds = address >= segment.address && address - segment.address < segment.total_size;
+    if (holds && segment.pool_id != std::array<int64_t, 2>{0, 0}) return segment.pool_id;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 AllocationDetails read_allocation_details(const ElementsDbReader& db, StackTextReader& stacks, int device,
@@ -72,6 +82,10 @@ AllocationDetails read_allocation_details(const ElementsDbReader& db, StackTextR
   details.user_metadata = std::move(row->user_metadata);
   details.forward_frames = row->forward_frames.value_or("");
   details.pool_id = row->pool_id;
+  if (!details.pool_id && kind == TimelineKind::Blocks) {
+    details.pool_id = segment_pool_of(db, device, details.address);
+    details.pool_from_segment = details.pool_id.has_value();
+  }
   details.frames = stacks.stack(row->stack_id);
   details.forward_stack = parse_frame_lines(details.forward_frames);
   if (kind == TimelineKind::Blocks) details.notes = read_memory_notes(db, stacks, details);
@@ -120,6 +134,7 @@ nlohmann::json details_to_json(const AllocationDetails& details, bool show_all_f
       {"user_metadata", details.user_metadata},
       {"forward_frames", details.forward_frames},
       {"pool_id", details.pool_id ? nlohmann::json(*details.pool_id) : nlohmann::json(nullptr)},
+      {"pool_from_segment", details.pool_from_segment},
       {"location", stack_location(details.frames, details.forward_stack)},
       {"stack", stack_lines(details.frames, show_all_frames)},
       {"forward_stack", stack_lines(details.forward_stack, show_all_frames)},
@@ -142,7 +157,10 @@ std::string details_to_text(const AllocationDetails& details, bool show_all_fram
   text += "origin: " + details.origin + "\n";
   if (!details.compile_context.empty()) text += "compile_context: " + details.compile_context + "\n";
   if (!details.user_metadata.empty()) text += "user_metadata: " + details.user_metadata + "\n";
-  if (details.pool_id) text += "pool: " + pool_text(*details.pool_id) + "\n";
+  if (details.pool_id) {
+    text +=
+        "pool: " + pool_text(*details.pool_id) + (details.pool_from_segment ? " (its segment's)" : "") + "\n";
+  }
   if (!details.forward_frames.empty()) text += "forward stack:\n" + details.forward_frames + "\n";
   for (const MemoryNote& note : details.notes) {
     text += "note at event " + std::to_string(note.event) + ": " + note.metadata;

@@ -42,10 +42,13 @@ struct AllocationDetails {
   std::string compile_context;
   std::string user_metadata;
   std::string forward_frames;  // the forward pass's stack of a backward allocation, as text
-  std::optional<std::array<int64_t, 2>> pool_id;  // the alloc event's private pool (CUDA graphs)
-  std::vector<FrameText> frames;                  // innermost first, unfiltered
-  std::vector<FrameText> forward_stack;           // forward_frames parsed, innermost first
-  std::vector<MemoryNote> notes;                  // its annotate events, in trace order
+  // Its private pool (CUDA graphs, MemPool): the one its alloc event names, else (blocks only)
+  // that of the end-of-trace segment holding its address, as memory_viz's find_pool_id.
+  std::optional<std::array<int64_t, 2>> pool_id;
+  bool pool_from_segment = false;        // pool_id was found by address
+  std::vector<FrameText> frames;         // innermost first, unfiltered
+  std::vector<FrameText> forward_stack;  // forward_frames parsed, innermost first
+  std::vector<MemoryNote> notes;         // its annotate events, in trace order
 
   // Lifetime in events / microseconds; empty while it is never freed or unknown.
   std::optional<int64_t> lifetime_events() const;

@@ -26,6 +26,7 @@
 #include "core/session/session.h"
 #include "core/store/elements_db/elements_db_reader.h"
 #include "core/util/chart_palette.h"
+#include "core/view/allocation_details.h"
 #include "unit/support/private_pools_fixture.h"
 #include "unit/support/test_lod_traces.h"
 #include "unit/support/test_store_fixture.h"
@@ -147,6 +148,18 @@ TEST_CASE("private pools view: a pool's inactive memory sits above its blocks, a
   REQUIRE(inactive);
   CHECK(inactive->kind == PoolViewItem::Kind::PoolInactive);
   CHECK_FALSE(layout.item_at(end, offset));
+
+  // The inspector names a block's pool by its segment when its event names none.
+  const ElementsDbReader reader((converted.dir / "pools" / "elements.db").string());
+  const Timeline& blocks = converted.blocks();
+  for (uint32_t elem = 0; elem < blocks.element_count(); ++elem) {
+    const AllocationDetails details = read_allocation_details(reader, 0, TimelineKind::Blocks, elem);
+    CAPTURE(details.address);
+    CHECK(details.pool_from_segment == details.pool_id.has_value());
+    if (details.address == 0x2100000) CHECK(*details.pool_id == std::array<int64_t, 2>{1, 5});
+    if (details.address == 0x4500000 || details.address == 0x1000000) CHECK_FALSE(details.pool_id);
+    CHECK(details.pool_id.has_value() == (layout.pool_of(elem) != kNoIndex));
+  }
 }
 
 TEST_CASE("private pools view: a device without private pools has none, and bad inputs are refused") {
