@@ -9,6 +9,7 @@
 #include "app/table_columns.h"
 #include "app/theme.h"
 #include "core/classify/category.h"
+#include "core/classify/classifier.h"
 #include "core/util/format.h"
 
 namespace snapscope {
@@ -69,6 +70,10 @@ void draw_category_table(Session& state, const CursorAnalysis* shown) {
   std::stable_sort(order.begin(), order.end(),
                    [&](CategoryId a, CategoryId b) { return rows[a].bytes > rows[b].bytes; });
   const std::vector<Rgba> palette = category_palette(classification.names);
+  if (ImGui::SmallButton("Copy CSV")) {  // as snapscope-convert --export categories-csv
+    const MomentTable table = category_moment_table(shown->live, classification, shown->state);
+    ImGui::SetClipboardText(moment_table_csv(table, "category").c_str());
+  }
   if (!ImGui::BeginTable("categories", 5,
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY))
     return;

@@ -505,6 +505,13 @@ void CompareView::draw_panel(Session& a, Session& b) {
     ImGui::SameLine();
     ImGui::TextDisabled("(updating...)");
   }
+  ImGui::SameLine(0, 24);
+  if (ImGui::SmallButton("Copy CSV")) {  // both tables, as snapscope-convert --diff --summary csv
+    ImGui::SetClipboardText((std::string(kMomentDiffCsvHeader) +
+                             moment_diff_csv_rows(shown->by_location, "location") +
+                             moment_diff_csv_rows(shown->by_category, "category"))
+                                .c_str());
+  }
   switch (grouping_) {
     case Grouping::Location:
       draw_rows(a, b, shown->by_location, Grouping::Location);

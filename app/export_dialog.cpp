@@ -110,6 +110,11 @@ std::function<void()> ExportDialog::prepare(Session& state, const std::string& f
   request.state = export_state(state, *device);
   request.svg = shown_chart(state);
   request.svg_style = chart_svg_style();
+  // The categories the viewer shows (its rules included), when they are of the blocks timeline.
+  if (const auto categories = state.categories_handle();
+      categories && categories->timeline == &device->blocks) {
+    request.categories = std::shared_ptr<const Classification>(categories, &categories->classification);
+  }
   return [input = std::move(input), request = std::move(request), path] {
     export_to_file(input, request, path);
   };

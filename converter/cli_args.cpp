@@ -15,7 +15,7 @@ const char* const kConvertUsage =
     "                         [--location user|shown]\n"
     "       snapscope-convert --export FORMAT IN.pickle[.gz]|OUTDIR -o FILE [--at peak|EVENT] [--device N]\n"
     "                         [--range FIRST:LAST] [--location user|shown] [--view V] [--size WxH]\n"
-    "       snapscope-convert --diff A B [--at peak|EVENT[,EVENT]] [--top N] [--summary json]\n"
+    "       snapscope-convert --diff A B [--at peak|EVENT[,EVENT]] [--top N] [--summary json|csv]\n"
     "                         [--fail-if-peak-grows PCT]\n"
     "       snapscope-convert --ranks DIR|FILE... [--device N] [--outlier PCT] [--summary json]\n"
     "       snapscope-convert --bench-queries OUTDIR_OR_PICKLE [--queries N] [--seed S]\n"

@@ -26,7 +26,7 @@ namespace snapscope {
 
 const char* const kDiffUsage =
     "usage: snapscope-convert --diff A B [--at peak|EVENT[,EVENT]|step:N] [--device N] [--top N]\n"
-    "                         [--location user|shown] [--summary json] [--fail-if-peak-grows PCT]\n"
+    "                         [--location user|shown] [--summary json|csv] [--fail-if-peak-grows PCT]\n"
     "  A, B        snapshot pickles or converted directories (A: before, B: after)\n"
     "  --at        the moments compared: each one's peak (default), the state after raw event EVENT\n"
     "              in both, EVENT_A,EVENT_B, or step:N: each one's peak inside its N-th step (from\n"
@@ -37,6 +37,8 @@ const char* const kDiffUsage =
     "  --summary json   print JSON instead of text: peak_a, peak_b, peak_delta, rows (location,\n"
     "              bytes_a, bytes_b, delta, ...), category_rows (the same by category) and\n"
     "              tree_rows (by top-down call path: the paths that changed by >= 1 % of live memory)\n"
+    "  --summary csv    print the location and category rows as CSV: grouping,label,bytes_a,bytes_b,\n"
+    "              delta,count_a,count_b,status\n"
     "  --fail-if-peak-grows PCT   exit 3 when B's peak exceeds A's by more than PCT per cent\n"
     "exit codes: 0 done, 1 bad input, 2 usage error, 3 the peak grew past --fail-if-peak-grows\n";
 
@@ -49,7 +51,8 @@ struct DiffOptions {
   int device = -1;
   size_t top = 20;
   LocationRule location = LocationRule::FirstUserFrame;
-  bool json = false;
+  enum class Output : uint8_t { Text, Json, Csv };
+  Output output = Output::Text;
   std::optional<double> fail_growth_percent;
 };
 
@@ -92,8 +95,9 @@ DiffOptions parse_diff_args(std::span<const std::string_view> args) {
     } else if (arg == "--location") {
       options.location = subcommand::parse_location_rule(args[++i]);
     } else if (arg == "--summary") {
-      if (args[++i] != "json") throw subcommand::UsageError("--summary needs 'json'");
-      options.json = true;
+      const std::string_view kind = args[++i];
+      if (kind != "json" && kind != "csv") throw subcommand::UsageError("--summary needs 'json' or 'csv'");
+      options.output = kind == "json" ? DiffOptions::Output::Json : DiffOptions::Output::Csv;
     } else if (arg == "--fail-if-peak-grows") {
       options.fail_growth_percent = parse_percent(args[++i]);
     } else if (arg.starts_with("-")) {
@@ -155,10 +159,7 @@ Side load_side(const std::string& path, const DiffOptions& options, std::optiona
   side.moment = build_moment_table(live, locations, side.state);
   side.tree = build_call_tree(live, *side.source.stacks);
   const Classification classification = classify_source(side.source, nullptr);
-  side.categories = build_grouped_table(
-      live, [&](const LiveElement& element) { return uint32_t{classification.category(element.elem)}; },
-      [&](uint32_t id) { return std::string(classification.names.name(static_cast<CategoryId>(id))); },
-      side.state);
+  side.categories = category_moment_table(live, classification, side.state);
   if (side.source.segments) {
     side.reserved_bytes = read_cursor(timeline, timeline, *side.source.segments, side.state).reserved_bytes;
   }
@@ -274,8 +275,12 @@ int run_parsed(const DiffOptions& options, std::FILE* out, std::FILE* err) {
   const Side a = load_side(options.input_a, options, options.at_a);
   const Side b = load_side(options.input_b, options, options.at_b);
   const MomentDiff diff = diff_moments(a.moment, b.moment);
-  if (options.json) {
+  if (options.output == DiffOptions::Output::Json) {
     std::fprintf(out, "%s\n", diff_json(a, b, diff).dump(2).c_str());
+  } else if (options.output == DiffOptions::Output::Csv) {
+    const std::string csv = std::string(kMomentDiffCsvHeader) + moment_diff_csv_rows(diff, "location") +
+                            moment_diff_csv_rows(diff_moments(a.categories, b.categories), "category");
+    std::fputs(csv.c_str(), out);
   } else {
     std::fputs(diff_text(options, a, b, diff).c_str(), out);
   }

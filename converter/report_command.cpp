@@ -120,23 +120,13 @@ std::string summary_text(const AnalysisSource& input) {
   return text;
 }
 
-MomentTable category_table(std::span<const LiveElement> live, const Classification& classification,
-                           size_t state) {
-  return build_grouped_table(
-      live, [&](const LiveElement& element) { return uint32_t{classification.category(element.elem)}; },
-      [&](uint32_t category) {
-        return std::string(classification.names.name(static_cast<CategoryId>(category)));
-      },
-      state);
-}
-
 std::string report_text(const ReportOptions& options, const AnalysisSource& input,
                         const Classification& classification) {
   const Timeline& timeline = *input.blocks;
   const size_t state = resolve_moment(input, options.at_event);
   LocationIndex locations(*input.stacks, options.location);
   const std::vector<LiveElement> live = live_elements(timeline, state);
-  const MomentTable moment = options.by_category ? category_table(live, classification, state)
+  const MomentTable moment = options.by_category ? category_moment_table(live, classification, state)
                                                  : build_moment_table(live, locations, state);
 
   std::string text = summary_text(input) + "\n";

@@ -77,8 +77,8 @@ std::string moment_table_text(const MomentTable& table, size_t top_n, const Grou
   return text.render();
 }
 
-std::string moment_table_csv(const MomentTable& table) {
-  std::string csv = "bytes,cumulative_bytes,median_size,count,location\n";
+std::string moment_table_csv(const MomentTable& table, std::string_view label_column) {
+  std::string csv = "bytes,cumulative_bytes,median_size,count," + std::string(label_column) + "\n";
   for (const MomentRow& row : table.rows) {
     csv += std::to_string(row.bytes) + ',' + std::to_string(row.cumulative) + ',' +
            std::to_string(row.median_size) + ',' + std::to_string(row.count) + ',' + csv_field(row.label) +

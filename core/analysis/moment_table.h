@@ -44,6 +44,7 @@ struct GroupNames {
 // folds the rest into one "(N more locations)" row so the column still adds up.
 std::string moment_table_text(const MomentTable& table, size_t top_n = 0, const GroupNames& group = {});
 // Exact byte counts, one row per location, with a header.
-std::string moment_table_csv(const MomentTable& table);
+// `label_column`: the last column's header ("location", or "category" for a table by category).
+std::string moment_table_csv(const MomentTable& table, std::string_view label_column = "location");
 
 }  // namespace snapscope

@@ -305,6 +305,16 @@ Classification classify_allocations(const ClassifyInput& input, const std::atomi
   return out;
 }
 
+MomentTable category_moment_table(std::span<const LiveElement> live, const Classification& classification,
+                                  size_t state) {
+  return build_grouped_table(
+      live, [&](const LiveElement& element) { return uint32_t{classification.category(element.elem)}; },
+      [&](uint32_t category) {
+        return std::string(classification.names.name(static_cast<CategoryId>(category)));
+      },
+      state);
+}
+
 std::vector<uint64_t> category_bytes_at(const Classification& classification, const Timeline& timeline,
                                         size_t state) {
   std::vector<uint64_t> bytes(classification.names.size(), 0);

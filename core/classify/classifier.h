@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "core/analysis/annotation_pairing.h"
+#include "core/analysis/live_elements.h"
+#include "core/analysis/moment_table.h"
 #include "core/analysis/stack_source.h"
 #include "core/classify/category.h"
 #include "core/classify/category_rules.h"
@@ -71,6 +73,11 @@ struct ClassifyInput {
 
 // `cancel` (may be null) aborts with std::runtime_error.
 Classification classify_allocations(const ClassifyInput& input, const std::atomic<bool>* cancel = nullptr);
+
+// The moment table of `live` grouped by category instead of location (the Categories tab, the
+// report's --by category, categories-csv).
+MomentTable category_moment_table(std::span<const LiveElement> live, const Classification& classification,
+                                  size_t state);
 
 // "optimizer state: allocated inside Optimizer.step#AdamW.step, alive after it ended".
 std::string classification_reason(const Classification& classification, const Timeline& timeline,

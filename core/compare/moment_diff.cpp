@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <unordered_map>
 
+#include "core/analysis/text_table.h"
 #include "core/util/format.h"
 
 namespace snapscope {
@@ -97,6 +98,17 @@ std::string moment_diff_text(const MomentDiff& diff, size_t top_n, const GroupNa
   }
   text += diff_line(diff.delta(), diff.live_a, diff.live_b, count_a, count_b, "total live", "");
   return text;
+}
+
+std::string moment_diff_csv_rows(const MomentDiff& diff, std::string_view grouping) {
+  std::string csv;
+  for (const DiffRow& row : diff.rows) {
+    csv += std::string(grouping) + ',' + csv_field(row.location) + ',' + std::to_string(row.bytes_a) + ',' +
+           std::to_string(row.bytes_b) + ',' + std::to_string(row.delta()) + ',' +
+           std::to_string(row.count_a) + ',' + std::to_string(row.count_b) + ',' +
+           (row.status == DiffStatus::Both ? "both" : diff_status_name(row.status)) + '\n';
+  }
+  return csv;
 }
 
 }  // namespace snapscope

@@ -38,4 +38,10 @@ double growth_percent(uint64_t a, uint64_t b);
 // folds the rest into one "(N more locations)" row so the delta column still adds up.
 std::string moment_diff_text(const MomentDiff& diff, size_t top_n = 0, const GroupNames& group = {});
 
+// CSV of diff tables, exact bytes: the header, then each table's rows with its grouping name
+// ("location", "category") in the first column.
+inline constexpr std::string_view kMomentDiffCsvHeader =
+    "grouping,label,bytes_a,bytes_b,delta,count_a,count_b,status\n";
+std::string moment_diff_csv_rows(const MomentDiff& diff, std::string_view grouping);
+
 }  // namespace snapscope

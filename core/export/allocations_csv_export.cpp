@@ -1,5 +1,5 @@
 // allocations-csv: one row per allocation — the live ones at the moment, or with a range the ones
-// allocated in it — with address, size, alloc/free event and time, origin and location.
+// allocated in it — with address, size, alloc/free event and time, origin, location and category.
 #include <cstdio>
 
 #include "core/analysis/text_table.h"
@@ -33,15 +33,17 @@ void write_allocations_csv(const ExportInput& input, const ExportRequest& reques
   const std::vector<LiveElement> elements =
       request.range ? allocated_in_range(timeline, *request.range) : live_elements(timeline, request.state);
   LocationIndex locations(*input.stacks, request.location);
+  const std::shared_ptr<const Classification> categories = categories_for(input, request);
   BufferedFile out(path);
-  out << "address,size,alloc_event,alloc_time_us,free_event,free_time_us,origin,location\n";
+  out << "address,size,alloc_event,alloc_time_us,free_event,free_time_us,origin,location,category\n";
   for (const LiveElement& live : elements) {
     const ReplayElement& element = timeline.element(live.elem);
     out << std::string_view(hex_address(element.addr)) << ',' << element.size << ','
         << std::string_view(action_cells(timeline, timeline.alloc_state(live.elem))) << ','
         << std::string_view(action_cells(timeline, timeline.free_state(live.elem))) << ','
         << std::string_view(origin_name(element.origin)) << ','
-        << std::string_view(csv_field(locations.label(locations.location_of(live.stack)))) << '\n';
+        << std::string_view(csv_field(locations.label(locations.location_of(live.stack)))) << ','
+        << std::string_view(csv_field(categories->names.name(categories->category(live.elem)))) << '\n';
   }
   out.close();
 }

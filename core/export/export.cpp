@@ -27,6 +27,7 @@ constexpr std::array kFormats = {
     FormatInfo{ExportFormat::TreeCsv, "tree-csv", ".csv"},
     FormatInfo{ExportFormat::AllocationsCsv, "allocations-csv", ".csv"},
     FormatInfo{ExportFormat::PhasesCsv, "phases-csv", ".csv"},
+    FormatInfo{ExportFormat::CategoriesCsv, "categories-csv", ".csv"},
     FormatInfo{ExportFormat::TimelineJson, "timeline-json", ".json"},
     FormatInfo{ExportFormat::ChromeTrace, "chrome-trace", ".trace.json"},
     FormatInfo{ExportFormat::Svg, "svg", ".svg"},
@@ -60,6 +61,8 @@ void write_export(const ExportInput& input, const ExportRequest& request, const 
       return write_allocations_csv(input, request, path);
     case ExportFormat::PhasesCsv:
       return write_phases_csv(input, path);
+    case ExportFormat::CategoriesCsv:
+      return write_categories_csv(input, request, path);
     case ExportFormat::TimelineJson:
       return write_timeline_json(input, path);
     case ExportFormat::ChromeTrace:

@@ -15,6 +15,7 @@
 
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/source_location.h"
+#include "core/classify/classifier.h"
 #include "core/lod/chart_view.h"
 #include "core/timeline/private_pool_layout.h"
 #include "core/timeline/timeline.h"
@@ -30,6 +31,7 @@ enum class ExportFormat : uint8_t {
   TreeCsv,
   AllocationsCsv,
   PhasesCsv,
+  CategoriesCsv,  // the moment's live memory by category (core/classify)
   TimelineJson,
   ChromeTrace,
   Svg,  // the chart of one view as vector shapes
@@ -87,6 +89,9 @@ struct ExportRequest {
   LocationRule location = LocationRule::FirstUserFrame;
   SvgRequest svg;
   SvgStyle svg_style;  // an empty palette draws every allocation in the aggregate colour
+  // categories-csv, allocations-csv: the blocks timeline's categories (e.g. the viewer's, with its
+  // rules); null: classified here with the built-in rules.
+  std::shared_ptr<const Classification> categories;
 };
 
 // Writes the export to `path` atomically: a temporary file beside it, renamed when complete,
@@ -102,6 +107,7 @@ void write_moment_csv(const ExportInput& input, size_t state, LocationRule rule,
 void write_tree_csv(const ExportInput& input, size_t state, const std::string& path);
 void write_allocations_csv(const ExportInput& input, const ExportRequest& request, const std::string& path);
 void write_phases_csv(const ExportInput& input, const std::string& path);
+void write_categories_csv(const ExportInput& input, const ExportRequest& request, const std::string& path);
 void write_timeline_json(const ExportInput& input, const std::string& path);
 void write_chrome_trace(const ExportInput& input, const std::string& path);
 // Throws InputError for an empty view or a timeline that is not loaded.

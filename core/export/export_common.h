@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,5 +24,8 @@ int64_t action_time(const Timeline& timeline, size_t action);
 
 // The input's file name without directories, for titles.
 std::string display_name(const ExportInput& input);
+
+// The request's categories, or the blocks timeline classified with the built-in rules.
+std::shared_ptr<const Classification> categories_for(const ExportInput& input, const ExportRequest& request);
 
 }  // namespace snapscope

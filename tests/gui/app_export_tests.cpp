@@ -57,12 +57,15 @@ TEST_CASE("script: export writes core/export's files at the cursor, and the char
   const RunResult run =
       run_script(sandbox, input,
                  "cursor state " + std::to_string(state) + "\nexport moment-csv " +
-                     (sandbox / "m.csv").string() + "\nexport speedscope " + (sandbox / "s.json").string() +
+                     (sandbox / "m.csv").string() + "\nexport categories-csv " +
+                     (sandbox / "c.csv").string() + "\nexport speedscope " + (sandbox / "s.json").string() +
                      "\nprint-view\nexport png " + (sandbox / "chart.png").string() + "\n",
                  "1200x800");
   REQUIRE(run.exit_code == 0);
   CHECK(read_text(sandbox / "m.csv") ==
         core_export(*document, ExportFormat::MomentCsv, state, sandbox / "core.csv"));
+  CHECK(read_text(sandbox / "c.csv") ==
+        core_export(*document, ExportFormat::CategoriesCsv, state, sandbox / "core-categories.csv"));
   const auto speedscope = nlohmann::json::parse(read_text(sandbox / "s.json"));
   CHECK(total_weight(speedscope) == timeline.total_at_state(state));
 

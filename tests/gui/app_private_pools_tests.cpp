@@ -45,7 +45,8 @@ TEST_CASE("script: 'timeline pools' draws private pools' envelopes, at that view
   const RunResult run = run_script(sandbox, input.string(),
                                    "screenshot " + active.string() +
                                        "\ntimeline pools\ncursor peak\nprint-cursor\nscreenshot " +
-                                       pools.string() + "\ntimeline blocks\nprint-cursor\n");
+                                       pools.string() + "\nexport svg " + (sandbox / "pools.svg").string() +
+                                       "\ntimeline blocks\nprint-cursor\n");
   REQUIRE(run.exit_code == 0);
   const auto lines = json_lines(run.out);
   REQUIRE(lines.size() == 2);
@@ -64,6 +65,10 @@ TEST_CASE("script: 'timeline pools' draws private pools' envelopes, at that view
   const uint32_t gray = rgb_of(kPoolInactiveColor);
   CHECK(pixels_of(load_png(active), gray) == 0);
   CHECK(pixels_of(load_png(pools), gray) > 5000);
+  // File > Export's svg is the chart on screen: the pools' inactive memory included.
+  std::ifstream svg(sandbox / "pools.svg");
+  const std::string text((std::istreambuf_iterator<char>(svg)), {});
+  CHECK(text.find("<rect class=\"p\"") != std::string::npos);
 }
 
 TEST_CASE("script: 'timeline pools' on a device without private pools is a clear error") {

@@ -114,6 +114,20 @@ TEST_CASE("cli --diff: the planted regression, exactly, in JSON and text") {
   CHECK(text.out.find("      +300 B       100 B       400 B      grow.py:1 (grow)\n") != std::string::npos);
 }
 
+TEST_CASE("cli --diff: --summary csv holds the location and category rows, exactly") {
+  TempDir dir;
+  write_pair(dir);
+  const auto result = run_cli(dir, "--diff a.pickle b.pickle --summary csv");
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out ==
+        "grouping,label,bytes_a,bytes_b,delta,count_a,count_b,status\n"
+        "location,grow.py:1 (grow),100,400,300,1,1,both\n"
+        "location,new.py:1 (new),0,70,70,0,1,new\n"
+        "location,gone.py:1 (gone),50,0,-50,1,0,vanished\n"
+        "location,same.py:1 (same),30,30,0,1,1,both\n"
+        "category,unknown,180,500,320,3,3,both\n");
+}
+
 TEST_CASE("cli --diff: --at step:N needs repeated annotations, and names the file when there are none") {
   TempDir dir;
   write_pair(dir);

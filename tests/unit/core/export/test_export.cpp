@@ -18,6 +18,7 @@
 #include "core/analysis/moment_table.h"
 #include "core/analysis/phase_table.h"
 #include "core/analysis/state_mapping.h"
+#include "core/classify/classifier.h"
 #include "core/convert/convert.h"
 #include "core/export/export.h"
 #include "core/export/export_source.h"
@@ -169,6 +170,50 @@ TEST_CASE("export: CSV rows sum to the moment table, the call tree and the live 
   CHECK(allocations[1][column(allocations.front(), "address")].starts_with("0x"));
 }
 
+TEST_CASE("export: categories-csv and the allocations' category column agree with the classification") {
+  TempDir dir;
+  const AnalysisSource source = load_analysis_source(generated_pickle(dir).string());
+  const size_t state = peak_state(*source.blocks);
+  const Classification classification =
+      classify_allocations({*source.blocks, *source.stacks, source.annotations, nullptr});
+  const std::vector<uint64_t> expected = category_bytes_at(classification, *source.blocks, state);
+
+  const auto rows =
+      csv_rows(export_text(source, request_for(ExportFormat::CategoriesCsv, state), dir / "c.csv"));
+  CHECK(rows.front() ==
+        std::vector<std::string>{"bytes", "cumulative_bytes", "median_size", "count", "category"});
+  CHECK(column_sum(rows, "bytes") == source.blocks->total_at_state(state));
+  std::map<std::string, uint64_t> by_name;
+  for (size_t r = 1; r < rows.size(); ++r) by_name[rows[r][4]] = std::stoull(rows[r][0]);
+  size_t named = 0;
+  for (CategoryId id = 0; id < expected.size(); ++id) {
+    if (expected[id] == 0) continue;
+    ++named;
+    CHECK(by_name[std::string(classification.names.name(id))] == expected[id]);
+  }
+  CHECK(named == rows.size() - 1);
+  CHECK(named >= 3);  // a generated training step has parameters, activations, gradients...
+
+  // Each live allocation's category, and the column sums to each category's bytes.
+  const auto allocations =
+      csv_rows(export_text(source, request_for(ExportFormat::AllocationsCsv, state), dir / "a.csv"));
+  const size_t category = column(allocations.front(), "category");
+  std::map<std::string, uint64_t> summed;
+  for (size_t r = 1; r < allocations.size(); ++r) {
+    summed[allocations[r][category]] += std::stoull(allocations[r][column(allocations.front(), "size")]);
+  }
+  CHECK(summed == by_name);
+
+  // The viewer's own classification (its rules) is used when given.
+  ExportRequest given = request_for(ExportFormat::CategoriesCsv, state);
+  auto relabelled = std::make_shared<Classification>(classification);
+  std::fill(relabelled->categories.begin(), relabelled->categories.end(), CategoryId{0});
+  given.categories = relabelled;
+  const auto one = csv_rows(export_text(source, given, dir / "one.csv"));
+  REQUIRE(one.size() == 2);
+  CHECK(one[1][4] == std::string(classification.names.name(0)));
+}
+
 TEST_CASE("export: phases-csv has the phase table's rows") {
   TempDir dir;
   const AnalysisSource source = load_analysis_source(generated_pickle(dir).string());
@@ -273,7 +318,7 @@ TEST_CASE("export: format names round-trip and unknown names are refused") {
   for (ExportFormat format : export_formats()) {
     CHECK(parse_export_format(export_format_name(format)) == format);
   }
-  CHECK(export_formats().size() == 9);
+  CHECK(export_formats().size() == 10);
   CHECK_FALSE(parse_export_format("flamegraph").has_value());
 }
 
