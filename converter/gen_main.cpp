@@ -22,12 +22,13 @@ constexpr const char* kUsage =
     "usage: snapscope-gen -o FILE [--size 100MB | --events N] [--devices N] [--seed S]\n"
     "                     [--no-timestamps] [--protocol P] [--gzip] [--compile-context]\n"
     "                     [--user-metadata] [--no-annotations] [--no-ghosts]\n"
-    "                     [--host-batches N] [--memory-notes] [--mem-pool]\n"
+    "                     [--host-batches N] [--memory-notes] [--mem-pool] [--forward-frames]\n"
     "Writes a deterministic synthetic PyTorch CUDA memory snapshot (torch.cuda.memory._dump_snapshot\n"
     "format). -o - writes to stdout. --host-batches N adds pinned host memory (host_segments,\n"
     "host_traces) of N pinned batches, as record_pinned_host_memory=True records it. --memory-notes adds\n"
     "annotate events (torch.cuda.memory._annotate_memory) on every 40th allocation. --mem-pool\n"
-    "all-gathers each layer's parameters into a private pool (torch.cuda.MemPool (0, 1)), as FSDP does.\n";
+    "all-gathers each layer's parameters into a private pool (torch.cuda.MemPool (0, 1)), as FSDP does.\n"
+    "--forward-frames gives backward allocations the forward op's traceback (forward_frames).\n";
 
 struct CliOptions {
   GenOptions gen;
@@ -77,6 +78,8 @@ CliOptions parse_args(const std::vector<std::string_view>& args) {
       cli.gen.memory_notes = true;
     else if (arg == "--mem-pool")
       cli.gen.mem_pool = true;
+    else if (arg == "--forward-frames")
+      cli.gen.forward_frames = true;
     else if (arg == "--host-batches")
       cli.gen.host_batches = parse_number(arg, value());
     else

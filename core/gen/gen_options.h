@@ -23,6 +23,9 @@ struct GenOptions {
   // Each layer's all-gathered parameters come from a private pool (torch.cuda.MemPool, id (0, 1)),
   // as FSDP's unsharded buffers: its segments stay reserved when the buffers are freed.
   bool mem_pool = false;
+  // Backward allocations carry forward_frames: their layer's forward op as Python traceback
+  // strings, as autograd's forward-stack recording writes them.
+  bool forward_frames = false;
 };
 
 // "100MB", "1GB", "512KiB", "4096" -> bytes (decimal and binary units). nullopt when malformed.

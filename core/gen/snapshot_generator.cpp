@@ -104,7 +104,8 @@ class MemoryNotes {
 
 void write_traces(SnapshotPickler& pickler, PickleWriter& w, const GenOptions& options,
                   const CallSitePool& call_sites, GenResult& result) {
-  const EventFields fields{options.timestamps, options.compile_context, options.user_metadata};
+  const EventFields fields{options.timestamps, options.compile_context, options.user_metadata,
+                           options.forward_frames};
   w.begin_list();
   for (int device = 0; device < options.devices; ++device) {
     TrainingLoop loop(call_sites, device, options.seed, options.ghost_parameters, options.mem_pool);
@@ -140,7 +141,8 @@ void write_host_memory(SnapshotPickler& pickler, PickleWriter& w, const GenOptio
   }
   w.end_list();
   pickler.text("host_traces");
-  const EventFields fields{options.timestamps, options.compile_context, options.user_metadata};
+  const EventFields fields{options.timestamps, options.compile_context, options.user_metadata,
+                           options.forward_frames};
   w.begin_list();
   for (const GenEvent& event : events) pickler.event(event, fields);
   w.end_list();

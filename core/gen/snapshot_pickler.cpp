@@ -84,6 +84,22 @@ uint32_t SnapshotPickler::frames_list(uint32_t site) {
   return memo;
 }
 
+void SnapshotPickler::forward_frames_list(uint32_t site) {
+  if (const auto written = forward_lists_.find(site); written != forward_lists_.end()) {
+    w_.get(written->second);
+    return;
+  }
+  w_.begin_list();
+  forward_lists_[site] = w_.last_memo();
+  const auto stack = call_sites_.stack(site);
+  for (auto frame = stack.rbegin(); frame != stack.rend(); ++frame) {
+    const FrameSpec& spec = call_sites_.frames()[*frame];
+    if (!spec.filename.ends_with(".py")) continue;  // C++ frames: autograd keeps the Python ones
+    text("  File \"" + spec.filename + "\", line " + std::to_string(spec.line) + ", in " + spec.name + "\n");
+  }
+  w_.end_list();
+}
+
 void SnapshotPickler::event(const GenEvent& event, const EventFields& fields, std::string_view note) {
   w_.begin_dict();
   hot_text(hot_.action, "action");
@@ -108,6 +124,11 @@ void SnapshotPickler::event(const GenEvent& event, const EventFields& fields, st
   } else if (fields.user_metadata) {
     hot_text(hot_.user_metadata, "user_metadata");
     hot_text(hot_.empty, "");
+  }
+  if (fields.forward_frames && event.kind == EventKind::Alloc &&
+      event.forward_site != GenEvent::kNoForwardSite) {
+    hot_text(hot_.forward_frames, "forward_frames");
+    forward_frames_list(event.forward_site);
   }
   if (event.kind != EventKind::SegmentFree) {  // torch records segment_free without frames
     hot_text(hot_.frames, "frames");

@@ -26,6 +26,7 @@ struct EventFields {
   bool time_us = true;
   bool compile_context = false;
   bool user_metadata = false;
+  bool forward_frames = false;  // backward allocations name their forward op (GenOptions)
 };
 
 class SnapshotPickler {
@@ -52,13 +53,16 @@ class SnapshotPickler {
   struct HotStrings {
     uint32_t action = kUnwritten, addr = kUnwritten, size = kUnwritten, stream = kUnwritten;
     uint32_t time_us = kUnwritten, compile_context = kUnwritten, user_metadata = kUnwritten;
-    uint32_t frames = kUnwritten, not_available = kUnwritten, empty = kUnwritten;
+    uint32_t frames = kUnwritten, not_available = kUnwritten, empty = kUnwritten, forward_frames = kUnwritten;
     uint32_t actions[7] = {kUnwritten, kUnwritten, kUnwritten, kUnwritten,
                            kUnwritten, kUnwritten, kUnwritten};
   };
   void hot_text(uint32_t& slot, std::string_view value);
 
   uint32_t frames_list(uint32_t site);  // writes a fresh list; returns its memo index
+  // A site's Python frames as traceback strings, outermost first ("  File ..., line N, in f\n"),
+  // as autograd records forward_frames; written once per site, then memo references.
+  void forward_frames_list(uint32_t site);
   void frame(uint32_t frame_id);
   void block(const SimBlock& block, uint64_t address);
   void key_uint(std::string_view key, uint64_t value);
@@ -67,8 +71,9 @@ class SnapshotPickler {
   const CallSitePool& call_sites_;
   std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>> strings_;
   HotStrings hot_;
-  std::vector<uint32_t> frame_memo_;                   // kUnwritten until first use
-  std::unordered_map<uint64_t, uint32_t> live_lists_;  // alloc address -> its frames list
+  std::vector<uint32_t> frame_memo_;                      // kUnwritten until first use
+  std::unordered_map<uint64_t, uint32_t> live_lists_;     // alloc address -> its frames list
+  std::unordered_map<uint32_t, uint32_t> forward_lists_;  // site -> its forward_frames list
 };
 
 }  // namespace snapscope::gen

@@ -27,6 +27,7 @@ TrainingLoop::TrainingLoop(const CallSitePool& call_sites, int device, uint64_t 
   tokens_ = rng_.range(1, 4) * 1024;
   side_stream_ = 0x55d0c3a00000ull + rng_.range(0, 0xfffff) * 16;
   saved_.resize(layers_);
+  forward_site_.assign(layers_, GenEvent::kNoForwardSite);
   if (mem_pool) {
     pool_allocator_.emplace(
         kAddressBase + static_cast<uint64_t>(device) * kDeviceAddressStride + kPoolAddressOffset, false);
@@ -107,6 +108,7 @@ void TrainingLoop::forward_layer(uint32_t layer) {
   for (uint64_t i = 0; i < saved; ++i) {
     const uint64_t bytes = i % 3 == 2 ? activation * 4 : activation;  // the MLP's wide activation
     saved_[layer].push_back(allocate(bytes, SiteKind::ForwardActivation, layer));
+    forward_site_[layer] = last_site_;
     if (rng_.chance(0.6)) {
       Tensor temporary =
           allocate(rng_.chance(0.3) ? rng_.range(4, 4096) : activation, SiteKind::ForwardTemporary, layer);
@@ -119,6 +121,7 @@ void TrainingLoop::forward_layer(uint32_t layer) {
 void TrainingLoop::backward_layer(uint32_t layer) {
   const uint64_t activation = tokens_ * hidden_ * kBytesPerValue;
   const auto sizes = layer_parameter_sizes();
+  backward_of_ = forward_site_[layer];  // autograd records the forward op behind each backward one
   const std::optional<Tensor> gathered = gather_parameters(layer, SiteKind::BackwardTemporary);
   for (uint64_t bytes : sizes) {
     Tensor temporary = allocate(activation, SiteKind::BackwardTemporary, layer);
@@ -130,6 +133,7 @@ void TrainingLoop::backward_layer(uint32_t layer) {
   for (Tensor tensor : saved_[layer]) release(tensor);
   saved_[layer].clear();
   if (gathered) release(*gathered);
+  backward_of_ = GenEvent::kNoForwardSite;
 }
 
 void TrainingLoop::optimizer_layer(uint32_t layer) {
@@ -164,6 +168,7 @@ void TrainingLoop::zero_grad() {
 TrainingLoop::Tensor TrainingLoop::allocate(uint64_t bytes, SiteKind kind, uint32_t layer, uint64_t stream,
                                             bool pooled) {
   const uint32_t site = call_sites_.pick(kind, layer, rng_);
+  last_site_ = site;
   std::vector<SegmentEvent> segment_events;
   const Tensor tensor{0, stream, pooled};
   CachingAllocator& allocator = allocator_of(tensor);
@@ -171,7 +176,7 @@ TrainingLoop::Tensor TrainingLoop::allocate(uint64_t bytes, SiteKind kind, uint3
   for (const SegmentEvent& s : segment_events)
     emit(s.action == SegmentAction::Map ? EventKind::SegmentMap : EventKind::SegmentAlloc, s.address, s.size,
          s.stream, s.site);
-  emit(EventKind::Alloc, address, allocator.block(address).size, stream, site);
+  emit(EventKind::Alloc, address, allocator.block(address).size, stream, site, backward_of_);
   return Tensor{address, stream, pooled};
 }
 
@@ -201,10 +206,11 @@ void TrainingLoop::complete_due_frees() {
   delayed_.erase(due, delayed_.end());
 }
 
-void TrainingLoop::emit(EventKind kind, uint64_t address, uint64_t size, uint64_t stream, uint32_t site) {
+void TrainingLoop::emit(EventKind kind, uint64_t address, uint64_t size, uint64_t stream, uint32_t site,
+                        uint32_t forward_site) {
   if (!recording_) return;
   now_us_ += static_cast<int64_t>(rng_.range(1, 40));
-  queue_.push_back(GenEvent{kind, address, size, stream, now_us_, site});
+  queue_.push_back(GenEvent{kind, address, size, stream, now_us_, site, forward_site});
 }
 
 void TrainingLoop::annotate(bool start, std::string_view name) {

@@ -36,6 +36,10 @@ struct GenEvent {
   uint64_t stream = 0;
   int64_t time_us = 0;
   uint32_t site = 0;
+  // A backward allocation's forward op (the site of its layer's forward activation), for
+  // forward_frames; kNoForwardSite otherwise.
+  uint32_t forward_site = kNoForwardSite;
+  static constexpr uint32_t kNoForwardSite = 0xFFFFFFFFu;
 };
 
 struct GenAnnotation {
@@ -84,7 +88,8 @@ class TrainingLoop {
   }
   void release(Tensor tensor);
   void complete_due_frees();
-  void emit(EventKind kind, uint64_t address, uint64_t size, uint64_t stream, uint32_t site);
+  void emit(EventKind kind, uint64_t address, uint64_t size, uint64_t stream, uint32_t site,
+            uint32_t forward_site = GenEvent::kNoForwardSite);
   void annotate(bool start, std::string_view name);
   std::vector<uint64_t> layer_parameter_sizes() const;
 
@@ -108,7 +113,10 @@ class TrainingLoop {
   uint32_t layer_ = 0;
   uint64_t iteration_ = 0;
   std::vector<Tensor> parameters_;
-  std::vector<std::vector<Tensor>> saved_;  // activations per layer, forward -> backward
+  std::vector<std::vector<Tensor>> saved_;           // activations per layer, forward -> backward
+  std::vector<uint32_t> forward_site_;               // per layer: its last forward activation's site
+  uint32_t backward_of_ = GenEvent::kNoForwardSite;  // while in backward: its layer's forward site
+  uint32_t last_site_ = 0;                           // the site of the last allocation
   std::vector<Tensor> gradients_;
   std::vector<Tensor> optimizer_state_;
   std::vector<DelayedFree> delayed_;

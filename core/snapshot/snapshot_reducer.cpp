@@ -1,7 +1,11 @@
 #include "core/snapshot/snapshot_reducer.h"
 
 #include <array>
+#include <cctype>
 #include <cmath>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 namespace snapscope {
 
@@ -101,6 +105,59 @@ std::string to_display_text(Value v, const Unpickler& up) {
     out += "...";
   }
   return out;
+}
+
+namespace {
+
+// One `  File "model.py", line 12, in forward` line of a Python traceback as "file:line:function"
+// (format_stack's form), or nothing for another line (the source line under it).
+std::optional<std::string> traceback_frame(std::string_view line) {
+  const size_t file = line.find("File \"");
+  if (file == std::string_view::npos) return std::nullopt;
+  const size_t file_end = line.find("\", line ", file + 6);
+  if (file_end == std::string_view::npos) return std::nullopt;
+  const size_t number = file_end + 8;
+  const size_t number_end = line.find(", in ", number);
+  if (number_end == std::string_view::npos || number_end == number) return std::nullopt;
+  const std::string_view digits = line.substr(number, number_end - number);
+  if (digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return std::nullopt;
+  return std::string(line.substr(file + 6, file_end - file - 6)) + ':' + std::string(digits) + ':' +
+         std::string(line.substr(number_end + 5));
+}
+
+// A traceback's frames, innermost first as format_stack writes them (a traceback lists the
+// outermost call first); none when the text is not a traceback.
+std::optional<std::string> traceback_frames(std::string_view text) {
+  std::vector<std::string> frames;
+  while (!text.empty()) {
+    const size_t newline = text.find('\n');
+    if (auto frame = traceback_frame(text.substr(0, newline))) frames.push_back(std::move(*frame));
+    text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
+  }
+  if (frames.empty()) return std::nullopt;
+  std::string out;
+  for (auto frame = frames.rbegin(); frame != frames.rend(); ++frame) {
+    if (!out.empty()) out += '\n';
+    out += *frame;
+  }
+  return out;
+}
+
+}  // namespace
+
+// forward_frames other than a list of frames (format_stack): a list of traceback strings, as
+// memory_viz joins them, becomes frames when it reads as a traceback and stays joined text otherwise.
+std::string forward_frames_text(Value v, const Unpickler& up) {
+  if (v.kind != Kind::Container || up.container(v).kind == ContainerKind::Dict) return to_display_text(v, up);
+  std::string joined;
+  for (const Value item : up.container(v).items) {
+    if (item.kind != Kind::String) return to_display_text(v, up);
+    if (joined.size() < pickle::kDefaultReprBytes) joined += up.string(item);
+  }
+  if (auto frames = traceback_frames(joined)) return *frames;
+  while (!joined.empty() && std::isspace(static_cast<unsigned char>(joined.back()))) joined.pop_back();
+  return joined;
 }
 
 SnapshotKeys::SnapshotKeys(StringTable& s)
@@ -304,7 +361,7 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   if (v[kForwardFrames]) {
     const Value f = *v[kForwardFrames];
     extra.forward_frames = snapshot_.strings.intern(f.kind == Kind::Stack ? format_stack(snapshot_, f.id)
-                                                                          : to_display_text(f, up));
+                                                                          : forward_frames_text(f, up));
   }
   // oom entries carry the device's free bytes instead of an address (model.h: TraceEvent::addr).
   if (device_free && (event.action == Action::Oom || event.addr == 0)) event.addr = *device_free;

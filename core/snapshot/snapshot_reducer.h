@@ -74,6 +74,9 @@ StackId to_stack(pickle::Value v, const char* what);
 StringId to_string_id(pickle::Value v, const char* what);  // None -> 0
 // Renders a value as display text: strings as is, dicts as "key: value" lines, else repr.
 std::string to_display_text(pickle::Value v, const pickle::Unpickler& up);
+// A trace entry's forward_frames when it is not a list of frames: "file:line:function" lines,
+// innermost first, from a list of Python traceback strings; else its text.
+std::string forward_frames_text(pickle::Value v, const pickle::Unpickler& up);
 // "filename:line:name" lines, innermost frame first.
 std::string format_stack(const Snapshot& snapshot, StackId stack);
 

@@ -134,3 +134,30 @@ TEST_CASE("generated memory notes: annotate events name live allocations and lea
   };
   CHECK(layout(with) == layout(without));
 }
+
+TEST_CASE("generated forward frames: each backward allocation names its layer's forward op") {
+  gen::GenOptions options;
+  options.events = 4000;
+  options.seed = 3;
+  options.forward_frames = true;
+  const fs::path path = temp_file("forward.pickle");
+  write_file(path, options, false);
+  const snapscope::Snapshot snapshot = snapscope::read_snapshot(path.string());
+  fs::remove(path);
+  size_t with_forward = 0, allocs = 0;
+  for (const snapscope::TraceEvent& event : snapshot.device_traces.at(0).events) {
+    if (event.action != snapscope::Action::Alloc) continue;
+    ++allocs;
+    if (event.extra == snapscope::kNoIndex) continue;
+    const snapscope::StringId text = snapshot.event_extras.at(event.extra).forward_frames;
+    if (text == 0) continue;
+    ++with_forward;
+    // Python traceback strings, read as "file:line:function" frames, innermost first.
+    const std::string_view frames = snapshot.strings.view(text);
+    CHECK(frames.find(".py:") != std::string_view::npos);
+    CHECK(frames.find("File \"") == std::string_view::npos);
+    CHECK(frames.find("??") == std::string_view::npos);  // autograd keeps the Python frames
+  }
+  CHECK(with_forward > 50);
+  CHECK(with_forward < allocs);  // forward, optimizer and parameter allocations have none
+}

@@ -86,6 +86,54 @@ std::string backward_snapshot() {
 
 }  // namespace
 
+TEST_CASE("allocation details: forward_frames as traceback strings become a forward stack") {
+  TempDir dir;
+  std::string out;
+  PickleWriter w(out, 4, PickleWriter::Memo::Auto);
+  w.begin_dict();
+  w.str("device_traces");
+  w.begin_list();
+  w.begin_list();
+  for (int i = 0; i < 2; ++i) {
+    w.begin_dict();
+    w.str("action");
+    w.str("alloc");
+    w.str("addr");
+    w.integer(0x1000 * (i + 1));
+    w.str("size");
+    w.integer(512);
+    w.str("forward_frames");  // memory_viz joins these; a traceback lists the outermost call first
+    w.begin_list();
+    if (i == 0) {
+      w.str("  File \"train.py\", line 40, in step\n    out = model(x)\n");
+      w.str("  File \"model.py\", line 12, in forward\n    y = self.linear(x)\n");
+    } else {
+      w.str("not a traceback, ");
+      w.str("kept as text\n");
+    }
+    w.end_list();
+    w.end_dict();
+  }
+  w.end_list();
+  w.end_list();
+  w.end_dict();
+  w.finish();
+  test::write_file(dir / "tb.pickle", out);
+  ConvertOptions options;
+  options.input = (dir / "tb.pickle").string();
+  options.output_dir = (dir / "out").string();
+  convert_snapshot(options);
+  const ElementsDbReader reader((dir / "out" / "elements.db").string());
+  const AllocationDetails traced = read_allocation_details(reader, 0, TimelineKind::Blocks, 0);
+  CHECK(traced.forward_frames == "model.py:12:forward\ntrain.py:40:step");
+  REQUIRE(traced.forward_stack.size() == 2);
+  CHECK(traced.forward_stack[0].filename == "model.py");
+  CHECK(traced.forward_stack[0].line == 12);
+  CHECK(traced.forward_stack[0].name == "forward");
+  CHECK(read_allocation_details(reader, 0, TimelineKind::Blocks, 1).forward_frames ==
+        "not a traceback, kept as text");
+}
+
 TEST_CASE("allocation details: forward stack and private pool of the alloc event") {
   TempDir dir;
   test::write_file(dir / "graph.pickle", backward_snapshot());
