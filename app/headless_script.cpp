@@ -178,7 +178,8 @@ struct CommandRunner {
         {"view", {{"x0", visible.x0}, {"x1", visible.x1}, {"y0", visible.y0}, {"y1", visible.y1}}},
         {"device", app.session().settings.device},
         {"hovered", app.session().hovered ? nlohmann::json(*app.session().hovered) : nlohmann::json(nullptr)},
-        {"instances", panel.layer().instance_count()}};
+        {"instances", panel.layer().instance_count()},
+        {"note_markers", panel.note_markers()}};
     std::printf("%s\n", line.dump().c_str());
     std::fflush(stdout);
   }

@@ -32,8 +32,9 @@ inline constexpr ImU32 kGrid = IM_COL32(255, 255, 255, 28);
 inline constexpr ImU32 kZoomBox = IM_COL32(255, 255, 255, 200);
 inline constexpr ImU32 kHalo = IM_COL32(0, 0, 0, 255);  // under every outline, so it shows on any colour
 inline constexpr ImU32 kCursor = IM_COL32(255, 255, 255, 230);
-inline constexpr ImU32 kSearchTick = IM_COL32(0, 255, 64, 255);  // kSearchOutline
-inline constexpr ImU32 kGroupTick = IM_COL32(255, 0, 255, 255);  // kGroupOutline
+inline constexpr ImU32 kSearchTick = IM_COL32(0, 255, 64, 255);     // kSearchOutline
+inline constexpr ImU32 kGroupTick = IM_COL32(255, 0, 255, 255);     // kGroupOutline
+inline constexpr ImU32 kNoteMarker = IM_COL32(255, 230, 120, 255);  // annotate events, at the top edge
 inline constexpr ImU32 kLaneText = IM_COL32(255, 255, 255, 255);
 inline constexpr float kLaneAlpha = 0.75f;  // annotation lanes: the palette, slightly see-through
 

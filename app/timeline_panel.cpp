@@ -8,6 +8,7 @@
 
 #include "app/cursor_controls.h"
 #include "app/instance_placement.h"
+#include "app/note_markers.h"
 #include "app/theme.h"
 #include "core/util/chart_palette.h"
 #include "core/util/format.h"
@@ -56,6 +57,8 @@ bool TimelinePanel::draw(Session& state, float width, float height) {
                static_cast<float>(state.view.viewport_height()));
   draw_axes(state);
   draw_highlights(state);
+  note_markers_ =
+      draw_note_markers(state, chart_x_, chart_y_, chart_w_, box_start_ ? std::nullopt : hover_pointer_);
   draw_cursor_overlay(state, layer_, chart_x_, chart_y_, chart_w_, chart_h_);
   if (box_start_) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;

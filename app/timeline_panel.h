@@ -29,6 +29,7 @@ class TimelinePanel {
   const ChartLayer& layer() const { return layer_; }
   // Last chart rectangle in window pixels.
   float chart_x() const { return chart_x_; }
+  size_t note_markers() const { return note_markers_; }  // annotate markers drawn last frame
   float chart_y() const { return chart_y_; }
   float chart_width() const { return chart_w_; }
   float chart_height() const { return chart_h_; }
@@ -49,7 +50,9 @@ class TimelinePanel {
   bool os_pointer_ = true;
   std::optional<std::pair<double, double>> scripted_pointer_;
   std::optional<std::pair<double, double>> hover_pointer_;  // window pixel of the hover, if any
-  PickResult hovered_pool_;  // a private pool's inactive memory under the pointer (PoolInactive)
+  PickResult hovered_pool_;
+  size_t note_markers_ =
+      0;  // drawn in the last frame  // a private pool's inactive memory under the pointer (PoolInactive)
   float chart_x_ = 0, chart_y_ = 0, chart_w_ = 1, chart_h_ = 1;
   std::optional<std::pair<double, double>> box_start_;
   bool dragged_ = false;  // the current press moved: its release pans, it does not select

@@ -110,6 +110,7 @@ void Session::cancel_background() {
   phase_build_.cancel();
   categories_.cancel();
   pools_.cancel();
+  notes_.cancel();
   history_.cancel();
   annotations_.cancel();
   catalog_.cancel();
@@ -146,12 +147,20 @@ void Session::start_allocator_history() {
   start_private_pools();
 }
 
+// The private pools view and the note markers: the device's, from elements.db.
 void Session::start_private_pools() {
   const DeviceDocument* shown = device();
   if (shown == nullptr) {
     pools_.cancel();
+    notes_.cancel();
     return;
   }
+  notes_.start(
+      [db = document_->elements_db().string(), index = shown->device](const std::atomic<bool>&) {
+        return std::make_shared<const std::vector<AnnotateEventRow>>(
+            ElementsDbReader(db).annotate_events(index));
+      },
+      ready_);
   pools_.start(
       [db = document_->elements_db().string(), &blocks = shown->blocks](const std::atomic<bool>&) {
         auto pools = std::make_shared<SessionPools>();
@@ -177,6 +186,7 @@ bool Session::poll() {
     arrived = true;
     rebuild_findings();  // OOM forensics need the history
   }
+  if (notes_.poll()) arrived = true;
   if (pools_.poll()) {
     arrived = true;
     if (pools_shown()) fit_view(settings.y_fit.at_least);  // asked for before the pools were known
@@ -202,12 +212,13 @@ bool Session::poll() {
 
 bool Session::background_busy() const {
   return database_writing() || catalog_.running() || annotations_.running() || history_.running() ||
-         pools_.running() || phase_build_.running() || categories_.running() || analysis_worker_.busy();
+         pools_.running() || notes_.running() || phase_build_.running() || categories_.running() ||
+         analysis_worker_.busy();
 }
 
 bool Session::result_waiting() const {
   return database_landed() || catalog_.finished() || annotations_.finished() || history_.finished() ||
-         pools_.finished() || phase_build_.finished() || categories_.finished() ||
+         pools_.finished() || notes_.finished() || phase_build_.finished() || categories_.finished() ||
          analysis_worker_.has_result();
 }
 

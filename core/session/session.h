@@ -187,6 +187,9 @@ class Session {
   const std::string& private_pools_error() const { return pools_.error(); }
   const SessionPools* pools_shown() const;
   void wait_private_pools();  // the database first, if it is still being written
+  // The shown device's annotate events (torch.cuda.memory._annotate_memory), for the chart's
+  // note markers: null while they are read or if that failed.
+  const std::vector<AnnotateEventRow>* memory_notes() const { return notes_.get().get(); }
 
   // The phase table of the shown timeline for `filter`: requests it, and answers the newest
   // one built for this timeline (an older filter's until the new one lands), or null.
@@ -240,6 +243,7 @@ class Session {
   BackgroundResult<const std::vector<AnnotationRecord>> annotations_;
   BackgroundResult<AllocatorHistory> history_;
   BackgroundResult<const SessionPools> pools_;
+  BackgroundResult<const std::vector<AnnotateEventRow>> notes_;
   BackgroundResult<const PhaseTable> phase_build_;
   BackgroundResult<const SessionCategories> categories_;
   const Timeline* categories_key_ = nullptr;  // the timeline categories_ was started for

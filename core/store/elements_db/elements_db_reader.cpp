@@ -210,6 +210,18 @@ constexpr const char* kAnnotateEvents =
 
 }  // namespace
 
+std::vector<AnnotateEventRow> ElementsDbReader::annotate_events(int device) const {
+  SqliteStatement rows =
+      db_->prepare("SELECT x.idx, e.addr, coalesce(m.text, '') " + std::string(kAnnotateEvents) +
+                   "LEFT JOIN strings m ON m.id = e.user_metadata WHERE x.device = ?1 ORDER BY x.idx");
+  rows.bind(1, int64_t{device});
+  std::vector<AnnotateEventRow> events;
+  while (rows.next_row()) {
+    events.push_back({rows.column_int(0), static_cast<uint64_t>(rows.column_int(1)), rows.column_text(2)});
+  }
+  return events;
+}
+
 std::vector<MemoryNoteRow> ElementsDbReader::memory_notes(int device, uint64_t address, int64_t after_event,
                                                           int64_t before_event) const {
   SqliteStatement rows =

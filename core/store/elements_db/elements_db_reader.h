@@ -45,6 +45,13 @@ struct MemoryNoteRow {
   int64_t stack_id = 0;  // unchecked
 };
 
+// One annotate event of a device: when, at which address, and its metadata.
+struct AnnotateEventRow {
+  int64_t event = 0;
+  uint64_t address = 0;
+  std::string metadata;
+};
+
 // Where and when an annotate event noted something: the allocation live at `address` then.
 struct AddressAtEvent {
   uint64_t address = 0;
@@ -126,6 +133,8 @@ class ElementsDbReader {
   // the allocation there), in trace order. A scan of the device's rare events (event_extras).
   std::vector<MemoryNoteRow> memory_notes(int device, uint64_t address, int64_t after_event,
                                           int64_t before_event) const;
+  // Every annotate event of the device, in trace order (the chart's note markers).
+  std::vector<AnnotateEventRow> annotate_events(int device) const;
 
   size_t event_count(int device) const;  // 0 for an unknown device
   // Events [begin, end) of one device's trace, in order (rows a crafted file lacks are absent).

@@ -1,6 +1,7 @@
-// memory_viz's "Allocated Memory (incl. Private Pools)" through the real app: `timeline pools`
-// draws each private pool's envelope (its inactive memory gray), the cursor goes to that view's
-// peak, and a device without pools says so.
+// What the newest snapshots carry, through the real app: memory_viz's "Allocated Memory (incl.
+// Private Pools)" (`timeline pools` draws each private pool's envelope, its inactive memory gray,
+// the cursor goes to that view's peak, a device without pools says so), and annotate notes as
+// markers on the chart.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -9,7 +10,9 @@
 #include <fstream>
 #include <string>
 
+#include "core/store/elements_db/elements_db_reader.h"
 #include "core/util/chart_palette.h"
+#include "core/view/document.h"
 #include "gui_harness.h"
 #include "tests/unit/support/private_pools_fixture.h"
 
@@ -84,4 +87,35 @@ TEST_CASE("script: 'timeline pools' on a device without private pools is a clear
       run_app(sandbox, shell_quote(pickle.string()) + " --script " + shell_quote(script.string()) + " 2>&1");
   CHECK(run.exit_code != 0);
   CHECK(run.out.find("timeline pools: this device has no private memory pool") != std::string::npos);
+}
+
+TEST_CASE("script: notes (annotate events) are markers along the chart's top, with their metadata") {
+  const fs::path sandbox = make_sandbox("memory-notes");
+  const fs::path pickle = sandbox / "notes.pickle";
+  const std::string generate = shell_quote(SNAPSCOPE_GEN) + " -o " + shell_quote(pickle.string()) +
+                               " --events 3000 --seed 6 --memory-notes > /dev/null";
+  REQUIRE(std::system(generate.c_str()) == 0);
+  const fs::path png = sandbox / "notes.png";
+  const RunResult run = run_script(sandbox, pickle.string(), "print-view\nscreenshot " + png.string() + "\n");
+  REQUIRE(run.exit_code == 0);
+  const auto lines = json_lines(run.out);
+  REQUIRE(lines.size() == 1);
+  // Markers closer than a pixel column share one.
+  const auto document = open_converted(sandbox, pickle.string());
+  const size_t notes = ElementsDbReader(document->elements_db().string()).annotate_events(0).size();
+  REQUIRE(notes >= 20);
+  const size_t drawn = lines[0]["note_markers"].get<size_t>();
+  CHECK(drawn > 10);
+  CHECK(drawn <= notes);
+  // They are drawn in their own colour just below the chart's top edge.
+  const Image image = load_png(png);
+  const int top = static_cast<int>(lines[0]["chart"]["y"].get<double>()) + 2;
+  int marker_pixels = 0;
+  for (int x = 0; x < image.width; ++x) marker_pixels += image.pixel(x, top) == 0xffe678 ? 1 : 0;
+  CHECK(marker_pixels >= static_cast<int>(drawn));
+
+  // Without notes, none.
+  const RunResult plain = run_script(sandbox, fixture_pickle(sandbox).string(), "print-view\n");
+  REQUIRE(plain.exit_code == 0);
+  CHECK(json_lines(plain.out).at(0)["note_markers"] == 0);
 }
