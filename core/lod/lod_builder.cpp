@@ -58,6 +58,13 @@ LodBuilder::ColumnSpan LodBuilder::column_span(size_t c) const {
   return span;
 }
 
+// The highest and lowest totals over the timesteps a column covers.
+MemoryExtent LodBuilder::span_extent(const MemoryPyramid& pyramid, const ColumnSpan& span) {
+  const auto first = static_cast<uint64_t>(std::floor(span.step0));
+  const auto last = static_cast<uint64_t>(std::max(std::ceil(span.step1) - 1.0, std::floor(span.step0)));
+  return pyramid.over_steps(first, last);
+}
+
 void LodBuilder::build_columns(LodFrame& frame, InstanceCollector& out) {
   frame.columns.assign(static_cast<size_t>(view_.width), ColumnSample{});
   RunTracker runs(out);
@@ -66,9 +73,7 @@ void LodBuilder::build_columns(LodFrame& frame, InstanceCollector& out) {
   for (size_t c = 0; c < frame.columns.size(); ++c) {
     const ColumnSpan span = column_span(c);
     if (span.x1 <= span.x0 || span.step1 <= span.step0) continue;
-    auto first = static_cast<uint64_t>(std::floor(span.step0));
-    auto last = static_cast<uint64_t>(std::max(std::ceil(span.step1) - 1.0, std::floor(span.step0)));
-    MemoryExtent extent = pyramid_->over_steps(first, last);
+    const MemoryExtent extent = span_extent(*pyramid_, span);
     cursor_.move_to(extent.peak_state);
     add_state(span.x0, std::min(dirty_from, cursor_.take_lowest_change()), runs);
     dirty_from = kNoIndex;
@@ -100,9 +105,7 @@ void LodBuilder::build_pool_columns(LodFrame& frame, InstanceCollector& out) {
   for (size_t c = 0; c < frame.columns.size(); ++c) {
     const ColumnSpan span = column_span(c);
     if (span.x1 <= span.x0 || span.step1 <= span.step0) continue;
-    auto first = static_cast<uint64_t>(std::floor(span.step0));
-    auto last = static_cast<uint64_t>(std::max(std::ceil(span.step1) - 1.0, std::floor(span.step0)));
-    const MemoryExtent extent = pool_pyramid_->over_steps(first, last);
+    const MemoryExtent extent = span_extent(*pool_pyramid_, span);
     if (sampled != extent.peak_state) {
       pool_cursor_->move_to(extent.peak_state);
       sample_pool_column(fresh_);

@@ -58,6 +58,7 @@ class LodBuilder {
     double step0 = 0, step1 = 0;  // timesteps
   };
   ColumnSpan column_span(size_t c) const;
+  static MemoryExtent span_extent(const MemoryPyramid& pyramid, const ColumnSpan& span);
   void build_columns(LodFrame& frame, InstanceCollector& out);
   void build_steps(InstanceCollector& out);
   void build_pool_columns(LodFrame& frame, InstanceCollector& out);

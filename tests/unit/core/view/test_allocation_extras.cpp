@@ -30,6 +30,17 @@ void write_frame(PickleWriter& w, const char* filename, int64_t line, const char
   w.end_dict();
 }
 
+// Opens an alloc trace entry's dict with its address and size (the caller adds keys and ends it).
+void begin_alloc(PickleWriter& w, uint64_t address, uint64_t size) {
+  w.begin_dict();
+  w.str("action");
+  w.str("alloc");
+  w.str("addr");
+  w.integer(static_cast<int64_t>(address));
+  w.str("size");
+  w.integer(static_cast<int64_t>(size));
+}
+
 // One alloc with both extras, then one whose pool is named the way memory_viz reads it.
 std::string backward_snapshot() {
   std::string out;
@@ -42,13 +53,7 @@ std::string backward_snapshot() {
   w.begin_list();
   w.begin_list();
   for (int i = 0; i < 2; ++i) {
-    w.begin_dict();
-    w.str("action");
-    w.str("alloc");
-    w.str("addr");
-    w.integer(0x1000 + 0x1000 * i);
-    w.str("size");
-    w.integer(4096);
+    begin_alloc(w, 0x1000 + 0x1000 * i, 4096);
     w.str("stream");
     w.integer(0);
     w.str("time_us");
@@ -95,13 +100,7 @@ TEST_CASE("allocation details: forward_frames as traceback strings become a forw
   w.begin_list();
   w.begin_list();
   for (int i = 0; i < 2; ++i) {
-    w.begin_dict();
-    w.str("action");
-    w.str("alloc");
-    w.str("addr");
-    w.integer(0x1000 * (i + 1));
-    w.str("size");
-    w.integer(512);
+    begin_alloc(w, 0x1000 * (i + 1), 512);
     w.str("forward_frames");  // memory_viz joins these; a traceback lists the outermost call first
     w.begin_list();
     if (i == 0) {
