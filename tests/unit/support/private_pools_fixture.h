@@ -1,6 +1,6 @@
 // A hand-made JSON snapshot with private memory pools, for the "Allocated Memory (incl. Private
-// Pools)" view's tests (unit and through the app). Its expected layout was taken from memory_viz's
-// own process_alloc_data on this very snapshot: see tests/unit/core/allocator/test_private_pool_view.cpp.
+// Pools)" view's tests (unit and through the app). Where its expected layout comes from: see
+// tests/unit/core/allocator/test_private_pool_view.cpp.
 #pragma once
 
 #include <cstdint>

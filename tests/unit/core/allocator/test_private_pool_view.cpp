@@ -1,7 +1,9 @@
 // The "Allocated Memory (incl. Private Pools)" view (private_pool_layout.h) on a hand-made JSON
 // snapshot, against the layout memory_viz's process_alloc_data(include_private_inactive=true)
-// gives for it: the expected numbers below were taken from running that function on this very
-// snapshot (PyTorch's torch/utils/viz/process_alloc_data.js), not worked out by hand.
+// gives for it. The expected numbers were not worked out by hand: they are the output, on this
+// very snapshot, of a line-by-line JavaScript transcription of that function (PyTorch's
+// torch/utils/viz/process_alloc_data.js; its animation and decimation left out) run with node,
+// outside the repository. The upstream file itself could not be run here.
 #include <doctest/doctest.h>
 
 #include <algorithm>
