@@ -45,10 +45,7 @@ struct CommandRunner {
             (error.empty() ? std::string("this device has no private memory pool") : error));
       }
     }
-    if (session.settings.private_pools != command.private_pools) {
-      session.settings.private_pools = command.private_pools;
-      session.fit_view(session.settings.y_fit.at_least);
-    }
+    session.show_private_pools(command.private_pools);
   }
   void operator()(const script::Color& command) {
     app.session().settings.coloring = command.coloring;

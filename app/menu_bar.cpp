@@ -108,11 +108,7 @@ void draw_private_pools_item(Session& state) {
     return;
   }
   bool shown = state.settings.private_pools;
-  if (ImGui::MenuItem(label, nullptr, &shown, pools != nullptr)) {
-    state.settings.private_pools = shown;
-    if (shown) state.select_kind(TimelineKind::Blocks);
-    state.fit_view(state.settings.y_fit.at_least);
-  }
+  if (ImGui::MenuItem(label, nullptr, &shown, pools != nullptr)) state.show_private_pools(shown);
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::SetTooltip("%s",
                       pools ? "memory_viz's \"Allocated Memory (incl. Private Pools)\": each private pool "
@@ -216,9 +212,10 @@ void draw_status_bar(AppState& state, float y, float width, float height) {
                 timeline->action_count(), format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
     if (const SessionPools* pools = state.session().pools_shown()) {
       ImGui::SameLine();
-      ImGui::Text("(%s with %zu private pools; gray: their inactive memory)",
-                  format_bytes(static_cast<double>(pools->layout->peak_bytes())).c_str(),
-                  pools->layout->pool_count());
+      const size_t count = pools->layout->pool_count();
+      ImGui::Text("(%s with %zu private pool%s; gray: inactive pool memory)",
+                  format_bytes(static_cast<double>(pools->layout->peak_bytes())).c_str(), count,
+                  count == 1 ? "" : "s");
     }
     ImGui::SameLine(0, 24);
     draw_cursor_status(state.session());

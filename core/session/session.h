@@ -186,6 +186,9 @@ class Session {
   bool private_pools_loading() const { return pools_.running(); }
   const std::string& private_pools_error() const { return pools_.error(); }
   const SessionPools* pools_shown() const;
+  // Switches the private pools view on (on the blocks timeline) or off, and refits the view to
+  // the chart's new peak.
+  void show_private_pools(bool shown);
   void wait_private_pools();  // the database first, if it is still being written
   // The shown device's annotate events (torch.cuda.memory._annotate_memory), for the chart's
   // note markers: null while they are read or if that failed.

@@ -45,6 +45,13 @@ void Session::select_kind(TimelineKind kind) {
   forget_view_state();
 }
 
+void Session::show_private_pools(bool shown) {
+  if (shown) select_kind(TimelineKind::Blocks);
+  if (settings.private_pools == shown) return;
+  settings.private_pools = shown;
+  fit_view(settings.y_fit.at_least);
+}
+
 void Session::cursor_to_peak() {
   const Timeline* shown = timeline();
   if (shown == nullptr) return;

@@ -164,6 +164,24 @@ TEST_CASE("private pools view: a pool's inactive memory sits above its blocks, a
   }
 }
 
+TEST_CASE("private pools view: the session switches it on for the blocks timeline and fits the view to it") {
+  ConvertedPools converted;
+  Session& session = *converted.session;
+  session.select_kind(TimelineKind::Segments);
+  CHECK(session.pools_shown() == nullptr);
+  session.show_private_pools(true);
+  CHECK(session.settings.kind == TimelineKind::Blocks);
+  REQUIRE(session.pools_shown() != nullptr);
+  const double top = session.view.bounds().y1;
+  CHECK(top == doctest::Approx(static_cast<double>(converted.layout().peak_bytes()) * 1.05));
+  session.cursor_to_peak();
+  CHECK(session.cursor.state() == converted.layout().peak_state());
+  session.show_private_pools(false);
+  CHECK(session.pools_shown() == nullptr);
+  CHECK(session.view.bounds().y1 ==
+        doctest::Approx(static_cast<double>(converted.blocks().peak_bytes()) * 1.05));
+}
+
 TEST_CASE("private pools view: a device without private pools has none, and bad inputs are refused") {
   TempDir dir;
   write_file(dir / "plain.pickle", pickle_bytes(standard_fixture()));
