@@ -5,12 +5,6 @@
 
 namespace snapscope {
 
-std::shared_ptr<const Classification> categories_for(const ExportInput& input, const ExportRequest& request) {
-  if (request.categories) return request.categories;
-  return std::make_shared<const Classification>(
-      classify_allocations({*input.blocks, *input.stacks, input.annotations, nullptr}));
-}
-
 void write_categories_csv(const ExportInput& input, const ExportRequest& request, const std::string& path) {
   const std::shared_ptr<const Classification> categories = categories_for(input, request);
   const MomentTable table =

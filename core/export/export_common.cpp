@@ -26,4 +26,10 @@ std::string display_name(const ExportInput& input) {
   return name.empty() ? path.parent_path().filename().string() : name;
 }
 
+std::shared_ptr<const Classification> categories_for(const ExportInput& input, const ExportRequest& request) {
+  if (request.categories) return request.categories;
+  return std::make_shared<const Classification>(
+      classify_allocations({*input.blocks, *input.stacks, input.annotations, nullptr}));
+}
+
 }  // namespace snapscope
