@@ -30,6 +30,16 @@ void write_frame(PickleWriter& w, const char* filename, int64_t line, const char
   w.end_dict();
 }
 
+// Writes pickle `bytes` into `dir`, converts it to dir/out and returns its elements.db path.
+std::string converted_db(const TempDir& dir, const std::string& bytes) {
+  test::write_file(dir / "snapshot.pickle", bytes);
+  ConvertOptions options;
+  options.input = (dir / "snapshot.pickle").string();
+  options.output_dir = (dir / "out").string();
+  convert_snapshot(options);
+  return (dir / "out" / "elements.db").string();
+}
+
 // Opens an alloc trace entry's dict with its address and size (the caller adds keys and ends it).
 void begin_alloc(PickleWriter& w, uint64_t address, uint64_t size) {
   w.begin_dict();
@@ -117,12 +127,7 @@ TEST_CASE("allocation details: forward_frames as traceback strings become a forw
   w.end_list();
   w.end_dict();
   w.finish();
-  test::write_file(dir / "tb.pickle", out);
-  ConvertOptions options;
-  options.input = (dir / "tb.pickle").string();
-  options.output_dir = (dir / "out").string();
-  convert_snapshot(options);
-  const ElementsDbReader reader((dir / "out" / "elements.db").string());
+  const ElementsDbReader reader(converted_db(dir, out));
   const AllocationDetails traced = read_allocation_details(reader, 0, TimelineKind::Blocks, 0);
   CHECK(traced.forward_frames == "model.py:12:forward\ntrain.py:40:step");
   REQUIRE(traced.forward_stack.size() == 2);
@@ -135,12 +140,7 @@ TEST_CASE("allocation details: forward_frames as traceback strings become a forw
 
 TEST_CASE("allocation details: forward stack and private pool of the alloc event") {
   TempDir dir;
-  test::write_file(dir / "graph.pickle", backward_snapshot());
-  ConvertOptions options;
-  options.input = (dir / "graph.pickle").string();
-  options.output_dir = (dir / "out").string();
-  convert_snapshot(options);
-  const ElementsDbReader reader((dir / "out" / "elements.db").string());
+  const ElementsDbReader reader(converted_db(dir, backward_snapshot()));
 
   const AllocationDetails first = read_allocation_details(reader, 0, TimelineKind::Blocks, 0);
   CHECK(first.forward_frames == "model.py:12:linear\ntrain.py:5:forward");
@@ -162,7 +162,7 @@ TEST_CASE("allocation details: forward stack and private pool of the alloc event
   LoadProgress progress;
   const auto document = open_document((dir / "out").string(), progress);
   const Timeline& blocks = document->devices.at(0).blocks;
-  const PrivatePoolInput pools = private_pool_input_from_db((dir / "out" / "elements.db").string(), blocks);
+  const PrivatePoolInput pools = private_pool_input_from_db(reader.path(), blocks);
   REQUIRE(pools.pools.size() == 2);
   CHECK(pools.pools[pools.element_pool.at(0)].pool == std::array<int64_t, 2>{1, 7});
   CHECK(pools.pools[pools.element_pool.at(1)].pool == std::array<int64_t, 2>{2, 3});
@@ -223,12 +223,7 @@ std::string annotated_snapshot() {
 
 TEST_CASE("allocation details: annotate events are the notes of the allocation live at their address") {
   TempDir dir;
-  test::write_file(dir / "n.pickle", annotated_snapshot());
-  ConvertOptions options;
-  options.input = (dir / "n.pickle").string();
-  options.output_dir = (dir / "out").string();
-  convert_snapshot(options);
-  const ElementsDbReader db((dir / "out" / "elements.db").string());
+  const ElementsDbReader db(converted_db(dir, annotated_snapshot()));
 
   // Elements in memory_viz order: A (alloc #0), B (#1), C (#6); the annotates are not elements.
   const AllocationDetails a = read_allocation_details(db, 0, TimelineKind::Blocks, 0);
