@@ -130,6 +130,14 @@ size_t initial_size(const ByteSource& source, size_t cap) {
   return remaining ? static_cast<size_t>(std::clamp<uint64_t>(*remaining + 1, 4096, cap)) : cap;
 }
 
+// From this input size the memo's pages are populated ahead of it on another thread: a
+// multi-GB real snapshot memoises tens of millions of values, and the first write to each page
+// was a tenth of the read. Smaller inputs (and every fuzzer input) start no thread.
+constexpr uint64_t kPopulateMemoFromInputBytes = uint64_t{64} << 20;
+constexpr size_t kMemoLeadBytes = size_t{4} << 20;
+// memo_put tells the populating thread how far the memo got every this many entries.
+constexpr size_t kMemoProgressEvery = size_t{1} << 16;
+
 }  // namespace
 
 Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer* reducer,
@@ -140,7 +148,13 @@ Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer*
       limits_(limits),
       buf_(initial_size(source, kInitialBuffer)),
       stack_(limits.max_stack),
-      memo_(limits.max_memo) {}
+      memo_(limits.max_memo) {
+  const auto remaining = source.remaining();
+  if (remaining && *remaining >= kPopulateMemoFromInputBytes) {
+    memo_pages_ = std::make_unique<PopulateAhead>(
+        MemoryRange{memo_.data(), memo_.capacity() * sizeof(PackedValue)}, kMemoLeadBytes);
+  }
+}
 
 // ---------------------------------------------------------------- input
 
@@ -419,8 +433,8 @@ void Unpickler::load_binbytes(size_t width) {
 
 // ---------------------------------------------------------------- memo
 
-SNAPSCOPE_HOT Value& Unpickler::memo_slot(uint64_t index) {
-  if (index < memo_.size()) return memo_[index];
+SNAPSCOPE_HOT Value Unpickler::memo_value(uint64_t index) const {
+  if (index < memo_.size()) return memo_[index].unpack();
   auto it = sparse_memo_.find(index);
   if (it == sparse_memo_.end()) fail("memo index " + std::to_string(index) + " is not defined");
   return it->second;
@@ -430,10 +444,13 @@ void Unpickler::memo_put(uint64_t index) {
   if (index >= kNoSlot) fail("memo index too large");
   Value v = top();
   if (index < memo_.size()) {
-    memo_[index] = v;
+    memo_[index] = PackedValue::pack(v);
   } else if (index == memo_.size()) {
     if (memo_.size() >= limits_.max_memo) fail("too many memo entries");
-    memo_.push_back(v);
+    memo_.push_back(PackedValue::pack(v));
+    if (memo_.size() % kMemoProgressEvery == 0 && memo_pages_) {
+      memo_pages_->written(memo_.size() * sizeof(PackedValue));
+    }
   } else {
     if (sparse_memo_.size() >= limits_.max_memo) fail("too many memo entries");
     sparse_memo_[index] = v;
@@ -448,7 +465,7 @@ void Unpickler::memo_put(uint64_t index) {
   }
 }
 
-SNAPSCOPE_HOT void Unpickler::memo_get(uint64_t index) { push_reference(memo_slot(index)); }
+SNAPSCOPE_HOT void Unpickler::memo_get(uint64_t index) { push_reference(memo_value(index)); }
 
 // The GETs right after a GET, read straight from the buffer with the position and the stack
 // top in registers: a frames list is a run of dozens of them, most of the opcodes of a real
@@ -460,7 +477,7 @@ SNAPSCOPE_HOT void Unpickler::get_run() {
   const uint8_t* const data = buf_.data();
   const size_t end = end_;
   const size_t memo_size = memo_.size();
-  const Value* const memo = memo_.data();
+  const PackedValue* const memo = memo_.data();
   Value* const stack = stack_.data();
   const size_t stack_limit = stack_.capacity();  // limits_.max_stack
   size_t pos = pos_;
@@ -479,9 +496,9 @@ SNAPSCOPE_HOT void Unpickler::get_run() {
       break;
     }
     if (index >= memo_size) break;
-    const Value value = memo[index];
-    if (value.kind == Kind::Container) break;
-    stack[top++] = value;
+    const PackedValue& packed = memo[index];
+    if (packed.kind() == Kind::Container) break;
+    stack[top++] = packed.unpack();
     pos += length;
   }
   pos_ = pos;
@@ -527,14 +544,15 @@ Container& Unpickler::live(Value value) {
 }
 
 void Unpickler::rewrite_memo(const Container& c, uint32_t id, Value replacement) {
+  auto is_this_container = [&](const Value& v) {
+    return v.kind == Kind::Container && v.id == id && v.aux == c.generation;
+  };
   auto rewrite = [&](uint64_t slot) {
-    Value* v = nullptr;
     if (slot < memo_.size()) {
-      v = &memo_[slot];
+      if (is_this_container(memo_[slot].unpack())) memo_[slot] = PackedValue::pack(replacement);
     } else if (auto it = sparse_memo_.find(slot); it != sparse_memo_.end()) {
-      v = &it->second;
+      if (is_this_container(it->second)) it->second = replacement;
     }
-    if (v && v->kind == Kind::Container && v->id == id && v->aux == c.generation) *v = replacement;
   };
   if (c.memo_slot != kNoSlot) rewrite(c.memo_slot);
   if (c.has_more_memo_slots) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "core/pickle/value.h"
 #include "core/util/byte_source.h"
+#include "core/util/populate_ahead.h"
 #include "core/util/reserved_array.h"
 #include "core/util/string_table.h"
 
@@ -118,7 +120,7 @@ class Unpickler {
   void memo_get(uint64_t index);
   void get_run();
   void push_reference(Value value);
-  Value& memo_slot(uint64_t index);
+  Value memo_value(uint64_t index) const;
 
   // Containers
   Value new_container(ContainerKind kind);
@@ -151,9 +153,11 @@ class Unpickler {
   ReservedArray<Value> stack_;  // reserved for limits.max_stack values
   std::vector<size_t> marks_;
   std::optional<ListSlot> list_slot_;                // see list_slot()
-  ReservedArray<Value> memo_;                        // reserved for limits.max_memo entries
+  ReservedArray<PackedValue> memo_;                  // reserved for limits.max_memo entries
   std::unordered_map<uint64_t, Value> sparse_memo_;  // PUT indices far beyond memo_.size()
   std::unordered_multimap<uint32_t, uint64_t> extra_memo_slots_;
+  // Populates memo_'s pages ahead of memo_put for a big input. Declared after memo_: it stops first.
+  std::unique_ptr<PopulateAhead> memo_pages_;
 
   std::vector<Container> containers_;
   std::vector<uint32_t> free_containers_;

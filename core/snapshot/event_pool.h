@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/snapshot/model.h"
+#include "core/util/populate_ahead.h"
 
 namespace snapscope {
 
@@ -31,6 +32,8 @@ class EventPool {
     if (size_ == segments_.size() * capacity_) add_segment();
     segments_.back().push_back(event);
     ++size_;
+    if (size_ % kBatch == 0 && populate_ahead_)
+      populate_ahead_->written(segments_.back().size() * sizeof(TraceEvent));
   }
 
   // Events [first, first + count), which must not cross a segment (batches never do).
@@ -49,6 +52,8 @@ class EventPool {
   size_t capacity_;  // per segment, a multiple of kBatch
   std::vector<std::vector<TraceEvent>> segments_;
   size_t size_ = 0;
+  // The last segment's, when it is big. Declared last: it stops before the segments go.
+  std::unique_ptr<PopulateAhead> populate_ahead_;
 };
 
 // An upper estimate of the trace events in `bytes` of pickle: real snapshots spend 110-180

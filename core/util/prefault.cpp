@@ -13,17 +13,6 @@
 namespace snapscope {
 namespace {
 
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-uintptr_t page_size() { return static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE)); }
-// False when the kernel does not know the advice (before Linux 5.14). Page-aligned bounds.
-bool populate(uintptr_t begin, uintptr_t end) {
-  return begin >= end || ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE) == 0;
-}
-#else
-uintptr_t page_size() { return 4096; }
-bool populate(uintptr_t, uintptr_t) { return false; }
-#endif
-
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
 void advise_huge(uintptr_t begin, uintptr_t end) {
   if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
@@ -34,6 +23,16 @@ void advise_huge(uintptr_t, uintptr_t) {}
 
 }  // namespace
 
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+uintptr_t memory_page_size() { return static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE)); }
+bool populate_pages(uintptr_t begin, uintptr_t end) {
+  return begin >= end || ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE) == 0;
+}
+#else
+uintptr_t memory_page_size() { return 4096; }
+bool populate_pages(uintptr_t, uintptr_t) { return false; }
+#endif
+
 void advise_huge_pages(const void* begin, size_t bytes) {
   constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
   const auto start = reinterpret_cast<uintptr_t>(begin);
@@ -42,7 +41,7 @@ void advise_huge_pages(const void* begin, size_t bytes) {
 
 void populate_in_step(std::span<const MemoryRange> ranges, size_t slices) {
   slices = std::max<size_t>(slices, 1);
-  const uintptr_t page = page_size();
+  const uintptr_t page = memory_page_size();
   // The whole pages inside each range, cut into slices at page boundaries (so none is skipped).
   std::vector<std::pair<uintptr_t, size_t>> pages;  // first page address, page count
   for (const MemoryRange& range : ranges) {
@@ -52,7 +51,7 @@ void populate_in_step(std::span<const MemoryRange> ranges, size_t slices) {
   }
   for (size_t slice = 0; slice < slices; ++slice) {
     for (const auto& [first, count] : pages) {
-      if (!populate(first + count * slice / slices * page, first + count * (slice + 1) / slices * page))
+      if (!populate_pages(first + count * slice / slices * page, first + count * (slice + 1) / slices * page))
         return;
     }
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace snapscope {
@@ -13,6 +14,11 @@ struct MemoryRange {
   const void* begin = nullptr;
   size_t bytes = 0;
 };
+
+uintptr_t memory_page_size();
+// Populates the pages [begin, end) (page-aligned bounds) for writing. False when the kernel
+// cannot (before Linux 5.14); contents are unchanged.
+bool populate_pages(uintptr_t begin, uintptr_t end);
 
 // Populates the whole pages inside each range, the ranges in step (a slice of each in turn), so
 // a writer filling them all front to back meets populated pages as early as possible. Best
