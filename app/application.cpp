@@ -167,6 +167,8 @@ bool Application::render_frame() {
   allocator_panels_.before_frame(session());
   export_dialog_.poll();
   window_.begin_frame();
+  // The first chart frame of a load is drawn sooner when the GL driver has compiled it before.
+  if (state_.loader().busy()) timeline_.layer().warm_up();
   const MenuActions actions = draw_menu_bar(state_, browser_);
   if (actions.quit) quit_ = true;
   if (actions.color_changed) apply_color_mode();

@@ -124,6 +124,17 @@ bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view,
   return true;
 }
 
+void ChartLayer::warm_up() {
+  Impl& impl = *impl_;
+  if (impl.renderer) return;
+  impl.renderer = std::make_unique<ChartRenderer>();
+  impl.renderer->warm_up();
+  // Alpha 1 of 255 (ImGui skips an image of alpha 0): a 3-pixel corner changed by at most one level.
+  const auto texture = static_cast<intptr_t>(impl.renderer->texture());
+  ImGui::GetForegroundDrawList()->AddImage(reinterpret_cast<ImTextureID>(texture), ImVec2(0, 0), ImVec2(3, 3),
+                                           ImVec2(0, 1), ImVec2(1, 0), IM_COL32(255, 255, 255, 1));
+}
+
 bool ChartLayer::settled() const {
   const Impl& impl = *impl_;
   if (impl.timeline == nullptr) return true;

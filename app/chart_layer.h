@@ -40,6 +40,9 @@ class ChartLayer {
               std::shared_ptr<const PrivatePoolLayout> pools = nullptr,
               std::shared_ptr<const MemoryPyramid> pool_pyramid = nullptr);
   void reset();  // drop everything (document closed or replaced); waits for a running build
+  // Has the GL driver compile the chart's drawing while a document loads (ChartRenderer::
+  // warm_up), and ImGui's compositing of it, with an invisible image in the current frame. Once.
+  void warm_up();
   // Runs on the worker thread whenever a frame is ready (wakes an event loop that sleeps).
   void set_frame_ready_callback(std::function<void()> callback);
 

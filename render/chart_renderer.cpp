@@ -217,6 +217,18 @@ void ChartRenderer::render(const LodFrame& frame) {
   last_instance_count_ = frame.instances.size();
 }
 
+void ChartRenderer::warm_up() {
+  // 3 x 3: not a power of two, like real charts (the driver compiles such textures' sampling apart).
+  LodFrame frame;
+  frame.view = {0.0, 3.0, 0.0, 3.0, 3, 3};
+  frame.instances = {ChartInstance{0.0f, 3.0f, 0.0f, 0.0f, 2.0f, 1, 0},
+                     ChartInstance{0.0f, 3.0f, 2.0f, 2.0f, 1.0f, kPoolInactiveKey, 1}};
+  render(frame);  // the instanced path
+  frame.key_image = {0, 1, 2, 3, kPoolInactiveKey, 5, 6, 7, 8};
+  render(frame);  // the key-image path
+  glFinish();     // the compiling happens now, not in whichever frame waits on it next
+}
+
 void ChartRenderer::draw_keys(const LodFrame& frame) {
   if (!key_texture_) glGenTextures(1, &key_texture_);
   glActiveTexture(GL_TEXTURE0);

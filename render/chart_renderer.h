@@ -55,6 +55,11 @@ class ChartRenderer {
 
   RgbaImage read_pixels() const;  // the cached image
 
+  // Draws a tiny frame through each path (instances, key image): software GL (llvmpipe)
+  // compiles a shader at its first draw, a tenth of a second each, which a viewer can pay while
+  // it loads instead of in its first chart frame. The cached image is then that tiny frame.
+  void warm_up();
+
  private:
   void ensure_target(int width, int height);
   void stream(std::span<const ChartInstance> instances);

@@ -110,6 +110,35 @@ TEST_CASE("render: an uploaded key image gives the same pixels as drawing the in
   CHECK(rasterized == 3);
 }
 
+// warm_up draws a tiny frame through both paths; what comes after must not notice it.
+TEST_CASE("render: a warmed-up renderer draws its tiny frame, then real frames as a fresh one does") {
+  HeadlessGl gl;
+  ChartRenderer warmed;
+  warmed.warm_up();
+  const RgbaImage tiny = warmed.read_pixels();
+  REQUIRE(tiny.width == 3);
+  REQUIRE(tiny.height == 3);
+  // The key image's last draw: keys 0..8 bottom row first, the pools' gray at key 4.
+  CHECK(pixel(tiny, 0, 2) == to_bytes(kDefaultPalette[0]));
+  CHECK(pixel(tiny, 1, 1) == to_bytes(kPoolInactiveColor));
+  CHECK(pixel(tiny, 2, 0) == to_bytes(kDefaultPalette[8 % kDefaultPalette.size()]));
+
+  ReplayInput input = test::random_trace({.actions = 2000, .seed = 5});
+  Timeline timeline(input);
+  LodBuilder builder(timeline);
+  const double steps = static_cast<double>(timeline.timesteps());
+  LodFrame frame = builder.build({0.0, steps, 0.0, static_cast<double>(timeline.max_size()) * 1.1, 301, 173});
+  ChartRenderer fresh;
+  for (int path = 0; path < 2; ++path) {  // instances, then the key image
+    if (path == 1) frame.key_image = rasterize_keys(frame);
+    warmed.render(frame);
+    fresh.render(frame);
+    const RgbaImage a = warmed.read_pixels(), b = fresh.read_pixels();
+    REQUIRE(a.width == 301);
+    CHECK(a.pixels == b.pixels);
+  }
+}
+
 TEST_CASE("render: stale image presented for a panned view, outline on top, PNG output") {
   HeadlessGl gl;
   ReplayInput input;
