@@ -4,10 +4,11 @@
 #include "core/timeline/replay_input.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/address_map.h"
 #include "core/util/prefault.h"
 
 namespace snapscope {
@@ -71,14 +72,11 @@ class ReplayDeriver {
   }
 
   // Upper bounds, so the vectors never reallocate (a copy and a 1.5-2x peak at millions of
-  // elements); capacity that is never written costs address space, not memory.
+  // elements); capacity that is never written costs address space, not memory. Each event is
+  // at most one action and one element: bounds without a pass over hundreds of MB of events.
   void reserve_for(const std::vector<TraceEvent>& events) {
-    size_t allocs_and_frees = 0;
-    for (const TraceEvent& event : events) {
-      allocs_and_frees += event.action == alloc_action() || event.action == free_action();
-    }
-    out_.actions.reserve(allocs_and_frees + 1);
-    out_.elements.reserve(allocs_and_frees + snapshot_.blocks.size() + snapshot_.segments.size());
+    out_.actions.reserve(events.size() + 1);
+    out_.elements.reserve(events.size() + snapshot_.blocks.size() + snapshot_.segments.size());
     // Written front to back once: huge pages spare a page fault per 4 KiB (a third of this step).
     advise_huge_pages(out_.actions.data(), out_.actions.capacity() * sizeof(ReplayAction));
     advise_huge_pages(out_.elements.data(), out_.elements.capacity() * sizeof(ReplayElement));
@@ -122,17 +120,15 @@ class ReplayDeriver {
     element.alloc_event = index;
     element.stack = event.stack;
     const uint32_t id = push_element(element);
-    addr_to_alloc_[event.addr] = id;  // overwrites: a re-used address without a free
+    addr_to_alloc_.insert_or_assign(event.addr, id);  // overwrites: a re-used address without a free
     out_.actions.push_back({id, index});
   }
 
   // `source` is the event memory_viz keeps: the free_requested when merged, else the free itself.
   void on_free(const TraceEvent& source, EventIndex index, bool merged) {
-    auto found = addr_to_alloc_.find(source.addr);
-    if (found != addr_to_alloc_.end()) {
-      out_.elements[found->second].free_event = index;
-      out_.actions.push_back({found->second, index});
-      addr_to_alloc_.erase(found);
+    if (const std::optional<uint32_t> alloc = addr_to_alloc_.erase(source.addr)) {
+      out_.elements[*alloc].free_event = index;
+      out_.actions.push_back({*alloc, index});
       return;
     }
     ReplayElement element;
@@ -147,7 +143,7 @@ class ReplayDeriver {
     out_.actions.push_back({id, index});
   }
 
-  bool live_at_trace_end(uint64_t addr) const { return addr_to_alloc_.count(addr) != 0; }
+  bool live_at_trace_end(uint64_t addr) const { return addr_to_alloc_.contains(addr); }
 
   void add_snapshot_elements() {
     for (size_t s = 0; s < snapshot_.segments.size(); ++s) {
@@ -217,8 +213,8 @@ class ReplayDeriver {
   int device_;
   TimelineKind kind_;
   ReplayInput out_;
-  std::unordered_map<uint64_t, uint32_t> addr_to_alloc_;  // live trace element per address
-  std::vector<uint32_t> initially_allocated_;             // in memory_viz's (unreversed) order
+  AddressMap addr_to_alloc_;                   // live trace element per address
+  std::vector<uint32_t> initially_allocated_;  // in memory_viz's (unreversed) order
 };
 
 }  // namespace
