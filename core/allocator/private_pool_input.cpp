@@ -46,6 +46,13 @@ std::vector<std::optional<PoolId>> element_pool_ids(const Timeline& blocks, cons
   return pools;
 }
 
+bool names_a_private_pool(const PoolSources& sources) {
+  return std::any_of(sources.final_segments.begin(), sources.final_segments.end(),
+                     [](const SegmentRow& row) { return is_private(row.pool_id); }) ||
+         std::any_of(sources.event_pools.begin(), sources.event_pools.end(),
+                     [](const auto& named) { return is_private(named.second); });
+}
+
 int64_t signed_bytes(uint64_t bytes) {
   return static_cast<int64_t>(std::min<uint64_t>(bytes, std::numeric_limits<int64_t>::max()));
 }
@@ -58,6 +65,9 @@ PrivatePoolInput private_pool_input(const Timeline& blocks, const PoolSources& s
 
   PrivatePoolInput result;
   result.element_pool.assign(blocks.element_count(), kNoIndex);
+  // Most traces never use a private pool: then no element can be in one, and the pass over
+  // every element (0.8 s at 2M of them, read back from elements.db) is skipped.
+  if (!names_a_private_pool(sources)) return result;
   const auto pool_ids = element_pool_ids(blocks, sources, segments);
   std::vector<uint32_t> members;
   for (uint32_t elem = 0; elem < pool_ids.size(); ++elem) {
