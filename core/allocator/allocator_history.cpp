@@ -29,6 +29,18 @@ void SnapshotEventSource::read(size_t begin, size_t end, std::vector<AllocatorEv
              events_.begin() + static_cast<std::ptrdiff_t>(end));
 }
 
+TraceEventView::TraceEventView(const Snapshot& snapshot, int device) {
+  const auto index = static_cast<size_t>(device);
+  if (device >= 0 && index < snapshot.device_traces.size()) events_ = &snapshot.device_traces[index].events;
+}
+
+void TraceEventView::read(size_t begin, size_t end, std::vector<AllocatorEvent>& out) {
+  end = std::min(end, size());
+  begin = std::min(begin, end);
+  out.clear();
+  for (size_t i = begin; i < end; ++i) out.push_back(to_allocator_event((*events_)[i]));
+}
+
 AllocatorState final_state_from_snapshot(const Snapshot& snapshot, int device) {
   AllocatorState state;
   for (const Segment& segment : snapshot.segments) {
@@ -57,6 +69,12 @@ AllocatorHistory::AllocatorHistory(AllocatorState final_state, std::unique_ptr<E
       budget_(budget_bytes),
       interval_(std::max<size_t>(1, initial_interval)) {
   build(std::move(final_state), cancel);
+}
+
+bool AllocatorHistory::replace_events(std::unique_ptr<EventSource> events) {
+  if (!events || events->size() != event_count_) return false;
+  events_ = std::move(events);
+  return true;
 }
 
 void AllocatorHistory::build(AllocatorState state, const std::atomic<bool>* cancel) {
@@ -152,6 +170,20 @@ AllocatorState AllocatorHistory::after_event(int64_t event) {
 uint64_t AllocatorHistory::stream_name(uint64_t stream) const {
   const auto found = stream_names_.find(stream);
   return found == stream_names_.end() ? stream : found->second;
+}
+
+std::unique_ptr<AllocatorHistory> allocator_history_from_snapshot(const Snapshot& snapshot, int device,
+                                                                  const std::atomic<bool>* cancel) {
+  auto history = std::make_unique<AllocatorHistory>(
+      final_state_from_snapshot(snapshot, device), std::make_unique<TraceEventView>(snapshot, device),
+      AllocatorHistory::kDefaultBudget, AllocatorHistory::kDefaultInterval, cancel);
+  SegmentPools pools;
+  for (const Segment& segment : snapshot.segments) {
+    if (segment.device == device)
+      pools.add(segment.address, segment.total_size, {segment.pool_id[0], segment.pool_id[1]});
+  }
+  history->set_pools(std::move(pools));
+  return history;
 }
 
 }  // namespace snapscope

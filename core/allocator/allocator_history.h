@@ -42,6 +42,18 @@ class SnapshotEventSource : public EventSource {
   std::vector<AllocatorEvent> events_;
 };
 
+// A device trace read in place from a snapshot in memory, without a copy: for building a
+// history while the converter still holds the events. It must not outlive them.
+class TraceEventView : public EventSource {
+ public:
+  TraceEventView(const Snapshot& snapshot, int device);
+  size_t size() const override { return events_ ? events_->size() : 0; }
+  void read(size_t begin, size_t end, std::vector<AllocatorEvent>& out) override;
+
+ private:
+  const std::vector<TraceEvent>* events_ = nullptr;
+};
+
 // The end-of-trace state: the device's segments and active blocks in the segment snapshot.
 AllocatorState final_state_from_snapshot(const Snapshot& snapshot, int device);
 
@@ -66,6 +78,11 @@ class AllocatorHistory {
   AllocatorState at_position(size_t position);
   // State right after raw event `event` (-1: before the first event).
   AllocatorState after_event(int64_t event);
+
+  // Swaps the source that queries read events from for another holding the same trace (a
+  // history built from a snapshot in memory goes on reading elements.db once the snapshot's
+  // events are freed). False, and nothing changes, when its event count differs.
+  bool replace_events(std::unique_ptr<EventSource> events);
 
   const std::vector<OomEvent>& ooms() const { return ooms_; }
   // memory_viz's stream names: 0 stays 0, other streams get 1, 2, ... in order of first use.
@@ -104,5 +121,10 @@ class AllocatorHistory {
   std::unordered_map<uint64_t, uint64_t> stream_names_;
   std::vector<AllocatorEvent> buffer_;
 };
+
+// A device's whole history from a snapshot in memory (its events read in place, its pools from
+// the snapshot's segments). The events must stay until replace_events() gives it another source.
+std::unique_ptr<AllocatorHistory> allocator_history_from_snapshot(const Snapshot& snapshot, int device,
+                                                                  const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace snapscope

@@ -170,9 +170,14 @@ void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const
   }
   // The events are freed first, so that the timelines' indexes grow into their memory. But a
   // viewer waiting for its first frame does not wait for the database thread to let go of them
-  // (half a second at 1 GB when it lagged): it builds the timelines first, for a higher peak.
-  const bool timelines_first = options.on_timelines && !db.events_released();
-  if (!timelines_first) free_trace_events(snapshot, db);
+  // (half a second at 1 GB when it lagged): it builds the timelines first, for a higher peak; so
+  // does one that still reads the events once its chart is drawn (on_events).
+  const bool timelines_first = options.on_timelines && (options.on_events || !db.events_released());
+  const auto last_use_of_events = [&] {
+    if (options.on_events) options.on_events(snapshot, devices);
+    free_trace_events(snapshot, db);
+  };
+  if (!timelines_first) last_use_of_events();
   {
     const StageTimer timer(options.stage_log, "build timelines");
     for (DeviceInputs& device : inputs) replays.push_back(build_replay(std::move(device)));
@@ -191,7 +196,7 @@ void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const
     options.on_timelines(shared);
     if (options.behind_the_window) lower_thread_priority(kBehindWindowNice);
   }
-  if (timelines_first) free_trace_events(snapshot, db);
+  if (timelines_first) last_use_of_events();
 
   report(options, ConvertStage::Writing, snapshot.source_bytes);
   const Stopwatch write;

@@ -46,6 +46,12 @@ struct ConvertOptions {
   // allocations.json and elements.db are finished (the output directory does not exist yet).
   // What the chart needs, seconds before the database. Exceptions it throws abort the conversion.
   std::function<void(const ReplayedDevices&)> on_timelines;
+  // Called once, on the converting thread, after on_timelines and before the trace events are
+  // freed, with the converted devices in order: the last chance to read the events from memory
+  // (a viewer builds the shown device's allocator history here instead of from elements.db).
+  // The events are then kept through the timelines' build, for a higher peak. Exceptions it
+  // throws abort the conversion.
+  std::function<void(const Snapshot&, const std::vector<int>& devices)> on_events;
   StageLog* stage_log = nullptr;  // optional: per-step times and peak RSS (--timings)
   // A viewer converting for its window: the database thread, and this thread once on_timelines
   // has returned, run below the window's and the chart's priority (background_priority.h),

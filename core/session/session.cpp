@@ -139,9 +139,14 @@ void Session::start_allocator_history() {
     history_.cancel();
     return;
   }
+  // A cold open's conversion built the first device's history while the events were in memory.
+  std::shared_ptr<AllocatorHistory> built =
+      document_->pending_database ? document_->pending_database->take_history(shown->device) : nullptr;
   history_.start(
-      [db = document_->elements_db().string(), index = shown->device](const std::atomic<bool>& cancelled) {
-        return std::shared_ptr<AllocatorHistory>(allocator_history_from_db(db, index, &cancelled));
+      [db = document_->elements_db().string(), index = shown->device,
+       built = std::move(built)](const std::atomic<bool>& cancelled) -> std::shared_ptr<AllocatorHistory> {
+        if (built && built->replace_events(std::make_unique<DbEventSource>(db, index))) return built;
+        return allocator_history_from_db(db, index, &cancelled);
       },
       ready_);
   start_private_pools();

@@ -7,8 +7,12 @@
 #include <chrono>
 #include <functional>
 #include <future>
+#include <memory>
 #include <optional>
+#include <stdexcept>
+#include <vector>
 
+#include "core/allocator/allocator_history.h"
 #include "core/convert/convert.h"
 #include "core/convert/staging_dir.h"
 #include "core/snapshot/snapshot_reader.h"
@@ -98,9 +102,10 @@ fs::path unnamed_entry() {
 }
 
 // Converts the pickle `path` into its cache entry. on_timelines (optional) receives the
-// timelines before the database is written.
+// timelines before the database is written, on_events the events after that (ConvertOptions).
 void convert_into_cache(const std::string& path, const CacheEntry& entry, LoadProgress& progress,
-                        std::function<void(const ReplayedDevices&)> on_timelines = {}) {
+                        std::function<void(const ReplayedDevices&)> on_timelines = {},
+                        std::function<void(const Snapshot&, const std::vector<int>&)> on_events = {}) {
   progress.stage = LoadProgress::Converting;
   progress.converted = true;
   progress.fraction = 0;
@@ -114,6 +119,7 @@ void convert_into_cache(const std::string& path, const CacheEntry& entry, LoadPr
     options.output_dir = entry.dir().string();
   }
   options.on_timelines = std::move(on_timelines);
+  options.on_events = std::move(on_events);
   options.stage_log = &progress.stages;
   options.behind_the_window = static_cast<bool>(options.on_timelines);
   options.on_progress = [&](const ConvertProgress& step) {
@@ -242,6 +248,36 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
 
 namespace {
 
+// Stands in for a history's events between its build from memory and its taker's elements.db.
+class EventsNotYetStored : public EventSource {
+ public:
+  explicit EventsNotYetStored(size_t count) : count_(count) {}
+  size_t size() const override { return count_; }
+  void read(size_t, size_t, std::vector<AllocatorEvent>&) override {
+    throw std::logic_error("allocator history: elements.db is not written yet");
+  }
+
+ private:
+  size_t count_;
+};
+
+// The allocator history of the device shown first, from the events still in memory: the
+// session would otherwise read every event back from elements.db once it lands (2 s at 1 GB,
+// the longest wait for a panel after a cold open). Best effort: without it, it does that.
+void offer_first_history(const Snapshot& snapshot, const std::vector<int>& devices, PendingDatabase* pending,
+                         LoadProgress& progress) {
+  if (pending == nullptr || devices.empty()) return;
+  const StageTimer timer(&progress.stages, "allocator history (from memory)");
+  try {
+    std::shared_ptr<AllocatorHistory> history =
+        allocator_history_from_snapshot(snapshot, devices.front(), &progress.cancel);
+    history->replace_events(std::make_unique<EventsNotYetStored>(history->event_count()));
+    pending->offer_history(devices.front(), std::move(history));
+  } catch (const std::exception&) {
+    // Cancelled, or out of memory: the session builds it from elements.db.
+  }
+}
+
 // A document over the conversion's own timelines, whose database `pending` is still being written.
 std::unique_ptr<Document> document_before_database(const std::string& path, const fs::path& cache,
                                                    const ReplayedDevices& replayed,
@@ -280,8 +316,11 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
     early(std::move(document));
     pending = std::move(waiting);  // only once the document is out: failures before are thrown
   };
+  const auto on_events = [&](const Snapshot& snapshot, const std::vector<int>& devices) {
+    offer_first_history(snapshot, devices, pending.get(), progress);
+  };
   try {
-    convert_into_cache(path, entry, progress, hand_over);
+    convert_into_cache(path, entry, progress, hand_over, on_events);
   } catch (const CacheEntryExists&) {
     return open_document(path, progress);  // the memo now has the key: no second hash
   } catch (const std::exception& error) {

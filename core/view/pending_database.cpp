@@ -15,6 +15,20 @@ double PendingDatabase::seconds_waited() const {
 
 void PendingDatabase::finish() { settle(State::Ready, {}); }
 
+void PendingDatabase::offer_history(int device, std::shared_ptr<AllocatorHistory> history) {
+  const std::lock_guard lock(mutex_);
+  histories_[device] = std::move(history);
+}
+
+std::shared_ptr<AllocatorHistory> PendingDatabase::take_history(int device) {
+  const std::lock_guard lock(mutex_);
+  const auto it = histories_.find(device);
+  if (it == histories_.end()) return nullptr;
+  std::shared_ptr<AllocatorHistory> history = std::move(it->second);
+  histories_.erase(it);
+  return history;
+}
+
 void PendingDatabase::fail(std::string message) { settle(State::Failed, std::move(message)); }
 
 void PendingDatabase::settle(State state, std::string message) {

@@ -6,8 +6,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <string>
+
+#include "core/allocator/allocator_history.h"
 
 namespace snapscope {
 
@@ -28,6 +32,12 @@ class PendingDatabase {
   void on_done(std::function<void()> wake);
   void wait() const;
 
+  // The converting thread: a device's allocator history, built while the events were in memory.
+  // Its events source is a placeholder until its taker gives it elements.db's (replace_events).
+  void offer_history(int device, std::shared_ptr<AllocatorHistory> history);
+  // The session, once the database is Ready: the offered history of `device`, once; else null.
+  std::shared_ptr<AllocatorHistory> take_history(int device);
+
  private:
   void settle(State state, std::string message);
 
@@ -35,8 +45,9 @@ class PendingDatabase {
   const std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
   mutable std::mutex mutex_;
   mutable std::condition_variable done_;
-  std::string error_;           // guarded by mutex_
-  std::function<void()> wake_;  // guarded by mutex_
+  std::string error_;                                           // guarded by mutex_
+  std::function<void()> wake_;                                  // guarded by mutex_
+  std::map<int, std::shared_ptr<AllocatorHistory>> histories_;  // guarded by mutex_
 };
 
 }  // namespace snapscope

@@ -3,6 +3,7 @@
 // the block and segment timelines.
 #include <doctest/doctest.h>
 
+#include <fstream>
 #include <memory>
 #include <vector>
 
@@ -11,6 +12,9 @@
 #include "core/allocator/segment_layout.h"
 #include "core/analysis/state_mapping.h"
 #include "core/convert/convert.h"
+#include "core/gen/gen_options.h"
+#include "core/gen/snapshot_generator.h"
+#include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/timeline.h"
 #include "unit/support/test_store_fixture.h"
 
@@ -327,4 +331,48 @@ TEST_CASE("allocator pools: read from elements.db's segments, and kept by the hi
   CHECK_FALSE(pools.private_pool_at(fixture.segments[0].address));
   const auto history = allocator_history_from_db(db, device);
   CHECK(history->pools().private_pool_at(fixture.segments[1].address) == PoolId{4, 11});
+}
+
+// The viewer's cold open builds the shown device's history while the converter still holds the
+// events, then points it at elements.db: it must answer exactly as one built from elements.db.
+TEST_CASE("allocator history: built from the snapshot in memory, then reading elements.db") {
+  test::TempDir dir;
+  gen::GenOptions options;
+  options.events = 30'000;
+  options.mem_pool = true;  // private pools for the pools' names
+  {
+    std::ofstream out(dir / "g.pickle", std::ios::binary);
+    gen::write_snapshot(options, out);
+  }
+  ConvertOptions convert;
+  convert.input = (dir / "g.pickle").string();
+  convert.output_dir = (dir / "out").string();
+  convert_snapshot(convert);
+  const std::string db = (dir / "out" / "elements.db").string();
+  const auto from_db = allocator_history_from_db(db, 0);
+
+  auto snapshot = std::make_unique<Snapshot>(read_snapshot(convert.input));
+  const auto from_memory = allocator_history_from_snapshot(*snapshot, 0);
+  REQUIRE(from_memory->event_count() == from_db->event_count());
+  CHECK_FALSE(from_memory->replace_events(std::make_unique<TraceEventView>(Snapshot{}, 0)));  // other size
+  CHECK(from_memory->replace_events(std::make_unique<DbEventSource>(db, 0)));
+  snapshot.reset();  // from here on only elements.db is read
+
+  CHECK(from_memory->checkpoint_count() == from_db->checkpoint_count());
+  CHECK(from_memory->ooms().size() == from_db->ooms().size());
+  for (size_t position = 0; position <= from_db->event_count(); position += 997) {
+    INFO("position " << position);
+    REQUIRE(from_memory->at_position(position) == from_db->at_position(position));
+  }
+  REQUIRE(from_memory->at_position(from_db->event_count()) == from_db->at_position(from_db->event_count()));
+  for (uint64_t stream : {uint64_t{0}, uint64_t{1}, uint64_t{7}}) {
+    CHECK(from_memory->stream_name(stream) == from_db->stream_name(stream));
+  }
+  const AllocatorState end = from_db->at_position(from_db->event_count());
+  size_t pooled = 0;
+  for (const auto& [address, segment] : end.segments()) {
+    CHECK(from_memory->pools().private_pool_at(address) == from_db->pools().private_pool_at(address));
+    pooled += from_db->pools().private_pool_at(address).has_value();
+  }
+  CHECK(pooled > 0);
 }

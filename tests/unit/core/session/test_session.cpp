@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "core/allocator/db_event_source.h"
 #include "core/analysis/state_mapping.h"
 #include "core/convert/convert.h"
 #include "core/gen/snapshot_generator.h"
@@ -242,4 +243,22 @@ TEST_CASE("session: analysis_now and the allocator history wait for a pending da
   CHECK(analysis->moment.live_bytes > 0);
   session->wait_allocator_history();
   CHECK(session->allocator_history() != nullptr);
+}
+
+TEST_CASE("session: a history the conversion offered for the shown device is used, reading elements.db") {
+  PendingSession opened("offered", 6);
+  const auto& session = opened.session;
+  const int device = session->settings.device;
+  const std::string db = (opened.converted / "elements.db").string();
+  std::shared_ptr<AllocatorHistory> offered = allocator_history_from_db(db, device);
+  opened.pending->offer_history(device + 1, allocator_history_from_db(db, device));  // not shown
+  opened.pending->offer_history(device, offered);
+  opened.pending->finish();
+  session->wait_settled();
+  CHECK(session->allocator_history() == offered.get());    // not built again
+  CHECK(opened.pending->take_history(device) == nullptr);  // taken once
+  const auto rebuilt = allocator_history_from_db(db, device);
+  for (size_t position = 0; position <= rebuilt->event_count(); position += 101) {
+    REQUIRE(session->allocator_history()->at_position(position) == rebuilt->at_position(position));
+  }
 }

@@ -7,10 +7,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/allocator/db_event_source.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/view/app_dirs.h"
 #include "core/view/content_key_memo.h"
@@ -202,6 +205,22 @@ TEST_CASE("conversion cache: a fresh pickle's document comes before its database
   // The entry is named by the content key, hashed while the pickle was read, and remembered.
   CHECK(early->directory == conversion_cache_dir(pickle));
   CHECK(remembered_content_key(pickle, cache_root() / kContentKeyMemoDir) == file_content_key(pickle));
+
+  // The first device's allocator history was built from the events in memory, for the session
+  // to take once; it reads elements.db once given it, as one built from there.
+  CHECK(progress.stages.format().find("allocator history (from memory)") != std::string::npos);
+  const int first = early->devices.front().device;
+  const std::shared_ptr<AllocatorHistory> offered = early->pending_database->take_history(first);
+  REQUIRE(offered != nullptr);
+  CHECK(early->pending_database->take_history(first) == nullptr);
+  const std::string db = (early->directory / "elements.db").string();
+  const auto from_db = allocator_history_from_db(db, first);
+  REQUIRE(offered->event_count() == from_db->event_count());
+  CHECK_THROWS_AS(offered->at_position(1), std::logic_error);  // between checkpoints: no events yet
+  REQUIRE(offered->replace_events(std::make_unique<DbEventSource>(db, first)));
+  for (size_t position = 0; position <= from_db->event_count(); position += 53) {
+    REQUIRE(offered->at_position(position) == from_db->at_position(position));
+  }
 
   // The same timelines as the cache entry gives when it is opened again.
   const auto read_back = open_path(pickle);
