@@ -17,9 +17,7 @@ std::string elements_db_of(const AnalysisSource& source) {
 
 std::unique_ptr<AllocatorHistory> load_history(const AnalysisSource& source) {
   if (from_directory(source)) return allocator_history_from_db(elements_db_of(source), source.device);
-  return std::make_unique<AllocatorHistory>(
-      final_state_from_snapshot(*source.snapshot, source.device),
-      std::make_unique<SnapshotEventSource>(*source.snapshot, source.device));
+  return allocator_history_from_snapshot(*source.snapshot, source.device);  // outlived by the snapshot
 }
 
 std::optional<std::string> overflow_warning(const AnalysisSource& source) {
