@@ -131,6 +131,16 @@ std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::strin
   return stack_hit;
 }
 
+std::vector<uint32_t> elements_allocated_by(const Timeline& timeline, std::span<const int64_t> events) {
+  std::vector<uint32_t> found;
+  if (events.empty()) return found;
+  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+    const EventIndex alloc = timeline.element(elem).alloc_event;
+    if (alloc >= 0 && std::binary_search(events.begin(), events.end(), int64_t{alloc})) found.push_back(elem);
+  }
+  return found;
+}
+
 std::vector<uint32_t> elements_live_at(const Timeline& timeline, std::span<const AddressAtEvent> notes) {
   if (notes.empty()) return {};
   std::unordered_multimap<uint64_t, int64_t> events_at;

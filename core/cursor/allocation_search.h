@@ -49,9 +49,11 @@ std::optional<FrameLocationQuery> parse_frame_location(std::string_view text);
 std::vector<bool> stacks_with_frame_text(const StackCatalog& catalog, std::string_view text);
 
 // Ever-live elements matching a Frame or Address query, ordered by when they were allocated
-// (stack position). Metadata lives in elements.db: ElementsDbReader::elements_with_metadata.
+// (stack position). Metadata lives in elements.db: ElementsDbReader::events_with_metadata.
 std::vector<uint32_t> search_allocations(const Timeline& timeline, const StackCatalog& catalog,
                                          const SearchQuery& query);
+// The elements whose allocation event is one of `events` (ascending event indices).
+std::vector<uint32_t> elements_allocated_by(const Timeline& timeline, std::span<const int64_t> events);
 // The elements live at each (address, event): the allocations annotate events name.
 std::vector<uint32_t> elements_live_at(const Timeline& timeline, std::span<const AddressAtEvent> notes);
 // The same order for elements found elsewhere (out-of-range ids are dropped).

@@ -114,7 +114,8 @@ std::optional<uint32_t> Session::find_by_address(uint64_t address) const {
 std::vector<uint32_t> Session::elements_with_metadata(std::string_view text) const {
   const Timeline* shown = timeline();
   if (shown == nullptr || elements_db_ == nullptr || settings.kind != TimelineKind::Blocks) return {};
-  std::vector<uint32_t> found = elements_db_->elements_with_metadata(device()->device, text);
+  std::vector<uint32_t> found =
+      elements_allocated_by(*shown, elements_db_->events_with_metadata(device()->device, text));
   const std::vector<uint32_t> noted =
       elements_live_at(*shown, elements_db_->notes_with_metadata(device()->device, text));
   found.insert(found.end(), noted.begin(), noted.end());

@@ -89,8 +89,9 @@ void ElementsDbBuilder::end_event_stream() {
 
 void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices) {
   const StageTimer timer(log_, "db: allocations");
-  // 128 MiB: the allocations indexes are maintained per row (see kElementsDbLayoutIndexes) and
-  // must stay in the cache. The caller has freed the trace events by now (convert.cpp).
+  // 128 MiB: the segment_allocations index is maintained per row (see kElementsDbLayoutIndexes),
+  // with inserts in address order, and must stay in the cache. The caller has freed the trace
+  // events by now (convert.cpp).
   db_->exec("PRAGMA cache_size = -131072;");
   db_->exec(kElementsDbLayoutIndexes);
   for (const DeviceTimelines& device : devices) {
@@ -112,7 +113,7 @@ void ElementsDbBuilder::finish() {
   const StageTimer timer(log_, "db: indexes, analyze");
   db_->exec(kElementsDbIndexes);
   // Sampled statistics (cheap even for millions of rows) so the planner knows that `device`
-  // alone selects little and picks e.g. allocations_by_alloc_event over the primary key.
+  // alone selects little and picks e.g. segment_allocations_by_addr over the primary key.
   db_->exec("PRAGMA analysis_limit = 1000; ANALYZE;");
   db_.reset();  // close now, so that errors surface here and not in a destructor
 }

@@ -19,7 +19,7 @@ namespace elements_db {
 class StreamedEvents;
 }
 
-inline constexpr int kElementsDbVersion = 3;  // 3: no allocations_by_addr index
+inline constexpr int kElementsDbVersion = 4;  // 3: no allocations_by_addr index; 4: nor by alloc_event
 
 // One device's replayed timelines and headline numbers, as the db writer needs them.
 struct DeviceTimelines {

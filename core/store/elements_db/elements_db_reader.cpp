@@ -266,22 +266,19 @@ std::vector<AddressAtEvent> ElementsDbReader::notes_with_metadata(int device, st
   return notes;
 }
 
-std::vector<uint32_t> ElementsDbReader::elements_with_metadata(int device, std::string_view text) const {
+std::vector<int64_t> ElementsDbReader::events_with_metadata(int device, std::string_view text) const {
   const std::string lowered = ascii_lowercase(text);
   // The matching strings first, then one pass over the device's events by rowid.
-  SqliteStatement rows = db_->prepare(
-      std::string(kMatchingStrings) +
-      "SELECT a.elem FROM events e JOIN allocations a ON a.device = ?1 AND a.alloc_event = e.id - (?1 << 40) "
-      "WHERE e.id >= (?1 << 40) AND e.id < ((?1 + 1) << 40) "
-      "AND (e.user_metadata IN hits OR e.compile_context IN hits) ORDER BY a.elem");
+  SqliteStatement rows =
+      db_->prepare(std::string(kMatchingStrings) +
+                   "SELECT e.id - (?1 << 40) FROM events e "
+                   "WHERE e.id >= (?1 << 40) AND e.id < ((?1 + 1) << 40) "
+                   "AND (e.user_metadata IN hits OR e.compile_context IN hits) ORDER BY e.id");
   rows.bind(1, int64_t{device});
   rows.bind(2, std::string_view(lowered));
-  std::vector<uint32_t> elements;
-  while (rows.next_row()) {
-    const int64_t elem = rows.column_int(0);
-    if (elem >= 0 && elem <= int64_t{UINT32_MAX}) elements.push_back(static_cast<uint32_t>(elem));
-  }
-  return elements;
+  std::vector<int64_t> events;
+  while (rows.next_row()) events.push_back(rows.column_int(0));
+  return events;
 }
 
 size_t ElementsDbReader::event_count(int device) const {

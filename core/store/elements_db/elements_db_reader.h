@@ -121,10 +121,10 @@ class ElementsDbReader {
   // Every element of one timeline with its stack, in element order.
   std::vector<ElementStack> element_stacks(int device, TimelineKind kind) const;
 
-  // Block-timeline elements whose allocation event carries a user_metadata or compile_context
-  // string containing `text` (ASCII case-insensitive), in element order. Scans the device's
-  // events: seconds on a multi-GB trace.
-  std::vector<uint32_t> elements_with_metadata(int device, std::string_view text) const;
+  // The events whose user_metadata or compile_context string contains `text` (ASCII
+  // case-insensitive), ascending: the allocations they allocate are found in the timeline
+  // (elements_allocated_by in core/cursor). Scans the device's events: about a second per GB.
+  std::vector<int64_t> events_with_metadata(int device, std::string_view text) const;
   // The annotate events whose metadata contains `text` (the same match), as address and event:
   // the allocation each names is found in the timeline (elements_live_at in core/cursor).
   std::vector<AddressAtEvent> notes_with_metadata(int device, std::string_view text) const;

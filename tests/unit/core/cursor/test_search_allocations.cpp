@@ -88,6 +88,21 @@ TEST_CASE("elements found elsewhere are put in allocation order, unknown ones dr
   CHECK(in_allocation_order(timeline, {5, 0, 5, 99, 2}) == std::vector<uint32_t>{0, 2, 5});
 }
 
+TEST_CASE("elements are found by their allocation event, not by a free or an unknown event") {
+  ReplayInput input = model_replay();
+  // The model's actions (event = 2 * index): alloc 0, 1, 2, 4, 5, free 5, free 3.
+  const std::vector<uint32_t> allocated = {0, 1, 2, 4, 5};
+  for (size_t i = 0; i < allocated.size(); ++i)
+    input.elements[allocated[i]].alloc_event = static_cast<EventIndex>(2 * i);
+  input.elements[5].free_event = 10;
+  input.elements[3].free_event = 12;
+  const Timeline timeline(std::move(input));
+  CHECK(elements_allocated_by(timeline, std::vector<int64_t>{2, 8, 10, 12, 99}) ==
+        std::vector<uint32_t>{1, 5});
+  CHECK(elements_allocated_by(timeline, std::vector<int64_t>{0}) == std::vector<uint32_t>{0});
+  CHECK(elements_allocated_by(timeline, std::vector<int64_t>{}).empty());
+}
+
 TEST_CASE("frame text is matched once per string, then per frame, then per stack") {
   const auto catalog = model_catalog();
   const std::vector<bool> weights = stacks_with_frame_text(*catalog, "ALLOC_W");
