@@ -45,20 +45,15 @@ std::vector<uint32_t> Timeline::replay() {
   position_size_.reserve(elements);
   position_alloc_state_.reserve(elements);
   position_free_state_.reserve(elements);
-  action_position_.reserve(action_count());
-  step_end_.reserve(action_count());
+  steps_.reserve(action_count());
   total_.reserve(action_count() + 1);
 
   // The arrays are filled front to back below; the other core backs them with pages meanwhile.
   const auto capacity = [](const auto& array) {
     return MemoryRange{array.data(), array.capacity() * sizeof(array[0])};
   };
-  const MemoryRange arrays[] = {capacity(stack_order_),
-                                capacity(position_size_),
-                                capacity(position_alloc_state_),
-                                capacity(position_free_state_),
-                                capacity(action_position_),
-                                capacity(step_end_),
+  const MemoryRange arrays[] = {capacity(stack_order_), capacity(position_size_),
+                                capacity(position_alloc_state_), capacity(position_free_state_),
                                 capacity(total_)};
   size_t bytes = 0;
   for (const MemoryRange& array : arrays) bytes += array.bytes;
@@ -112,14 +107,12 @@ void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions
   if (elem >= input_.elements.size()) {
     reject("action " + std::to_string(action) + " refers to a missing element");
   }
-  const uint64_t begin = step_begin(action);
   const auto state_after = static_cast<uint32_t>(action + 1);
   if (stack_position_[elem] == kNoIndex) {  // first appearance: alloc on top
     const uint32_t pos = push_position(elem, state_after);
-    action_position_.push_back(pos);
     live_positions.push_back(pos);
     total_.push_back(total_.back() + position_size_[pos]);
-    step_end_.push_back(static_cast<uint32_t>(begin + 1));
+    steps_.push_back(/*frees=*/false, /*shifts=*/false);
     return;
   }
   const uint32_t pos = stack_position_[elem];
@@ -128,10 +121,9 @@ void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions
   }
   while (position_free_state_[live_positions.back()] <= action) live_positions.pop_back();
   const bool has_elements_above = live_positions.back() != pos;
-  action_position_.push_back(pos);
   position_free_state_[pos] = state_after;
   total_.push_back(total_.back() - position_size_[pos]);
-  step_end_.push_back(static_cast<uint32_t>(begin + (has_elements_above ? 4 : 1)));
+  steps_.push_back(/*frees=*/true, /*shifts=*/has_elements_above);
 }
 
 void Timeline::compute_peaks() {
@@ -206,9 +198,7 @@ size_t Timeline::free_state(uint32_t elem) const {
   return ever_live(elem) ? position_free_state_[stack_position_[elem]] : never_freed();
 }
 
-size_t Timeline::action_at_step(uint64_t step) const {
-  return static_cast<size_t>(std::upper_bound(step_end_.begin(), step_end_.end(), step) - step_end_.begin());
-}
+size_t Timeline::action_at_step(uint64_t step) const { return steps_.action_at_step(step); }
 
 uint64_t Timeline::memory_at_step(uint64_t step) const {
   const size_t action = action_at_step(step);
@@ -286,8 +276,9 @@ std::vector<std::pair<uint64_t, uint64_t>> Timeline::polygon(uint32_t elem) cons
   vertices.emplace_back(first_state == 0 ? 0 : step_begin(first_state - 1), offset);
   // Only frees below it move it: a 3-step ramp down by the freed size.
   for (size_t action = first_state; action < last_state; ++action) {
-    const uint32_t other = action_position_[action];
-    if (other > position || position_alloc_state_[other] == action + 1) continue;
+    if (!action_is_free(action)) continue;
+    const uint32_t other = action_stack_position(action);
+    if (other > position) continue;
     const uint64_t ramp_start = step_begin(action) + 1;
     vertices.emplace_back(ramp_start, offset);
     offset -= position_size_[other];
@@ -300,10 +291,9 @@ std::vector<std::pair<uint64_t, uint64_t>> Timeline::polygon(uint32_t elem) cons
 size_t Timeline::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(input_.elements) + bytes(input_.initial_stack) + bytes(input_.actions) +
-         bytes(input_.action_time_us) + bytes(stack_order_) + bytes(stack_position_) +
-         bytes(action_position_) + bytes(position_size_) + bytes(position_alloc_state_) +
-         bytes(position_free_state_) + bytes(total_) + bytes(step_end_) + bytes(checkpoint_positions_) +
-         bytes(checkpoint_begin_);
+         bytes(input_.action_time_us) + bytes(stack_order_) + bytes(stack_position_) + bytes(position_size_) +
+         bytes(position_alloc_state_) + bytes(position_free_state_) + bytes(total_) + steps_.memory_bytes() +
+         bytes(checkpoint_positions_) + bytes(checkpoint_begin_);
 }
 
 }  // namespace snapscope

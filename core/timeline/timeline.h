@@ -23,6 +23,7 @@
 #include <span>
 #include <vector>
 
+#include "core/timeline/action_steps.h"
 #include "core/timeline/replay_input.h"
 
 namespace snapscope {
@@ -51,21 +52,19 @@ class Timeline {
   uint32_t element_at_stack_position(uint32_t pos) const { return stack_order_[pos]; }
 
   uint32_t action_elem(size_t action) const { return input_.actions[action].elem; }
-  uint32_t action_stack_position(size_t action) const { return action_position_[action]; }
+  uint32_t action_stack_position(size_t action) const { return stack_position_[action_elem(action)]; }
   int64_t action_event(size_t action) const { return input_.actions[action].event; }
   // An action frees its element iff the element was live before it (memory_viz's rule).
-  bool action_is_free(size_t action) const {  // inline: sweeps call it once per action
-    return position_alloc_state_[action_position_[action]] != action + 1;
-  }
+  bool action_is_free(size_t action) const { return steps_.frees(action); }
   // A free with live elements above it takes 4 steps (it slides them down), else 1 step.
-  bool action_shifts(size_t action) const { return step_end(action) - step_begin(action) == 4; }
+  bool action_shifts(size_t action) const { return steps_.shifts(action); }
   uint64_t total_at_state(size_t state) const { return total_[state]; }  // O(1)
   uint64_t total_before(size_t action) const { return total_[action]; }
   uint64_t total_after(size_t action) const { return total_[action + 1]; }
 
-  uint64_t timesteps() const { return step_end_.empty() ? 0 : step_end_.back(); }  // max_at_time.length
-  uint64_t step_begin(size_t action) const { return action == 0 ? 0 : step_end_[action - 1]; }
-  uint64_t step_end(size_t action) const { return step_end_[action]; }
+  uint64_t timesteps() const { return steps_.timesteps(); }  // max_at_time.length
+  uint64_t step_begin(size_t action) const { return steps_.step_begin(action); }
+  uint64_t step_end(size_t action) const { return steps_.step_end(action); }
   // Both require step < timesteps().
   size_t action_at_step(uint64_t step) const;    // the action whose steps contain `step`
   uint64_t memory_at_step(uint64_t step) const;  // memory_viz's max_at_time[step]
@@ -122,14 +121,13 @@ class Timeline {
   void visit_live(size_t state, Visit&& visit) const;
 
   ReplayInput input_;
-  std::vector<uint32_t> stack_order_;      // stack position -> elem
-  std::vector<uint32_t> stack_position_;   // elem -> stack position (kNoIndex if never live)
-  std::vector<uint32_t> action_position_;  // action -> stack position of its element
+  std::vector<uint32_t> stack_order_;     // stack position -> elem
+  std::vector<uint32_t> stack_position_;  // elem -> stack position (kNoIndex if never live)
   // Per stack position, so live-set scans read memory in order.
   std::vector<uint64_t> position_size_;
   std::vector<uint32_t> position_alloc_state_, position_free_state_;
-  std::vector<uint64_t> total_;     // action_count()+1 entries
-  std::vector<uint32_t> step_end_;  // per action (32 bits: 80 MB less at 20M actions)
+  std::vector<uint64_t> total_;  // action_count()+1 entries
+  ActionSteps steps_;            // per action: frees? 4 steps?
   uint64_t max_size_ = 0, peak_bytes_ = 0;
   size_t peak_action_ = 0;
   // Checkpoints: sorted live stack positions at every state that is a multiple of

@@ -1,0 +1,43 @@
+// Per action of a replay: whether it frees its element, and whether it takes 4 timesteps (a
+// free that slides the live elements above it down) instead of 1. Two bits per action plus a
+// running count per 64 actions, instead of a 32-bit step end and a 32-bit stack position per
+// action: 20M actions take 6 MB instead of 160 MB. Step ends are counted, in O(1).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace snapscope {
+
+class ActionSteps {
+ public:
+  void reserve(size_t actions);
+  void push_back(bool frees, bool shifts);
+
+  size_t size() const { return size_; }
+  bool frees(size_t action) const { return bit(frees_, action); }
+  bool shifts(size_t action) const { return bit(shifts_, action); }
+  // Action i occupies steps [step_begin(i), step_end(i)).
+  uint64_t step_end(size_t action) const;
+  uint64_t step_begin(size_t action) const { return action == 0 ? 0 : step_end(action - 1); }
+  uint64_t timesteps() const { return size_ == 0 ? 0 : step_end(size_ - 1); }
+  // The first action whose steps end after `step` (size() when none does).
+  size_t action_at_step(uint64_t step) const;
+
+  size_t memory_bytes() const;
+
+ private:
+  static bool bit(const std::vector<uint64_t>& words, size_t action) {
+    return (words[action / 64] >> (action % 64)) & 1;
+  }
+  // Step where the first action of word `word` begins.
+  uint64_t word_begin(size_t word) const { return uint64_t{64} * word + 3 * uint64_t{shifts_before_[word]}; }
+
+  std::vector<uint64_t> frees_, shifts_;  // bit i % 64 of word i / 64 is action i's
+  std::vector<uint32_t> shifts_before_;   // 4-step actions before each word (a replay has < 2^32 actions)
+  size_t size_ = 0;
+  uint32_t shifts_total_ = 0;
+};
+
+}  // namespace snapscope
