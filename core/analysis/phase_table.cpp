@@ -10,10 +10,9 @@
 namespace snapscope {
 
 ActionClock::ActionClock(const Timeline& timeline) {
-  const std::vector<int64_t>& times = timeline.input().action_time_us;
-  borrowed_ = std::is_sorted(times.begin(), times.end());
-  if (borrowed_) {
-    timeline_times_ = times;
+  const ActionTimes& times = timeline.input().action_time_us;
+  if (std::is_sorted(times.begin(), times.end())) {
+    timeline_times_ = &times;
   } else {
     latest_time_.reserve(times.size());
     int64_t latest = kNoTime;
@@ -26,7 +25,7 @@ ActionClock::ActionClock(const Timeline& timeline) {
 }
 
 size_t ActionClock::state_at_time(int64_t time_us) const {
-  const std::span<const int64_t> times = sorted();
+  const ActionTimes& times = sorted();
   return static_cast<size_t>(std::lower_bound(times.begin(), times.end(), time_us) - times.begin());
 }
 

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,11 +23,10 @@ class ActionClock {
 
  private:
   // Running maximum of action times, so lookup can bisect: the timeline's own times when they
-  // never decrease (the usual case; no copy of 8 bytes per action), else latest_time_.
-  std::span<const int64_t> sorted() const { return borrowed_ ? timeline_times_ : latest_time_; }
-  bool borrowed_ = false;
-  std::span<const int64_t> timeline_times_;
-  std::vector<int64_t> latest_time_;
+  // never decrease (the usual case; no copy per action), else latest_time_.
+  const ActionTimes& sorted() const { return timeline_times_ != nullptr ? *timeline_times_ : latest_time_; }
+  const ActionTimes* timeline_times_ = nullptr;
+  ActionTimes latest_time_;
   bool has_times_ = false;
 };
 

@@ -63,7 +63,7 @@ std::vector<std::pair<size_t, size_t>> step_ranges(const Timeline& timeline,
 namespace {
 
 bool has_times(const Timeline& timeline) {
-  const std::vector<int64_t>& times = timeline.input().action_time_us;
+  const ActionTimes& times = timeline.input().action_time_us;
   return !times.empty() && times.front() != kNoTime && times.back() != kNoTime;
 }
 
@@ -125,7 +125,7 @@ size_t RunAlignment::by_event(size_t a_state) const {
 
 size_t RunAlignment::by_time(size_t a_state) const {
   if (a_state == 0) return 0;
-  const std::vector<int64_t>& times_a = a_.input().action_time_us;
+  const ActionTimes& times_a = a_.input().action_time_us;
   const int64_t since_start = times_a[std::min(a_state, times_a.size()) - 1] - times_a.front();
   const int64_t b_time = b_.input().action_time_us.front() + since_start;
   // The state after the last action of B at or before that time.

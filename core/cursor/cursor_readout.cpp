@@ -14,7 +14,7 @@ size_t same_moment(const Timeline& shown, size_t state, int64_t event, const Tim
 }
 
 std::optional<int64_t> time_of(const Timeline& shown, size_t state) {
-  const std::vector<int64_t>& times = shown.input().action_time_us;
+  const ActionTimes& times = shown.input().action_time_us;
   if (state == 0 || state > times.size() || times[state - 1] == kNoTime) return std::nullopt;
   return times[state - 1];
 }

@@ -16,7 +16,7 @@ std::vector<LiveElement> allocated_in_range(const Timeline& timeline, EventRange
 }
 
 int64_t action_time(const Timeline& timeline, size_t action) {
-  const std::vector<int64_t>& times = timeline.input().action_time_us;
+  const ActionTimes& times = timeline.input().action_time_us;
   return action < times.size() ? times[action] : kNoTime;
 }
 

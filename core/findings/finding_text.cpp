@@ -20,7 +20,7 @@ std::string percent(uint64_t part, uint64_t whole) {
 std::string moment_phrase(const Timeline& timeline, size_t state) {
   const int64_t event = event_of_state(timeline, state);
   std::string text = event < 0 ? std::string("the start of the trace") : "event #" + std::to_string(event);
-  const std::vector<int64_t>& times = timeline.input().action_time_us;
+  const ActionTimes& times = timeline.input().action_time_us;
   if (event >= 0 && state - 1 < times.size() && times.front() != kNoTime && times[state - 1] != kNoTime) {
     char seconds[48];
     std::snprintf(seconds, sizeof seconds, " (%.3f s into the trace)",

@@ -202,7 +202,6 @@ class ReplayDeriver {
         std::any_of(events.begin(), events.end(), [](const TraceEvent& e) { return e.time_us != kNoTime; });
     if (!any_time) return;
     out_.action_time_us.reserve(out_.actions.size());
-    advise_huge_pages(out_.action_time_us.data(), out_.action_time_us.capacity() * sizeof(int64_t));
     for (const ReplayAction& action : out_.actions) {
       out_.action_time_us.push_back(action.event < 0 ? kNoTime
                                                      : events[static_cast<size_t>(action.event)].time_us);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/snapshot/model.h"
+#include "core/timeline/action_times.h"
 
 namespace snapscope {
 
@@ -70,7 +71,7 @@ struct ReplayInput {
   std::vector<uint32_t> initial_stack;       // element ids live at t = 0, bottom to top
   std::vector<ReplayAction> actions;         // in trace order
   bool synthetic_action = false;             // trace had no actions; one initial element promoted
-  std::vector<int64_t> action_time_us;       // per action (kNoTime if absent); empty if no time_us at all
+  ActionTimes action_time_us;                // per action (kNoTime if absent); empty if no time_us at all
   std::vector<ElementRef> element_blocks;    // SnapshotBlock elements' block, ascending elem
   std::vector<ElementRef> element_segments;  // snapshot elements' segment, ascending elem
 

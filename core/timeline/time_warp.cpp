@@ -10,7 +10,7 @@ namespace {
 constexpr double kSliverOfMeanStep = 1e-4;
 
 // Per action, microseconds since the first timed action, never decreasing.
-std::vector<double> monotone_times(const std::vector<int64_t>& raw, int64_t first) {
+std::vector<double> monotone_times(const ActionTimes& raw, int64_t first) {
   std::vector<double> times(raw.size());
   int64_t latest = first;
   for (size_t i = 0; i < raw.size(); ++i) {
@@ -34,7 +34,7 @@ double through_knots(const std::vector<From>& from, const std::vector<To>& to, d
 }  // namespace
 
 std::shared_ptr<const TimeWarp> TimeWarp::build(const Timeline& timeline) {
-  const std::vector<int64_t>& raw = timeline.input().action_time_us;
+  const ActionTimes& raw = timeline.input().action_time_us;
   if (timeline.action_count() == 0 || raw.size() != timeline.action_count()) return nullptr;
   const auto first = std::find_if(raw.begin(), raw.end(), [](int64_t time) { return time != kNoTime; });
   if (first == raw.end()) return nullptr;

@@ -291,9 +291,9 @@ std::vector<std::pair<uint64_t, uint64_t>> Timeline::polygon(uint32_t elem) cons
 size_t Timeline::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(input_.elements) + bytes(input_.initial_stack) + bytes(input_.actions) +
-         bytes(input_.action_time_us) + bytes(stack_order_) + bytes(stack_position_) + bytes(position_size_) +
-         bytes(position_alloc_state_) + bytes(position_free_state_) + bytes(total_) + steps_.memory_bytes() +
-         bytes(checkpoint_positions_) + bytes(checkpoint_begin_);
+         input_.action_time_us.memory_bytes() + bytes(stack_order_) + bytes(stack_position_) +
+         bytes(position_size_) + bytes(position_alloc_state_) + bytes(position_free_state_) + bytes(total_) +
+         steps_.memory_bytes() + bytes(checkpoint_positions_) + bytes(checkpoint_begin_);
 }
 
 }  // namespace snapscope

@@ -282,18 +282,17 @@ class ActionsReader {
       });
       counter_.add(end - begin);
       if (!timed) continue;
-      input.action_time_us.resize(end);
-      int64_t* time_us = input.action_time_us.data();
-      times.read(begin, end, [&](size_t i, int64_t value) {
+      ActionTimes& time_us = input.action_time_us;
+      times.read(begin, end, [&](size_t, int64_t value) {  // in order: appended
         if (value == allocations_json::kNullValue) {
-          time_us[i] = kNoTime;
+          time_us.push_back(kNoTime);
           return;
         }
         // A sum past int64 (or onto the kNoTime marker) is no time the writer could have written.
         if (__builtin_add_overflow(time_sum, value, &time_sum) || time_sum == kNoTime) {
           failer_.fail("time_us_delta sums past the 64-bit time range");
         }
-        time_us[i] = time_sum;
+        time_us.push_back(time_sum);
       });
     }
     elems.finish();

@@ -97,7 +97,7 @@ void write_event_deltas(JsonTextWriter& out, const std::vector<ReplayAction>& ac
 }
 
 // Null marks an action without a timestamp; deltas run from the previous timestamped action.
-void write_time_deltas(JsonTextWriter& out, const std::vector<int64_t>& times) {
+void write_time_deltas(JsonTextWriter& out, const ActionTimes& times) {
   int64_t previous = 0;
   write_array(out, times, [&](int64_t time_us) {
     if (time_us == kNoTime) {

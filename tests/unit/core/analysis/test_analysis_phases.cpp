@@ -72,7 +72,7 @@ TEST_CASE("analysis: action clock maps a time to the state before the first acti
 
 TEST_CASE("analysis: action clock bisects the running maximum when times go back") {
   ReplayInput input = timed_replay({1, 2, 4}, {0});
-  input.action_time_us = {10, 30, 20, kNoTime};  // running maximum: 10, 30, 30, 30
+  input.action_time_us = ActionTimes{10, 30, 20, kNoTime};  // running maximum: 10, 30, 30, 30
   const Timeline timeline(std::move(input));
   const ActionClock clock(timeline);
   const ActionClock copy = clock;  // owns its maximum: a copy must not point into the original

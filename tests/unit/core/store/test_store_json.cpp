@@ -58,7 +58,7 @@ AllocationsFile edge_case_file() {
   layout.blocks.elements[0].stack = 123456;
   layout.blocks.initial_stack = {2, 1};
   layout.blocks.actions = {{0, 0}, {1, 2}, {0, 5}};
-  layout.blocks.action_time_us = {-5, kNoTime, 1'700'000'000'000'000};
+  layout.blocks.action_time_us = ActionTimes{-5, kNoTime, 1'700'000'000'000'000};
   layout.segments.device = 3;
   layout.segments.kind = TimelineKind::Segments;
   layout.segments.elements = {element(0x100, 2 << 20, -1, -1, Origin::SnapshotSegment)};

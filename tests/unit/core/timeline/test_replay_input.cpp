@@ -248,7 +248,7 @@ TEST_CASE("replay input: action times follow the action's raw event") {
             {event(Action::Alloc, 100, 10, 5), event(Action::FreeRequested, 100, 10, 6),
              event(Action::FreeCompleted, 100, 10, 7), event(Action::Alloc, 200, 10)});
   const ReplayInput input = derive_replay_input(snapshot, 0, TimelineKind::Blocks);
-  CHECK(input.action_time_us == std::vector<int64_t>{5, 7, kNoTime});
+  CHECK(input.action_time_us == ActionTimes{5, 7, kNoTime});
   CHECK(derive_replay_input(snapshot, 0, TimelineKind::Segments).action_time_us.empty());
 }
 

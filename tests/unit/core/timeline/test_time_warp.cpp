@@ -72,9 +72,9 @@ TEST_CASE("time warp: equal, missing and backward times; clamping; no timestamps
     CHECK_FALSE(TimeWarp::build(Timeline(input)));
   }
   SUBCASE("untimed actions take the time before them; a clock running backwards is held") {
-    input.action_time_us[3] = kStart + 100;
-    input.action_time_us[10] = kStart + 50;  // backwards
-    input.action_time_us[20] = kStart + 300;
+    input.action_time_us.set(3, kStart + 100);
+    input.action_time_us.set(10, kStart + 50);  // backwards
+    input.action_time_us.set(20, kStart + 300);
     const Timeline timeline(input);
     const auto warp = TimeWarp::build(timeline);
     REQUIRE(warp);
@@ -92,8 +92,8 @@ TEST_CASE("time warp: equal, missing and backward times; clamping; no timestamps
     CHECK(warp->step_at(warp->axis_end() * 2) == static_cast<double>(timeline.timesteps()));
   }
   SUBCASE("times at both ends of int64 (a hostile file): finite, no overflow") {
-    input.action_time_us[0] = std::numeric_limits<int64_t>::min() + 1;
-    input.action_time_us[1] = std::numeric_limits<int64_t>::max();
+    input.action_time_us.set(0, std::numeric_limits<int64_t>::min() + 1);
+    input.action_time_us.set(1, std::numeric_limits<int64_t>::max());
     const Timeline timeline(input);
     const auto warp = TimeWarp::build(timeline);
     REQUIRE(warp);

@@ -1,0 +1,80 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/timeline/action_times.h"
+
+using namespace snapscope;
+
+namespace {
+
+constexpr int64_t kMinutes71 = int64_t{71} * 60 * 1'000'000 + 1'000'000;  // past 2^32 µs
+
+void check_holds(const std::vector<int64_t>& expected) {
+  ActionTimes times;
+  times.reserve(expected.size());
+  for (const int64_t time : expected) times.push_back(time);
+  REQUIRE(times.size() == expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    CAPTURE(i);
+    CHECK(times[i] == expected[i]);
+  }
+  CHECK(std::equal(times.begin(), times.end(), expected.begin(), expected.end()));
+}
+
+}  // namespace
+
+TEST_CASE("action times: kept exactly, whatever their order and span") {
+  const int64_t start = 1'700'000'000'000'000;
+  SUBCASE("increasing, a few µs apart, across runs of 4096") {
+    std::vector<int64_t> times;
+    for (int64_t i = 0; i < 10'000; ++i) times.push_back(start + 3 * i);
+    check_holds(times);
+  }
+  SUBCASE("absent times, backwards times, jumps of more than 71 minutes") {
+    check_holds({kNoTime, start, start - 5, kNoTime, start + kMinutes71, start + 1, start - kMinutes71});
+  }
+  SUBCASE("the extremes of int64") {
+    check_holds({std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min() + 1, 0, -1,
+                 std::numeric_limits<int64_t>::max()});
+  }
+  SUBCASE("random") {
+    std::mt19937_64 random(11);
+    std::vector<int64_t> times;
+    for (int i = 0; i < 20'000; ++i) {
+      const uint64_t pick = random() % 8;
+      times.push_back(pick == 0   ? kNoTime
+                      : pick == 1 ? static_cast<int64_t>(random())
+                                  : start + static_cast<int64_t>(i));
+    }
+    check_holds(times);
+  }
+}
+
+TEST_CASE("action times: set() replaces one time, to or from one kept whole") {
+  ActionTimes times{100, 200, 300};
+  times.set(1, 100 + kMinutes71);  // no longer fits an offset
+  times.set(2, kNoTime);
+  CHECK(times == ActionTimes{100, 100 + kMinutes71, kNoTime});
+  times.set(1, 150);  // fits again
+  times.set(0, 50);   // below the run's base: kept whole
+  CHECK(times == ActionTimes{50, 150, kNoTime});
+  times.assign(2, 7);
+  CHECK(times == ActionTimes{7, 7});
+  times.clear();
+  CHECK(times.empty());
+}
+
+TEST_CASE("action times: 4 bytes per action when they fit, and they bisect") {
+  ActionTimes times;
+  times.reserve(100'000);
+  for (int64_t i = 0; i < 100'000; ++i) times.push_back(1'000'000 + 10 * i);
+  CHECK(times.memory_bytes() < 100'000 * 4 + 1024);
+  CHECK(times.front() == 1'000'000);
+  CHECK(times.back() == 1'000'000 + 10 * 99'999);
+  CHECK(std::lower_bound(times.begin(), times.end(), 1'000'000 + 10 * 1234 + 1) - times.begin() == 1235);
+}
