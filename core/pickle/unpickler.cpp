@@ -151,6 +151,7 @@ Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer*
       memo_(limits.max_memo) {
   const auto remaining = source.remaining();
   if (remaining && *remaining >= kPopulateMemoFromInputBytes) {
+    // Frames lists GET memo entries all over it: with 4 KiB pages most GETs also miss the TLB.
     advise_huge_pages(memo_.data(), memo_.capacity() * sizeof(PackedValue));
     memo_pages_ = std::make_unique<PopulateAhead>(
         MemoryRange{memo_.data(), memo_.capacity() * sizeof(PackedValue)}, kMemoLeadBytes);

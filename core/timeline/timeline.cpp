@@ -36,7 +36,8 @@ Timeline::Timeline(ReplayInput input, size_t checkpoint_budget_bytes) : input_(s
 std::vector<uint32_t> Timeline::replay() {
   const size_t elements = input_.elements.size();
   if (never_freed() >= kNoIndex) reject("too many actions");
-  // Steps are stored in 32 bits (at most 4 per action): far beyond what fits in memory anyway.
+  // ActionSteps and the callers count steps in 32 bits (at most 4 per action): far beyond what
+  // fits in memory anyway.
   if (action_count() > std::numeric_limits<uint32_t>::max() / 4) reject("too many actions");
   stack_position_.reserve(elements);
   advise_huge_pages(stack_position_.data(), elements * sizeof(uint32_t));  // before the fill faults it in

@@ -92,8 +92,8 @@ LEFT JOIN events fe ON fe.id = (a.device << 40) + a.free_event;
 // of writing the table, and 7 % of the output; the viewer finds addresses in its timelines,
 // and an SQL lookup by address scans the table in a fraction of a second. Nor on
 // allocations.alloc_event (format 4): a third of the time to write the table and 7 % of the
-// output, for one lookup the viewer does in its timeline (event -> allocation); an SQL join on
-// it gets an automatic index from SQLite.
+// output, for one lookup the viewer does in its timeline (event -> allocation). SQL joins go
+// from allocations to events, by the events' key (docs/FORMAT.md).
 const char* const kElementsDbLayoutIndexes = R"sql(
 CREATE INDEX segment_allocations_by_addr ON segment_allocations (addr);
 )sql";
