@@ -24,10 +24,7 @@ void ActionTimes::push_back(int64_t time_us) {
 }
 
 void ActionTimes::set(size_t index, int64_t time_us) {
-  if (offsets_[index] == kWhole) {
-    const auto it = std::lower_bound(whole_.begin(), whole_.end(), std::pair{index, INT64_MIN});
-    whole_.erase(it);
-  }
+  if (offsets_[index] == kWhole) whole_.erase(whole_at(index));
   store(index, time_us);
 }
 
@@ -56,13 +53,10 @@ void ActionTimes::store(size_t index, int64_t time_us) {
     return;
   }
   offsets_[index] = kWhole;
-  const auto it = std::lower_bound(whole_.begin(), whole_.end(), std::pair{index, INT64_MIN});
-  whole_.insert(it, {index, time_us});  // at the end when filled front to back
+  whole_.insert(whole_at(index), {index, time_us});  // at the end when filled front to back
 }
 
-int64_t ActionTimes::whole_time(size_t index) const {
-  return std::lower_bound(whole_.begin(), whole_.end(), std::pair{index, INT64_MIN})->second;
-}
+int64_t ActionTimes::whole_time(size_t index) const { return whole_at(index)->second; }
 
 size_t ActionTimes::memory_bytes() const {
   return offsets_.capacity() * sizeof(uint32_t) + bases_.capacity() * sizeof(int64_t) +

@@ -4,6 +4,7 @@
 // times that do are kept whole beside the offsets. 20M actions: 80 MB instead of 160 MB.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -96,12 +97,17 @@ class ActionTimes {
   static constexpr uint32_t kAbsent = 0xffffffff;  // kNoTime
   static constexpr uint32_t kWhole = 0xfffffffe;   // in whole_
 
+  using WholeTimes = std::vector<std::pair<size_t, int64_t>>;
+  // whole_'s entry for `index`, or where it would go.
+  WholeTimes::const_iterator whole_at(size_t index) const {
+    return std::lower_bound(whole_.begin(), whole_.end(), std::pair{index, INT64_MIN});
+  }
   int64_t whole_time(size_t index) const;
   void store(size_t index, int64_t time_us);
 
-  std::vector<uint32_t> offsets_;                  // per action: from its run's base, or a marker
-  std::vector<int64_t> bases_;                     // per run: its first time (kNoTime: none yet)
-  std::vector<std::pair<size_t, int64_t>> whole_;  // (action, time) for kWhole, ascending action
+  std::vector<uint32_t> offsets_;  // per action: from its run's base, or a marker
+  std::vector<int64_t> bases_;     // per run: its first time (kNoTime: none yet)
+  WholeTimes whole_;               // (action, time) for kWhole, ascending action
 };
 
 }  // namespace snapscope
