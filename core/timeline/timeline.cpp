@@ -55,7 +55,7 @@ std::vector<uint32_t> Timeline::replay() {
   };
   const MemoryRange arrays[] = {capacity(stack_order_), capacity(position_size_),
                                 capacity(position_alloc_state_), capacity(position_free_state_),
-                                capacity(total_)};
+                                total_.offsets_memory()};
   size_t bytes = 0;
   for (const MemoryRange& array : arrays) bytes += array.bytes;
   if (bytes < kPrefaultMinBytes) return replay_actions();  // not worth a thread
@@ -100,7 +100,7 @@ void Timeline::place_initial_stack() {
     push_position(elem, 0);
     total += input_.elements[elem].size;
   }
-  total_.push_back(total);
+  total_.push_back(static_cast<int64_t>(total));
 }
 
 void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions) {
@@ -112,7 +112,7 @@ void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions
   if (stack_position_[elem] == kNoIndex) {  // first appearance: alloc on top
     const uint32_t pos = push_position(elem, state_after);
     live_positions.push_back(pos);
-    total_.push_back(total_.back() + position_size_[pos]);
+    total_.push_back(static_cast<int64_t>(total_before(action) + position_size_[pos]));
     steps_.push_back(/*frees=*/false, /*shifts=*/false);
     return;
   }
@@ -123,7 +123,7 @@ void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions
   while (position_free_state_[live_positions.back()] <= action) live_positions.pop_back();
   const bool has_elements_above = live_positions.back() != pos;
   position_free_state_[pos] = state_after;
-  total_.push_back(total_.back() - position_size_[pos]);
+  total_.push_back(static_cast<int64_t>(total_before(action) - position_size_[pos]));
   steps_.push_back(/*frees=*/true, /*shifts=*/has_elements_above);
 }
 
@@ -293,8 +293,9 @@ size_t Timeline::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(input_.elements) + bytes(input_.initial_stack) + bytes(input_.actions) +
          input_.action_time_us.memory_bytes() + bytes(stack_order_) + bytes(stack_position_) +
-         bytes(position_size_) + bytes(position_alloc_state_) + bytes(position_free_state_) + bytes(total_) +
-         steps_.memory_bytes() + bytes(checkpoint_positions_) + bytes(checkpoint_begin_);
+         bytes(position_size_) + bytes(position_alloc_state_) + bytes(position_free_state_) +
+         total_.memory_bytes() + steps_.memory_bytes() + bytes(checkpoint_positions_) +
+         bytes(checkpoint_begin_);
 }
 
 }  // namespace snapscope

@@ -25,6 +25,7 @@
 
 #include "core/timeline/action_steps.h"
 #include "core/timeline/replay_input.h"
+#include "core/util/packed_int64s.h"
 
 namespace snapscope {
 
@@ -58,9 +59,9 @@ class Timeline {
   bool action_is_free(size_t action) const { return steps_.frees(action); }
   // A free with live elements above it takes 4 steps (it slides them down), else 1 step.
   bool action_shifts(size_t action) const { return steps_.shifts(action); }
-  uint64_t total_at_state(size_t state) const { return total_[state]; }  // O(1)
-  uint64_t total_before(size_t action) const { return total_[action]; }
-  uint64_t total_after(size_t action) const { return total_[action + 1]; }
+  uint64_t total_at_state(size_t state) const { return static_cast<uint64_t>(total_[state]); }  // O(1)
+  uint64_t total_before(size_t action) const { return total_at_state(action); }
+  uint64_t total_after(size_t action) const { return total_at_state(action + 1); }
 
   uint64_t timesteps() const { return steps_.timesteps(); }  // max_at_time.length
   uint64_t step_begin(size_t action) const { return steps_.step_begin(action); }
@@ -126,8 +127,8 @@ class Timeline {
   // Per stack position, so live-set scans read memory in order.
   std::vector<uint64_t> position_size_;
   std::vector<uint32_t> position_alloc_state_, position_free_state_;
-  std::vector<uint64_t> total_;  // action_count()+1 entries
-  ActionSteps steps_;            // per action: frees? 4 steps?
+  PackedInt64s total_;  // action_count()+1 entries, bytes as int64 (they wrap back exactly)
+  ActionSteps steps_;   // per action: frees? 4 steps?
   uint64_t max_size_ = 0, peak_bytes_ = 0;
   size_t peak_action_ = 0;
   // Checkpoints: sorted live stack positions at every state that is a multiple of

@@ -7,12 +7,13 @@
 #include <vector>
 
 #include "core/timeline/action_times.h"
+#include "core/util/packed_int64s.h"
 
 using namespace snapscope;
 
 namespace {
 
-constexpr int64_t kMinutes71 = int64_t{71} * 60 * 1'000'000 + 1'000'000;  // past 2^32 µs
+constexpr int64_t kMinutes36 = int64_t{36} * 60 * 1'000'000;  // past 2^31 µs
 
 void check_holds(const std::vector<int64_t>& expected) {
   ActionTimes times;
@@ -30,13 +31,13 @@ void check_holds(const std::vector<int64_t>& expected) {
 
 TEST_CASE("action times: kept exactly, whatever their order and span") {
   const int64_t start = 1'700'000'000'000'000;
-  SUBCASE("increasing, a few µs apart, across runs of 4096") {
+  SUBCASE("increasing, a few µs apart, across runs of 256") {
     std::vector<int64_t> times;
     for (int64_t i = 0; i < 10'000; ++i) times.push_back(start + 3 * i);
     check_holds(times);
   }
-  SUBCASE("absent times, backwards times, jumps of more than 71 minutes") {
-    check_holds({kNoTime, start, start - 5, kNoTime, start + kMinutes71, start + 1, start - kMinutes71});
+  SUBCASE("absent times, backwards times, jumps of more than 2^31 either way") {
+    check_holds({kNoTime, start, start - 5, kNoTime, start + kMinutes36, start + 1, start - kMinutes36});
   }
   SUBCASE("the extremes of int64") {
     check_holds({std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min() + 1, 0, -1,
@@ -57,12 +58,14 @@ TEST_CASE("action times: kept exactly, whatever their order and span") {
 
 TEST_CASE("action times: set() replaces one time, to or from one kept whole") {
   ActionTimes times{100, 200, 300};
-  times.set(1, 100 + kMinutes71);  // no longer fits an offset
+  times.set(1, 100 + kMinutes36);  // no longer fits an offset
   times.set(2, kNoTime);
-  CHECK(times == ActionTimes{100, 100 + kMinutes71, kNoTime});
+  CHECK(times == ActionTimes{100, 100 + kMinutes36, kNoTime});
   times.set(1, 150);  // fits again
-  times.set(0, 50);   // below the run's base: kept whole
+  times.set(0, 50);   // below the run's base, within reach of an offset
   CHECK(times == ActionTimes{50, 150, kNoTime});
+  times.set(0, 100 - kMinutes36);  // too far below: kept whole
+  CHECK(times == ActionTimes{100 - kMinutes36, 150, kNoTime});
   times.assign(2, 7);
   CHECK(times == ActionTimes{7, 7});
   times.clear();
@@ -73,8 +76,36 @@ TEST_CASE("action times: 4 bytes per action when they fit, and they bisect") {
   ActionTimes times;
   times.reserve(100'000);
   for (int64_t i = 0; i < 100'000; ++i) times.push_back(1'000'000 + 10 * i);
-  CHECK(times.memory_bytes() < 100'000 * 4 + 1024);
+  CHECK(times.memory_bytes() < 100'000 * 4 + 100'000 / 256 * 8 + 64);
   CHECK(times.front() == 1'000'000);
   CHECK(times.back() == 1'000'000 + 10 * 99'999);
   CHECK(std::lower_bound(times.begin(), times.end(), 1'000'000 + 10 * 1234 + 1) - times.begin() == 1235);
+}
+
+TEST_CASE("packed int64s: memory totals that rise and fall by more than an offset reaches") {
+  // A running total of allocation sizes, as Timeline keeps one per action: small steps, with
+  // an occasional 3 GiB allocation and its free, and values near both ends of int64.
+  const int64_t gib = int64_t{1} << 30;
+  std::vector<int64_t> totals;
+  int64_t total = 0;
+  std::mt19937_64 random(5);
+  for (int i = 0; i < 50'000; ++i) {
+    const int64_t size = static_cast<int64_t>(random() % 4096) * 512;
+    if (i % 7000 == 10) {
+      total += 3 * gib;
+    } else if (i % 7000 == 3000) {
+      total -= 3 * gib;
+    } else {
+      total += (random() & 1) && total >= size ? -size : size;
+    }
+    totals.push_back(total);
+  }
+  totals.push_back(std::numeric_limits<int64_t>::max());
+  totals.push_back(std::numeric_limits<int64_t>::min() + 5);
+  PackedInt64s packed;
+  packed.reserve(totals.size());
+  for (const int64_t value : totals) packed.push_back(value);
+  CHECK(std::equal(packed.begin(), packed.end(), totals.begin(), totals.end()));
+  // Each 3 GiB step costs the rest of its run of 256 whole: still well under 8 bytes a value.
+  CHECK(packed.memory_bytes() < totals.size() * 6);
 }
