@@ -85,18 +85,15 @@ PrivatePoolInput private_pool_input(const Timeline& blocks, const PoolSources& s
     if (is_private(row.pool_id)) reserved.emplace_back(index.of({row.pool_id, row.stream}), row.total_size);
   }
   // A segment event sits between the timeline's actions: after those with a smaller event index.
-  const auto& actions = blocks.input().actions;
   for (const EventRow& event : sources.segment_events()) {
     const std::optional<PoolId> pool = segments.private_pool_at(event.address);
     if (!pool) continue;
-    const auto position = std::lower_bound(actions.begin(), actions.end(), event.index,
-                                           [](const ReplayAction& a, int64_t e) { return a.event < e; }) -
-                          actions.begin();
+    // Actions' events are >= -1, so none comes before an event index below 0 (an untrusted one).
+    const size_t position = event.index < 0 ? 0 : blocks.actions_through_event(event.index - 1);
     const auto action = static_cast<Action>(event.action);
     const bool adds = action == Action::SegmentAlloc || action == Action::SegmentMap;
     const int64_t size = signed_bytes(event.size);
-    result.segment_changes.push_back(
-        {static_cast<size_t>(position), index.of({*pool, event.stream}), adds ? size : -size});
+    result.segment_changes.push_back({position, index.of({*pool, event.stream}), adds ? size : -size});
   }
   result.pools = index.take();
   result.snapshot_reserved.assign(result.pools.size(), 0);

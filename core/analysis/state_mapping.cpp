@@ -5,16 +5,11 @@
 namespace snapscope {
 
 size_t state_after_event(const Timeline& timeline, int64_t event) {
-  const std::vector<ReplayAction>& actions = timeline.input().actions;
-  // Actions are in trace order, so their event indices increase.
-  const auto past =
-      std::upper_bound(actions.begin(), actions.end(), event,
-                       [](int64_t value, const ReplayAction& action) { return value < action.event; });
-  return static_cast<size_t>(past - actions.begin());
+  return timeline.actions_through_event(event);
 }
 
 int64_t event_of_state(const Timeline& timeline, size_t state) {
-  return state == 0 ? -1 : timeline.input().actions[state - 1].event;
+  return state == 0 ? -1 : timeline.action_event(state - 1);
 }
 
 size_t state_shown_at(const Timeline& timeline, double x) {

@@ -33,6 +33,17 @@ uint32_t ReplayInput::find_ref(const std::vector<ElementRef>& refs, uint32_t ele
   return it != refs.end() && it->elem == elem ? it->index : kNoIndex;
 }
 
+ActionEventWalk::ActionEventWalk(const ReplayInput& input) : input_(input), seen_(input.elements.size()) {
+  for (const uint32_t elem : input.initial_stack) seen_[elem] = true;
+}
+
+EventIndex ActionEventWalk::next(const ReplayAction& action) {
+  const ReplayElement& element = input_.elements[action.elem];
+  if (seen_[action.elem]) return element.free_event;
+  seen_[action.elem] = true;
+  return element.alloc_event;
+}
+
 namespace {
 
 // Builds one ReplayInput; state mirrors process_alloc_data's locals.
@@ -121,14 +132,14 @@ class ReplayDeriver {
     element.stack = event.stack;
     const uint32_t id = push_element(element);
     addr_to_alloc_.insert_or_assign(event.addr, id);  // overwrites: a re-used address without a free
-    out_.actions.push_back({id, index});
+    out_.actions.push_back({id});
   }
 
   // `source` is the event memory_viz keeps: the free_requested when merged, else the free itself.
   void on_free(const TraceEvent& source, EventIndex index, bool merged) {
     if (const std::optional<uint32_t> alloc = addr_to_alloc_.erase(source.addr)) {
       out_.elements[*alloc].free_event = index;
-      out_.actions.push_back({*alloc, index});
+      out_.actions.push_back({*alloc});
       return;
     }
     ReplayElement element;
@@ -140,7 +151,7 @@ class ReplayDeriver {
     element.merged_free = merged;
     const uint32_t id = push_element(element);
     initially_allocated_.push_back(id);
-    out_.actions.push_back({id, index});
+    out_.actions.push_back({id});
   }
 
   bool live_at_trace_end(uint64_t addr) const { return addr_to_alloc_.contains(addr); }
@@ -191,7 +202,7 @@ class ReplayDeriver {
     std::vector<uint32_t>& stack = out_.initial_stack;
     stack.assign(initially_allocated_.rbegin(), initially_allocated_.rend());
     if (out_.actions.empty() && !stack.empty()) {
-      out_.actions.push_back({stack.back(), -1});
+      out_.actions.push_back({stack.back()});
       stack.pop_back();
       out_.synthetic_action = true;
     }
@@ -202,9 +213,10 @@ class ReplayDeriver {
         std::any_of(events.begin(), events.end(), [](const TraceEvent& e) { return e.time_us != kNoTime; });
     if (!any_time) return;
     out_.action_time_us.reserve(out_.actions.size());
+    ActionEventWalk walk(out_);
     for (const ReplayAction& action : out_.actions) {
-      out_.action_time_us.push_back(action.event < 0 ? kNoTime
-                                                     : events[static_cast<size_t>(action.event)].time_us);
+      const EventIndex event = walk.next(action);
+      out_.action_time_us.push_back(event < 0 ? kNoTime : events[static_cast<size_t>(event)].time_us);
     }
   }
 

@@ -50,11 +50,12 @@ struct ReplayElement {
 };
 static_assert(sizeof(ReplayElement) == 32, "millions of these are held in memory");
 
+// An action allocates or frees its element; which one, and so its event, follows from the
+// order of the actions (ActionEventWalk, Timeline::action_event).
 struct ReplayAction {
   uint32_t elem = 0;
-  EventIndex event = -1;  // raw trace index of the action's event; -1 for the synthetic action
 };
-static_assert(sizeof(ReplayAction) == 8, "millions of these are held in memory");
+static_assert(sizeof(ReplayAction) == 4, "millions of these are held in memory");
 
 // A snapshot element's block or segment (Snapshot::blocks / Snapshot::segments index). Only
 // snapshot elements have one, so they are kept beside the elements, not in each of them.
@@ -81,6 +82,21 @@ struct ReplayInput {
 
  private:
   static uint32_t find_ref(const std::vector<ElementRef>& refs, uint32_t elem);
+};
+
+// The raw trace index of each action's event, in action order. memory_viz's replay frees an
+// element at its action iff the element is live before it, and an element is never allocated
+// again after its free: an element's first action allocates it (its alloc_event; -1 for the
+// synthetic action), unless it starts on the initial stack, and its other action frees it (its
+// free_event). Elements must be in range (the readers and derive_replay_input ensure it).
+class ActionEventWalk {
+ public:
+  explicit ActionEventWalk(const ReplayInput& input);
+  EventIndex next(const ReplayAction& action);  // the next action's event
+
+ private:
+  const ReplayInput& input_;
+  std::vector<bool> seen_;  // per element: on the initial stack or already acted on
 };
 
 // memory_viz's process_alloc_data element/action derivation (after annotate_snapshot's

@@ -289,6 +289,19 @@ std::vector<std::pair<uint64_t, uint64_t>> Timeline::polygon(uint32_t elem) cons
   return vertices;
 }
 
+size_t Timeline::actions_through_event(int64_t event) const {
+  size_t begin = 0, end = action_count();
+  while (begin < end) {
+    const size_t middle = begin + (end - begin) / 2;
+    if (action_event(middle) <= event) {
+      begin = middle + 1;
+    } else {
+      end = middle;
+    }
+  }
+  return begin;
+}
+
 size_t Timeline::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(input_.elements) + bytes(input_.initial_stack) + bytes(input_.actions) +

@@ -54,7 +54,13 @@ class Timeline {
 
   uint32_t action_elem(size_t action) const { return input_.actions[action].elem; }
   uint32_t action_stack_position(size_t action) const { return stack_position_[action_elem(action)]; }
-  int64_t action_event(size_t action) const { return input_.actions[action].event; }
+  // The action's raw trace event (-1 for the synthetic action): see ActionEventWalk.
+  int64_t action_event(size_t action) const {
+    const ReplayElement& element = input_.elements[action_elem(action)];
+    return action_is_free(action) ? element.free_event : element.alloc_event;
+  }
+  // How many actions have an event index <= `event` (they are in trace order): O(log actions).
+  size_t actions_through_event(int64_t event) const;
   // An action frees its element iff the element was live before it (memory_viz's rule).
   bool action_is_free(size_t action) const { return steps_.frees(action); }
   // A free with live elements above it takes 4 steps (it slides them down), else 1 step.

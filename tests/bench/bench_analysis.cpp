@@ -99,8 +99,9 @@ Timeline stress_timeline(const Snapshot& snapshot, size_t live) {
     ReplayElement element;
     element.size = 512 * (1 + i % 4096);
     element.stack = static_cast<StackId>(i % snapshot.stacks.size());
+    element.alloc_event = static_cast<EventIndex>(i);
     input.elements.push_back(element);
-    input.actions.push_back({static_cast<uint32_t>(i), static_cast<EventIndex>(i)});
+    input.actions.push_back({static_cast<uint32_t>(i)});
   }
   return Timeline(std::move(input));
 }

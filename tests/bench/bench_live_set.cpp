@@ -30,7 +30,7 @@ ReplayInput churn_input(size_t actions, size_t live, std::mt19937_64& random) {
     element.size = 512 + (random() % 64) * 512;
     element.alloc_event = static_cast<EventIndex>(action);
     input.elements.push_back(element);
-    input.actions.push_back({elem, static_cast<EventIndex>(action)});
+    input.actions.push_back({elem});
     live_elems.push_back(elem);
   };
   for (size_t action = 0; action < actions; ++action) {
@@ -43,7 +43,7 @@ ReplayInput churn_input(size_t actions, size_t live, std::mt19937_64& random) {
     live_elems[pick] = live_elems.back();
     live_elems.pop_back();
     input.elements[elem].free_event = static_cast<EventIndex>(action);
-    input.actions.push_back({elem, static_cast<EventIndex>(action)});
+    input.actions.push_back({elem});
   }
   return input;
 }

@@ -185,7 +185,7 @@ TEST_CASE("script: view eE0:eE1 frames events as the axis numbers them") {
   const std::string input = fixture_pickle(sandbox).string();
   const auto document = convert_with_app(sandbox, input);
   const Timeline& timeline = document->devices.front().blocks;
-  const int64_t first = timeline.input().actions[100].event, last = timeline.input().actions[300].event;
+  const int64_t first = timeline.action_event(100), last = timeline.action_event(300);
   const std::string range = "e" + std::to_string(first) + ":e" + std::to_string(last);
   const auto expected = event_steps(timeline, first, last);
   const RunResult run = run_script(sandbox, input, "view " + range + "\nprint-view\n");

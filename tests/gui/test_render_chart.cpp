@@ -143,7 +143,7 @@ TEST_CASE("render: stale image presented for a panned view, outline on top, PNG 
   HeadlessGl gl;
   ReplayInput input;
   for (uint64_t size : {400u, 300u}) input.elements.push_back({.size = size});
-  input.actions = {{0, 0}, {1, 1}};
+  input.actions = {{0}, {1}};
   Timeline timeline(input);
   LodBuilder builder(timeline);
   ChartRenderer renderer;

@@ -11,7 +11,10 @@
 
 namespace snapscope {
 
-inline constexpr int kAllocationsJsonVersion = 3;
+inline constexpr int kAllocationsJsonVersion = 4;
+// Version 3 wrote each action's event (event_delta), which version 4 derives from the elements:
+// readers still open version 3 files, checking those events.
+inline constexpr int kOldestReadableAllocationsJsonVersion = 3;
 
 struct DeviceLayout {
   int device = 0;

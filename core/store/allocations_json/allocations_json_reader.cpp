@@ -257,14 +257,13 @@ class ActionsReader {
     ReplayInput& input = *plan_.input;
     const size_t count = plan_.action_count;
     DenseColumn elems = dense(allocations_json::kActionElem);
-    DenseColumn events = dense(allocations_json::kActionEventDelta);
     const std::string time_name = "actions." + std::string(allocations_json::kActionTimeDelta);
     const RawColumn& time_raw = raw_column(time_name);
     const bool timed = !time_raw.empty();  // [] = recorded without timestamps
     DenseColumn times(failer_, time_raw, time_name, count);
     input.actions.reserve(elems.reservable(count));
     if (timed) input.action_time_us.reserve(times.reservable(count));
-    int64_t elem_sum = 0, event_sum = 0, time_sum = 0;
+    int64_t elem_sum = 0, time_sum = 0;
     const auto element_count = static_cast<int64_t>(plan_.element_count);
     for (size_t begin = 0; begin < count; begin += kChunk) {
       const size_t end = std::min(count, begin + kChunk);
@@ -274,11 +273,6 @@ class ActionsReader {
         elem_sum = allocations_json::undelta(elem_sum, value);
         if (elem_sum < 0 || elem_sum >= element_count) failer_.fail("element index out of range in actions");
         actions[i].elem = static_cast<uint32_t>(elem_sum);
-      });
-      events.read(begin, end, [&](size_t i, int64_t value) {
-        event_sum = allocations_json::undelta(event_sum, value);
-        if (!is_event(event_sum)) failer_.fail("invalid action event");
-        actions[i].event = static_cast<EventIndex>(event_sum);
       });
       counter_.add(end - begin);
       if (!timed) continue;
@@ -296,7 +290,6 @@ class ActionsReader {
       });
     }
     elems.finish();
-    events.finish();
     if (timed) times.finish();
   }
 
@@ -312,15 +305,34 @@ class ActionsReader {
   ReadCounter& counter_;
 };
 
+// Derived: actions' events are their elements' (ActionEventWalk), so writers leave event_delta
+// [] and a written one must hold exactly those. Runs once elements and actions are read.
+void check_action_events(const Failer& failer, const ReplayPlan& plan) {
+  const std::string name = "actions." + std::string(allocations_json::kActionEventDelta);
+  const RawColumn& raw = plan.column(failer, name);
+  if (raw.empty()) return;
+  DenseColumn column(failer, raw, name, plan.action_count);
+  const ReplayInput& input = *plan.input;
+  ActionEventWalk walk(input);
+  int64_t event_sum = 0;
+  column.read(0, input.actions.size(), [&](size_t i, int64_t value) {
+    event_sum = allocations_json::undelta(event_sum, value);
+    if (!is_event(event_sum) || event_sum != walk.next(input.actions[i])) failer.fail("invalid action event");
+  });
+  column.finish();
+}
+
 class Assembler {
  public:
   Assembler(const std::string& path, std::atomic<float>* fraction) : failer_(path), fraction_(fraction) {}
 
   AllocationsFile assemble(const RawFile& raw) {
     if (raw.format != allocations_json::kFormatName) failer_.fail("not a snapscope allocations file");
-    if (raw.version != kAllocationsJsonVersion) {
+    if (!raw.version || *raw.version < kOldestReadableAllocationsJsonVersion ||
+        *raw.version > kAllocationsJsonVersion) {
       failer_.fail("unsupported format version " +
                    (raw.version ? std::to_string(*raw.version) : "(missing)") + " (expected " +
+                   std::to_string(kOldestReadableAllocationsJsonVersion) + " to " +
                    std::to_string(kAllocationsJsonVersion) + ")");
     }
     AllocationsFile file;
@@ -363,6 +375,7 @@ class Assembler {
       if (!declined) throw;  // a column's text was not read: the full parser decides
     }
     if (declined) throw ColumnDeclined{};
+    for (const ReplayPlan& replay : plans) check_action_events(failer_, replay);
     return file;
   }
 

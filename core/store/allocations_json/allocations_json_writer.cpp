@@ -88,14 +88,6 @@ void write_elements(JsonTextWriter& out, const ReplayInput& input) {
   out.raw("}");
 }
 
-void write_event_deltas(JsonTextWriter& out, const std::vector<ReplayAction>& actions) {
-  int64_t previous = 0;
-  write_array(out, actions, [&](const ReplayAction& action) {
-    out.integer(int64_t{action.event} - previous);
-    previous = action.event;
-  });
-}
-
 // Null marks an action without a timestamp; deltas run from the previous timestamped action.
 void write_time_deltas(JsonTextWriter& out, const ActionTimes& times) {
   int64_t previous = 0;
@@ -119,7 +111,7 @@ void write_actions(JsonTextWriter& out, const ReplayInput& input) {
   });
   out.raw(",\n");
   out.key(allocations_json::kActionEventDelta);
-  write_event_deltas(out, input.actions);
+  out.raw("[]");  // derived from the elements (ActionEventWalk): the reader needs none
   out.raw(",\n");
   out.key(allocations_json::kActionTimeDelta);
   write_time_deltas(out, input.action_time_us);

@@ -48,7 +48,7 @@ void add_timeline_stats(DeviceStats& stats, const Timeline& blocks, const Timeli
   stats.allocations = blocks.element_count();
   count_origins(blocks.input(), stats);
   stats.peak_bytes = blocks.peak_bytes();
-  if (blocks.action_count() > 0) stats.peak_event = blocks.input().actions[blocks.peak_action()].event;
+  if (blocks.action_count() > 0) stats.peak_event = blocks.action_event(blocks.peak_action());
   stats.initial_bytes = blocks.total_at_state(0);
   stats.final_bytes = blocks.total_at_state(blocks.action_count());
   stats.peak_reserved_bytes = segments.peak_bytes();

@@ -69,7 +69,7 @@ TEST_CASE("cli: --summary json agrees with Timeline") {
     const Timeline blocks(derive_replay_input(snapshot, device["device"].get<int>(), TimelineKind::Blocks));
     CHECK(device["allocations"] == blocks.element_count());
     CHECK(device["peak_bytes"] == blocks.peak_bytes());
-    CHECK(device["peak_event"] == blocks.input().actions[blocks.peak_action()].event);
+    CHECK(device["peak_event"] == blocks.action_event(blocks.peak_action()));
     CHECK(device["final_bytes"] == blocks.total_at_state(blocks.action_count()));
     CHECK(device["events"] == snapshot.device_traces[device["device"].get<size_t>()].events.size());
   }

@@ -6,6 +6,7 @@
 
 #include "core/analysis/stack_source.h"
 #include "core/timeline/timeline.h"
+#include "replay_actions.h"
 
 namespace snapscope::testing {
 
@@ -60,8 +61,7 @@ inline ReplayInput model_replay() {
                     element(10, 0),  element(1000, 1)};
   input.initial_stack = {3};
   const std::vector<uint32_t> touched = {0, 1, 2, 4, 5, 5, 3};
-  for (size_t i = 0; i < touched.size(); ++i)
-    input.actions.push_back({touched[i], static_cast<EventIndex>(2 * i)});
+  for (size_t i = 0; i < touched.size(); ++i) push_action(input, touched[i], static_cast<EventIndex>(2 * i));
   return input;
 }
 

@@ -10,6 +10,7 @@
 #include "core/lod/chart_instance.h"
 #include "core/lod/chart_view.h"
 #include "core/timeline/replay_input.h"
+#include "replay_actions.h"
 
 namespace snapscope::test {
 
@@ -38,13 +39,13 @@ inline ReplayInput random_trace(const TraceShape& shape) {
       input.elements.push_back(
           {.size = random_size(), .alloc_event = static_cast<EventIndex>(input.actions.size())});
       live.push_back(elem);
-      input.actions.push_back({elem, static_cast<EventIndex>(input.actions.size())});
+      testing::push_action(input, elem, static_cast<EventIndex>(input.actions.size()));
       continue;
     }
     // Mostly free recent allocations (like activations), sometimes old ones.
     size_t back = std::min(live.size() - 1, static_cast<size_t>(std::exp(unit(rng) * std::log(live.size()))));
     size_t index = live.size() - 1 - back;
-    input.actions.push_back({live[index], static_cast<EventIndex>(input.actions.size())});
+    testing::push_action(input, live[index], static_cast<EventIndex>(input.actions.size()));
     live.erase(live.begin() + static_cast<std::ptrdiff_t>(index));
   }
   return input;
@@ -57,7 +58,7 @@ inline ReplayInput training_like_trace(size_t iterations, uint64_t seed) {
   std::uniform_int_distribution<uint64_t> activation(1 << 20, 64 << 20), temporary(512, 1 << 20);
   ReplayInput input;
   auto push = [&](uint32_t elem) {
-    input.actions.push_back({elem, static_cast<EventIndex>(input.actions.size())});
+    testing::push_action(input, elem, static_cast<EventIndex>(input.actions.size()));
   };
   auto alloc = [&](uint64_t size) {
     auto elem = static_cast<uint32_t>(input.elements.size());

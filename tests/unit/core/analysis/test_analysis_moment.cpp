@@ -5,6 +5,7 @@
 #include "core/analysis/moment_table.h"
 #include "core/analysis/state_mapping.h"
 #include "core/analysis/text_table.h"
+#include "unit/support/replay_actions.h"
 #include "unit/support/test_analysis_fixtures.h"
 
 using namespace snapscope;
@@ -74,7 +75,8 @@ TEST_CASE("analysis: the peak state of a trace whose peak action is a free") {
   ReplayInput input;
   input.elements = {element(10, 0), element(20, 0)};
   input.initial_stack = {0};
-  input.actions = {{0, 0}, {1, 1}};  // free 0, then alloc 1 (smaller than the start)
+  push_action(input, 0, 0);  // free 0, then alloc 1 (smaller than the start)
+  push_action(input, 1, 1);
   const Timeline timeline(std::move(input));
   REQUIRE(timeline.peak_bytes() == 20);
   CHECK(timeline.total_at_state(peak_state(timeline)) == 20);

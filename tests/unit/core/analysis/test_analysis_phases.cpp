@@ -4,6 +4,7 @@
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/phase_table.h"
 #include "core/analysis/state_peaks.h"
+#include "unit/support/replay_actions.h"
 #include "unit/support/test_analysis_fixtures.h"
 
 using namespace snapscope;
@@ -20,8 +21,8 @@ AnnotationRecord mark(const char* stage, const char* name, int64_t time_us, int6
 ReplayInput timed_replay(const std::vector<uint64_t>& sizes, const std::vector<uint32_t>& frees) {
   ReplayInput input;
   for (uint64_t size : sizes) input.elements.push_back(element(size, 0));
-  for (uint32_t i = 0; i < sizes.size(); ++i) input.actions.push_back({i, static_cast<EventIndex>(i)});
-  for (uint32_t elem : frees) input.actions.push_back({elem, static_cast<EventIndex>(input.actions.size())});
+  for (uint32_t i = 0; i < sizes.size(); ++i) push_action(input, i, static_cast<EventIndex>(i));
+  for (uint32_t elem : frees) push_action(input, elem, static_cast<EventIndex>(input.actions.size()));
   for (size_t i = 0; i < input.actions.size(); ++i) input.action_time_us.push_back(int64_t(10 * (i + 1)));
   return input;
 }

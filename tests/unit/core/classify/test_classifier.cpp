@@ -8,6 +8,7 @@
 #include "core/classify/classifier.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "unit/core/classify/test_classify_fixtures.h"
+#include "unit/support/replay_actions.h"
 
 using namespace snapscope;
 using namespace snapscope::testing;
@@ -108,8 +109,8 @@ TEST_CASE("classify: a step that makes no optimizer state leaves memory from bef
   input.elements[7].stack = 3;
   input.actions.resize(9);  // stops before the optimizer allocates its state ...
   input.elements.push_back(element(20, 3));
-  input.actions.push_back({10, 9});  // ... and only makes a temporary
-  input.actions.push_back({10, 10});
+  push_action(input, 10, 9);  // ... and only makes a temporary
+  push_action(input, 10, 10);
   const Timeline timeline(std::move(input));
   const Classification classification = classify(timeline, stacks);
   CHECK(category_of(classification, 0) == "unknown");

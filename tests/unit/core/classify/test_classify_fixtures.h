@@ -2,6 +2,7 @@
 // optimizer step, with one allocation of every kind. Shared by the classify and findings tests.
 #pragma once
 
+#include "unit/support/replay_actions.h"
 #include "unit/support/test_analysis_fixtures.h"
 
 namespace snapscope::testing {
@@ -45,8 +46,7 @@ inline ReplayInput training_step() {
   input.elements[1].free_event = 0;
   input.initial_stack = {0, 1};
   const std::vector<uint32_t> touched = {1, 2, 3, 3, 4, 5, 2, 6, 5, 7, 8, 9, 9};
-  for (size_t i = 0; i < touched.size(); ++i)
-    input.actions.push_back({touched[i], static_cast<EventIndex>(i)});
+  for (size_t i = 0; i < touched.size(); ++i) push_action(input, touched[i], static_cast<EventIndex>(i));
   return input;
 }
 

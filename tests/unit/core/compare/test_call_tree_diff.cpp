@@ -4,6 +4,7 @@
 
 #include "core/analysis/live_elements.h"
 #include "core/compare/call_tree_diff.h"
+#include "unit/support/replay_actions.h"
 #include "unit/support/test_analysis_fixtures.h"
 
 using namespace snapscope;
@@ -28,7 +29,7 @@ ReplayInput run_b_replay() {
   ReplayInput input;
   input.elements = {element(100, 1), element(50, 1), element(2000, 1), element(500, 2), element(10, 0)};
   for (uint32_t elem = 0; elem < input.elements.size(); ++elem)
-    input.actions.push_back({elem, static_cast<EventIndex>(elem)});
+    push_action(input, elem, static_cast<EventIndex>(elem));
   return input;
 }
 

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "core/compare/run_alignment.h"
+#include "unit/support/replay_actions.h"
 #include "unit/support/test_analysis_fixtures.h"
 
 using namespace snapscope;
@@ -14,7 +15,7 @@ ReplayInput steady_run(size_t count, int64_t start_us, int64_t step_us) {
   ReplayInput input;
   for (size_t i = 0; i < count; ++i) {
     input.elements.push_back(element(10, 0));
-    input.actions.push_back({static_cast<uint32_t>(i), static_cast<EventIndex>(i)});
+    push_action(input, static_cast<uint32_t>(i), static_cast<EventIndex>(i));
     input.action_time_us.push_back(start_us + step_us * static_cast<int64_t>(i));
   }
   return input;

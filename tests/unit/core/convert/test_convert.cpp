@@ -64,7 +64,7 @@ TEST_CASE("convert: the summary agrees with Timeline") {
     const Timeline segments(derive_replay_input(snapshot, stats.device, TimelineKind::Segments));
     CHECK(stats.allocations == blocks.element_count());
     CHECK(stats.peak_bytes == blocks.peak_bytes());
-    CHECK(stats.peak_event == blocks.input().actions[blocks.peak_action()].event);
+    CHECK(stats.peak_event == blocks.action_event(blocks.peak_action()));
     CHECK(stats.initial_bytes == blocks.total_at_state(0));
     CHECK(stats.final_bytes == blocks.total_at_state(blocks.action_count()));
     CHECK(stats.peak_reserved_bytes == segments.peak_bytes());

@@ -4,6 +4,7 @@
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/cursor_readout.h"
 #include "core/cursor/time_cursor.h"
+#include "unit/support/replay_actions.h"
 #include "unit/support/test_analysis_fixtures.h"
 
 using namespace snapscope;
@@ -19,7 +20,7 @@ Timeline allocation_run(size_t n) {
   ReplayInput input;
   for (size_t i = 0; i < n; ++i) {
     input.elements.push_back(element(1, 0));
-    input.actions.push_back({static_cast<uint32_t>(i), static_cast<EventIndex>(i)});
+    push_action(input, static_cast<uint32_t>(i), static_cast<EventIndex>(i));
   }
   return Timeline(std::move(input));
 }
@@ -90,7 +91,8 @@ TEST_CASE("remap keeps the cursor at the same raw event on another timeline") {
   const Timeline blocks = model_timeline();
   ReplayInput segments_input;
   segments_input.elements = {element(1000, 0), element(2000, 0)};
-  segments_input.actions = {{0, 1}, {1, 9}};  // segment allocs at events 1 and 9
+  push_action(segments_input, 0, 1);  // segment allocs at events 1 and 9
+  push_action(segments_input, 1, 9);
   const Timeline segments(std::move(segments_input));
   TimeCursor cursor;
   cursor.place(blocks, 5);  // after event 8
@@ -109,7 +111,8 @@ TEST_CASE("readout: event, time, allocated from blocks and reserved from segment
   const Timeline blocks(std::move(blocks_input));
   ReplayInput segments_input;
   segments_input.elements = {element(1000, 0), element(2000, 0)};
-  segments_input.actions = {{0, 1}, {1, 9}};
+  push_action(segments_input, 0, 1);
+  push_action(segments_input, 1, 9);
   const Timeline segments(std::move(segments_input));
 
   const CursorReadout at_peak = read_cursor(blocks, blocks, segments, 5);

@@ -4,6 +4,7 @@
 
 #include "core/findings/findings.h"
 #include "unit/core/classify/test_classify_fixtures.h"
+#include "unit/support/replay_actions.h"
 
 using namespace snapscope;
 using namespace snapscope::testing;
@@ -23,7 +24,7 @@ ReplayInput leaking_steps() {
     input.elements.push_back(element(20, 3));        // optimizer temporary
     for (const uint32_t offset : {0u, 1u, 2u, 0u, 2u, 3u, 3u}) {
       const auto event = static_cast<EventIndex>(input.actions.size());
-      input.actions.push_back({first + offset, event});
+      push_action(input, first + offset, event);
     }
   }
   return input;

@@ -7,6 +7,7 @@
 #include "core/lod/key_raster.h"
 #include "core/lod/lod_builder.h"
 #include "core/lod/lod_pick.h"
+#include "unit/support/replay_actions.h"
 #include "unit/support/test_lod_traces.h"
 
 using namespace snapscope;
@@ -127,7 +128,7 @@ TEST_CASE("full zoom: every allocation in view is drawn, ramps slide at each pix
   ReplayInput input;
   for (uint64_t size : {100u, 200u, 300u}) input.elements.push_back({.size = size});
   for (uint32_t e : {0u, 1u, 2u, 1u})
-    input.actions.push_back({e, static_cast<EventIndex>(input.actions.size())});
+    testing::push_action(input, e, static_cast<EventIndex>(input.actions.size()));
   Timeline timeline(input);
   REQUIRE(timeline.timesteps() == 7);
   LodBuilder builder(timeline);

@@ -226,7 +226,7 @@ TEST_CASE("elements.db: device rows agree with the timelines") {
       "block_actions FROM devices WHERE device = 0");
   REQUIRE(row.next_row());
   CHECK(row.column_int(0) == static_cast<int64_t>(blocks.peak_bytes()));
-  CHECK(row.column_int(1) == blocks.input().actions[blocks.peak_action()].event);
+  CHECK(row.column_int(1) == blocks.action_event(blocks.peak_action()));
   CHECK(row.column_int(2) == static_cast<int64_t>(blocks.total_at_state(0)));
   CHECK(row.column_int(3) == static_cast<int64_t>(blocks.total_at_state(blocks.action_count())));
   CHECK(row.column_int(4) == 2 << 20);

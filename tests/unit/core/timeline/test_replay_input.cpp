@@ -61,7 +61,8 @@ std::vector<uint32_t> action_elems(const ReplayInput& input) {
 
 std::vector<int64_t> action_events(const ReplayInput& input) {
   std::vector<int64_t> out;
-  for (const ReplayAction& a : input.actions) out.push_back(a.event);
+  ActionEventWalk walk(input);
+  for (const ReplayAction& a : input.actions) out.push_back(walk.next(a));
   return out;
 }
 

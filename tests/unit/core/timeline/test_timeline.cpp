@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/timeline/timeline.h"
+#include "unit/support/replay_actions.h"
 
 using namespace snapscope;
 
@@ -24,7 +25,7 @@ ReplayInput make_input(const std::vector<uint64_t>& sizes, const std::vector<uin
   }
   input.initial_stack = initial_stack;
   for (size_t i = 0; i < action_elems.size(); ++i) {
-    input.actions.push_back({action_elems[i], static_cast<EventIndex>(i)});
+    testing::push_action(input, action_elems[i], static_cast<EventIndex>(i));
   }
   return input;
 }
@@ -93,7 +94,7 @@ TEST_CASE("timeline: zero-sized elements still occupy a stack slot") {
 
 TEST_CASE("timeline: a synthetic alloc at t = 0 is one step wide") {
   ReplayInput input = make_input({4, 6}, {1}, {0});
-  input.actions[0].event = -1;
+  input.elements[0].alloc_event = -1;
   input.synthetic_action = true;
   const Timeline timeline(std::move(input));
   CHECK(timeline.timesteps() == 1);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/timeline/timeline.h"
+#include "unit/support/replay_actions.h"
 
 using namespace snapscope;
 
@@ -102,11 +103,11 @@ ReplayInput random_input(std::mt19937_64& rng, size_t action_count) {
     const bool do_free = !live.empty() && rng() % 100 < 48;
     if (do_free) {
       const size_t pick = rng() % 4 == 0 ? live.size() - 1 : rng() % live.size();
-      input.actions.push_back({live[pick], static_cast<EventIndex>(i)});
+      testing::push_action(input, live[pick], static_cast<EventIndex>(i));
       live.erase(live.begin() + static_cast<std::ptrdiff_t>(pick));
     } else {
       live.push_back(new_element());
-      input.actions.push_back({live.back(), static_cast<EventIndex>(i)});
+      testing::push_action(input, live.back(), static_cast<EventIndex>(i));
     }
   }
   return input;

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "core/view/y_fit.h"
+#include "unit/support/replay_actions.h"
 
 using namespace snapscope;
 
@@ -12,7 +13,7 @@ ReplayInput three_allocations() {
   ReplayInput input;
   for (uint64_t size : {100u, 200u, 300u}) input.elements.push_back({.size = size});
   for (uint32_t e : {0u, 1u, 2u, 0u, 1u})
-    input.actions.push_back({e, static_cast<EventIndex>(input.actions.size())});
+    testing::push_action(input, e, static_cast<EventIndex>(input.actions.size()));
   return input;
 }
 
