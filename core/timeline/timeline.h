@@ -51,6 +51,7 @@ class Timeline {
   // kNoIndex for an element that is never live.
   uint32_t stack_position(uint32_t elem) const { return stack_position_[elem]; }
   uint32_t element_at_stack_position(uint32_t pos) const { return stack_order_[pos]; }
+  uint64_t size_at_stack_position(uint32_t pos) const { return position_size_[pos]; }
 
   uint32_t action_elem(size_t action) const { return input_.actions[action].elem; }
   uint32_t action_stack_position(size_t action) const { return stack_position_[action_elem(action)]; }

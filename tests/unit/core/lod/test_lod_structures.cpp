@@ -67,6 +67,8 @@ TEST_CASE("stack cursor: offsets after random jumps match the reference stacks")
       uint32_t position = timeline.stack_position(live.elem);
       CHECK(cursor.offset_of(position) == live.offset);
       CHECK(cursor.position_covering(live.offset) == position);
+      const uint64_t size = timeline.element(live.elem).size;  // its last byte, maybe in the next block
+      if (size > 0) CHECK(cursor.position_covering(live.offset + size - 1) == position);
     }
     CHECK(cursor.position_covering(test::total_of(stacks[state])) >= timeline.element_count() - 1);
   }
