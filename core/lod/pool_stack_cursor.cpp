@@ -56,10 +56,9 @@ void PoolStackCursor::move_to(size_t state) {
 std::optional<PoolStackHit> PoolStackCursor::item_at(uint64_t byte) const {
   using Kind = PoolViewItem::Kind;
   if (byte >= total()) return std::nullopt;
-  const uint32_t position = stack_.position_covering(byte);
+  const auto [position, below] = stack_.covering(byte);
   if (position >= timeline_.stack_size()) return std::nullopt;
   const uint32_t elem = timeline_.element_at_stack_position(position);
-  const uint64_t below = stack_.bytes_below(position);
   const uint32_t pool = layout_.pool_of(elem);
   // Sort keys: 2 x stack position for an allocation, one more than its envelope's for a pool's
   // inactive part.
@@ -75,10 +74,10 @@ std::optional<PoolStackHit> PoolStackCursor::item_at(uint64_t byte) const {
                         2 * position + 1};
   }
   const StackFenwick& blocks = pool_blocks_[pool];
-  const uint32_t member = blocks.position_covering(inside);
-  const uint32_t block = members_[pool][member];
+  const StackCover member = blocks.covering(inside);
+  const uint32_t block = members_[pool][member.position];
   return PoolStackHit{
-      {Kind::Allocation, block, pool, below + blocks.bytes_below(member), timeline_.element(block).size},
+      {Kind::Allocation, block, pool, below + member.bytes_below, timeline_.element(block).size},
       2 * timeline_.stack_position(block)};
 }
 

@@ -40,8 +40,8 @@ RowSampler::Hit RowSampler::locate(const StackCursor& cursor, uint64_t byte,
       offset += size;
     }
   }
-  const uint32_t position = cursor.position_covering(byte);
-  return {position, cursor.offset_of(position), cursor.size_at(position)};
+  const StackCover cover = cursor.covering(byte);
+  return {cover.position, cover.bytes_below, cursor.size_at(cover.position)};
 }
 
 void RowSampler::sample(const ChartView& view, const StackCursor& cursor, double from, const RampSlide* ramp,

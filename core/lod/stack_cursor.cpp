@@ -21,17 +21,17 @@ uint64_t StackCursor::offset_of(uint32_t position) const {
   return bytes;
 }
 
-uint32_t StackCursor::position_covering(uint64_t offset) const {
-  const uint32_t block = block_bytes_.position_covering(offset);
-  if (block >= block_bytes_.size()) return position_count();
-  uint64_t remaining = offset - block_bytes_.bytes_below(block);  // < the block's live bytes
-  const uint32_t end = std::min<uint32_t>(position_count(), (block + 1) * kBlock);
-  for (uint32_t p = block * kBlock; p < end; ++p) {
+StackCover StackCursor::covering(uint64_t offset) const {
+  const StackCover block = block_bytes_.covering(offset);
+  if (block.position >= block_bytes_.size()) return {position_count(), block.bytes_below};
+  uint64_t below = block.bytes_below;  // offset - below < the block's live bytes
+  const uint32_t end = std::min<uint32_t>(position_count(), (block.position + 1) * kBlock);
+  for (uint32_t p = block.position * kBlock; p < end; ++p) {
     const uint64_t bytes = live_bytes_at(p);
-    if (bytes > remaining) return p;
-    remaining -= bytes;
+    if (below + bytes > offset) return {p, below};
+    below += bytes;
   }
-  return end;  // not reached while the blocks' sums match the positions'
+  return {end, below};  // not reached while the blocks' sums match the positions'
 }
 
 void StackCursor::set_live(uint32_t position, bool live) {

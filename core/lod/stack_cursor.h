@@ -24,8 +24,9 @@ class StackCursor {
   void move_to(size_t state);
 
   uint64_t offset_of(uint32_t position) const;  // the live bytes below `position`
-  // The first position whose live bytes end above `offset` (position_count() if none).
-  uint32_t position_covering(uint64_t offset) const;
+  // The first position whose live bytes end above `offset` (position_count() if none), with
+  // its offset: one descent of the block tree.
+  StackCover covering(uint64_t offset) const;
   bool is_live(uint32_t position) const { return live_[position] != 0; }
   uint32_t position_count() const { return static_cast<uint32_t>(live_.size()); }
   uint64_t size_at(uint32_t position) const;

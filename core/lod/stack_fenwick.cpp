@@ -19,7 +19,7 @@ uint64_t StackFenwick::bytes_below(uint32_t position) const {
   return sum;
 }
 
-uint32_t StackFenwick::position_covering(uint64_t offset) const {
+StackCover StackFenwick::covering(uint64_t offset) const {
   size_t found = 0;  // number of leading positions whose bytes all lie at or below `offset`
   uint64_t remaining = offset;
   for (size_t step = top_bit_; step > 0; step >>= 1) {
@@ -29,7 +29,7 @@ uint32_t StackFenwick::position_covering(uint64_t offset) const {
       remaining -= tree_[next - 1];
     }
   }
-  return static_cast<uint32_t>(found);
+  return {static_cast<uint32_t>(found), offset - remaining};
 }
 
 }  // namespace snapscope

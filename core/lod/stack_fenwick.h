@@ -9,6 +9,12 @@
 
 namespace snapscope {
 
+// A position and the live bytes below it: what one descent of the tree finds.
+struct StackCover {
+  uint32_t position = 0;
+  uint64_t bytes_below = 0;
+};
+
 class StackFenwick {
  public:
   explicit StackFenwick(size_t positions = 0);
@@ -17,8 +23,8 @@ class StackFenwick {
   void add(uint32_t position, int64_t delta);
   uint64_t bytes_below(uint32_t position) const;  // sum of positions [0, position)
   // The first position whose live bytes end above `offset`: the allocation covering byte
-  // `offset` when one does (size() when offset is at or above the total).
-  uint32_t position_covering(uint64_t offset) const;
+  // `offset` when one does (size() when offset is at or above the total), with the bytes below it.
+  StackCover covering(uint64_t offset) const;
 
  private:
   std::vector<uint64_t> tree_;  // 1-based internally: tree_[i - 1] covers (i - lowbit(i), i]

@@ -66,10 +66,17 @@ TEST_CASE("stack cursor: offsets after random jumps match the reference stacks")
     for (const auto& live : stacks[state]) {
       uint32_t position = timeline.stack_position(live.elem);
       CHECK(cursor.offset_of(position) == live.offset);
-      CHECK(cursor.position_covering(live.offset) == position);
+      const StackCover first_byte = cursor.covering(live.offset);
+      CHECK(first_byte.position == position);
+      CHECK(first_byte.bytes_below == live.offset);
       const uint64_t size = timeline.element(live.elem).size;  // its last byte, maybe in the next block
-      if (size > 0) CHECK(cursor.position_covering(live.offset + size - 1) == position);
+      if (size == 0) continue;
+      const StackCover last_byte = cursor.covering(live.offset + size - 1);
+      CHECK(last_byte.position == position);
+      CHECK(last_byte.bytes_below == live.offset);
     }
-    CHECK(cursor.position_covering(test::total_of(stacks[state])) >= timeline.element_count() - 1);
+    const uint64_t total = test::total_of(stacks[state]);
+    CHECK(cursor.covering(total).position >= timeline.element_count() - 1);
+    CHECK(cursor.covering(total).bytes_below == total);
   }
 }
