@@ -25,20 +25,6 @@ StateDeltaIndex::StateDeltaIndex(const Timeline& timeline) : timeline_(timeline)
   }
 }
 
-uint32_t StateDeltaIndex::first_position_allocated_after(size_t state) const {
-  // alloc_state is non-decreasing along stack positions (positions follow allocation order).
-  uint32_t lo = 0, hi = static_cast<uint32_t>(timeline_.element_count());
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (timeline_.alloc_state(timeline_.element_at_stack_position(mid)) <= state) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
-}
-
 void StateDeltaIndex::for_each_surviving(uint32_t first, uint32_t last, size_t state,
                                          const std::function<void(uint32_t)>& visit) const {
   for (uint32_t p = first; p < last;) {
@@ -77,14 +63,14 @@ void StateDeltaIndex::for_each_change(size_t from, size_t to,
   size_t early = std::min(from, to), late = std::max(from, to);
   bool forward = to > from;
   // Allocated in (early, late] and still live at `late`: live only in the later state.
-  for_each_surviving(first_position_allocated_after(early), first_position_allocated_after(late), late,
+  for_each_surviving(timeline_.positions_allocated_by(early), timeline_.positions_allocated_by(late), late,
                      [&](uint32_t p) { on_change(p, forward); });
   // Live at `early` and freed by `late`: live only in the earlier state.
   for_each_old_free(early, late, [&](uint32_t p) { on_change(p, !forward); });
 }
 
 void StateDeltaIndex::for_each_live(size_t state, const std::function<void(uint32_t)>& visit) const {
-  for_each_surviving(0, first_position_allocated_after(state), state, visit);
+  for_each_surviving(0, timeline_.positions_allocated_by(state), state, visit);
 }
 
 size_t StateDeltaIndex::memory_bytes() const {

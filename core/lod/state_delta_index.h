@@ -28,7 +28,6 @@ class StateDeltaIndex {
 
  private:
   static constexpr size_t kBlock = 64;
-  uint32_t first_position_allocated_after(size_t state) const;
   // Positions in [first, last) whose allocation is still live after `state`.
   void for_each_surviving(uint32_t first, uint32_t last, size_t state,
                           const std::function<void(uint32_t)>& visit) const;

@@ -9,6 +9,7 @@ void ActionSteps::reserve(size_t actions) {
   frees_.reserve(words);
   shifts_.reserve(words);
   shifts_before_.reserve(words);
+  frees_before_.reserve(words);
 }
 
 void ActionSteps::push_back(bool frees, bool shifts) {
@@ -16,9 +17,15 @@ void ActionSteps::push_back(bool frees, bool shifts) {
     frees_.push_back(0);
     shifts_.push_back(0);
     shifts_before_.push_back(shifts_total_);
+    frees_before_.push_back(frees_total_);
   }
   const uint64_t mask = uint64_t{1} << (size_ % 64);
-  if (frees) frees_.back() |= mask;
+  if (frees) {
+    frees_.back() |= mask;
+    ++frees_total_;
+  } else if ((size_ - frees_total_) % 64 == 0) {  // this allocation's number is a multiple of 64
+    alloc_sample_word_.push_back(static_cast<uint32_t>(frees_.size() - 1));
+  }
   if (shifts) {
     shifts_.back() |= mask;
     ++shifts_total_;
@@ -51,9 +58,26 @@ size_t ActionSteps::action_at_step(uint64_t step) const {
   return size_;
 }
 
+size_t ActionSteps::allocs_before(size_t action) const {
+  if (action == size_) return size_ - frees_total_;
+  const size_t word = action / 64;
+  const uint64_t below = (uint64_t{1} << (action % 64)) - 1;
+  return action - frees_before_[word] - static_cast<size_t>(std::popcount(frees_[word] & below));
+}
+
+size_t ActionSteps::alloc_action(size_t alloc) const {
+  size_t word = alloc_sample_word_[alloc / 64];
+  while (word + 1 < frees_.size() && allocs_before_word(word + 1) <= alloc) ++word;
+  // The (alloc - allocs_before_word(word))-th clear bit of the word, bits past size() excluded.
+  uint64_t allocs = ~frees_[word];
+  for (size_t skip = alloc - allocs_before_word(word); skip > 0; --skip) allocs &= allocs - 1;
+  return 64 * word + static_cast<size_t>(std::countr_zero(allocs));
+}
+
 size_t ActionSteps::memory_bytes() const {
   return (frees_.capacity() + shifts_.capacity()) * sizeof(uint64_t) +
-         shifts_before_.capacity() * sizeof(uint32_t);
+         (shifts_before_.capacity() + frees_before_.capacity() + alloc_sample_word_.capacity()) *
+             sizeof(uint32_t);
 }
 
 }  // namespace snapscope

@@ -1,7 +1,8 @@
 // Per action of a replay: whether it frees its element, and whether it takes 4 timesteps (a
-// free that slides the live elements above it down) instead of 1. Two bits per action plus a
-// running count per 64 actions, instead of a 32-bit step end and a 32-bit stack position per
-// action: 20M actions take 6 MB instead of 160 MB. Step ends are counted, in O(1).
+// free that slides the live elements above it down) instead of 1. Two bits per action plus
+// running counts per 64 actions, instead of a 32-bit step end and a 32-bit stack position per
+// action: 20M actions take 8 MB instead of 160 MB. Step ends and allocations are counted in O(1);
+// the action of the k-th allocation is found from a sample per 64 allocations.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,10 @@ class ActionSteps {
   uint64_t timesteps() const { return size_ == 0 ? 0 : step_end(size_ - 1); }
   // The first action whose steps end after `step` (size() when none does).
   size_t action_at_step(uint64_t step) const;
+  // How many of the actions before `action` allocate (do not free); action <= size().
+  size_t allocs_before(size_t action) const;
+  // The action of the allocation numbered `alloc` (0-based, in action order); it must exist.
+  size_t alloc_action(size_t alloc) const;
 
   size_t memory_bytes() const;
 
@@ -33,11 +38,14 @@ class ActionSteps {
   }
   // Step where the first action of word `word` begins.
   uint64_t word_begin(size_t word) const { return uint64_t{64} * word + 3 * uint64_t{shifts_before_[word]}; }
+  size_t allocs_before_word(size_t word) const { return 64 * word - frees_before_[word]; }
 
   std::vector<uint64_t> frees_, shifts_;  // bit i % 64 of word i / 64 is action i's
-  std::vector<uint32_t> shifts_before_;   // 4-step actions before each word (a replay has < 2^32 actions)
+  // Before each word: 4-step actions, and frees (a replay has < 2^32 actions).
+  std::vector<uint32_t> shifts_before_, frees_before_;
+  std::vector<uint32_t> alloc_sample_word_;  // the word holding allocation 64 j, for each j
   size_t size_ = 0;
-  uint32_t shifts_total_ = 0;
+  uint32_t shifts_total_ = 0, frees_total_ = 0;
 };
 
 }  // namespace snapscope

@@ -44,7 +44,6 @@ std::vector<uint32_t> Timeline::replay() {
   stack_position_.assign(elements, kNoIndex);
   stack_order_.reserve(elements);
   position_size_.reserve(elements);
-  position_alloc_state_.reserve(elements);
   position_free_state_.reserve(elements);
   steps_.reserve(action_count());
   total_.reserve(action_count() + 1);
@@ -54,8 +53,7 @@ std::vector<uint32_t> Timeline::replay() {
     return MemoryRange{array.data(), array.capacity() * sizeof(array[0])};
   };
   const MemoryRange arrays[] = {capacity(stack_order_), capacity(position_size_),
-                                capacity(position_alloc_state_), capacity(position_free_state_),
-                                total_.offsets_memory()};
+                                capacity(position_free_state_), total_.offsets_memory()};
   size_t bytes = 0;
   for (const MemoryRange& array : arrays) bytes += array.bytes;
   if (bytes < kPrefaultMinBytes) return replay_actions();  // not worth a thread
@@ -82,12 +80,11 @@ std::vector<uint32_t> Timeline::replay_actions() {
   return sampled_live_counts;
 }
 
-uint32_t Timeline::push_position(uint32_t elem, uint32_t alloc_state) {
+uint32_t Timeline::push_position(uint32_t elem) {
   const auto pos = static_cast<uint32_t>(stack_order_.size());
   stack_position_[elem] = pos;
   stack_order_.push_back(elem);
   position_size_.push_back(input_.elements[elem].size);
-  position_alloc_state_.push_back(alloc_state);
   position_free_state_.push_back(static_cast<uint32_t>(never_freed()));
   return pos;
 }
@@ -97,9 +94,10 @@ void Timeline::place_initial_stack() {
   for (uint32_t elem : input_.initial_stack) {
     if (elem >= input_.elements.size()) reject("initial stack refers to a missing element");
     if (stack_position_[elem] != kNoIndex) reject("element " + std::to_string(elem) + " is stacked twice");
-    push_position(elem, 0);
+    push_position(elem);
     total += input_.elements[elem].size;
   }
+  initial_positions_ = static_cast<uint32_t>(stack_order_.size());
   total_.push_back(static_cast<int64_t>(total));
 }
 
@@ -110,7 +108,7 @@ void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions
   }
   const auto state_after = static_cast<uint32_t>(action + 1);
   if (stack_position_[elem] == kNoIndex) {  // first appearance: alloc on top
-    const uint32_t pos = push_position(elem, state_after);
+    const uint32_t pos = push_position(elem);
     live_positions.push_back(pos);
     total_.push_back(static_cast<int64_t>(total_before(action) + position_size_[pos]));
     steps_.push_back(/*frees=*/false, /*shifts=*/false);
@@ -187,12 +185,15 @@ void Timeline::build_checkpoints(const std::vector<uint32_t>& sampled_live_count
 }
 
 uint32_t Timeline::positions_allocated_by(size_t state) const {
-  const auto end = std::upper_bound(position_alloc_state_.begin(), position_alloc_state_.end(), state);
-  return static_cast<uint32_t>(end - position_alloc_state_.begin());
+  return initial_positions_ + static_cast<uint32_t>(steps_.allocs_before(std::min(state, action_count())));
+}
+
+size_t Timeline::position_alloc_state(uint32_t position) const {
+  return position < initial_positions_ ? 0 : steps_.alloc_action(position - initial_positions_) + 1;
 }
 
 size_t Timeline::alloc_state(uint32_t elem) const {
-  return ever_live(elem) ? position_alloc_state_[stack_position_[elem]] : never_freed();
+  return ever_live(elem) ? position_alloc_state(stack_position_[elem]) : never_freed();
 }
 
 size_t Timeline::free_state(uint32_t elem) const {
@@ -270,7 +271,7 @@ std::vector<std::pair<uint64_t, uint64_t>> Timeline::polygon(uint32_t elem) cons
   std::vector<std::pair<uint64_t, uint64_t>> vertices;
   if (!ever_live(elem)) return vertices;
   const uint32_t position = stack_position_[elem];
-  const size_t first_state = position_alloc_state_[position];
+  const size_t first_state = position_alloc_state(position);
   const bool freed = position_free_state_[position] != never_freed();
   const size_t last_state = freed ? position_free_state_[position] - 1 : action_count();
   uint64_t offset = offset_of(elem, first_state);
@@ -306,9 +307,8 @@ size_t Timeline::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(input_.elements) + bytes(input_.initial_stack) + bytes(input_.actions) +
          input_.action_time_us.memory_bytes() + bytes(stack_order_) + bytes(stack_position_) +
-         bytes(position_size_) + bytes(position_alloc_state_) + bytes(position_free_state_) +
-         total_.memory_bytes() + steps_.memory_bytes() + bytes(checkpoint_positions_) +
-         bytes(checkpoint_begin_);
+         bytes(position_size_) + bytes(position_free_state_) + total_.memory_bytes() + steps_.memory_bytes() +
+         bytes(checkpoint_positions_) + bytes(checkpoint_begin_);
 }
 
 }  // namespace snapscope

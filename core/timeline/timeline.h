@@ -91,6 +91,9 @@ class Timeline {
   // Elements that appear in neither the initial stack nor any action are never live.
   bool ever_live(uint32_t elem) const { return stack_position_[elem] != kNoIndex; }
   size_t stack_size() const { return stack_order_.size(); }  // elements ever live
+  // Number of stack positions allocated by the end of `state`, in O(1): the initial stack, then
+  // one per allocating action before it. Alloc states grow with stack position.
+  uint32_t positions_allocated_by(size_t state) const;
 
   // Live allocations in state s, bottom to top, with byte offsets. O(live + allocs since the
   // nearest checkpoint), reading position-ordered arrays sequentially.
@@ -116,13 +119,13 @@ class Timeline {
   std::vector<uint32_t> replay_actions();  // the replay itself, into the arrays replay() reserved
   void place_initial_stack();
   void apply_action(size_t action, std::vector<uint32_t>& live_positions);
-  uint32_t push_position(uint32_t elem, uint32_t alloc_state);
+  uint32_t push_position(uint32_t elem);
   void compute_peaks();
   void build_checkpoints(const std::vector<uint32_t>& sampled_live_counts, size_t budget_bytes);
   size_t choose_checkpoint_interval(const std::vector<uint32_t>& sampled_live_counts,
                                     size_t budget_bytes) const;
-  // Number of stack positions allocated by the end of `state` (alloc states grow with position).
-  uint32_t positions_allocated_by(size_t state) const;
+  // The state in which the element at `position` becomes live (0 for the initial stack).
+  size_t position_alloc_state(uint32_t position) const;
   // Calls visit(position, offset) for each live stack position of `state`, bottom to top,
   // until it returns false.
   template <typename Visit>
@@ -131,11 +134,13 @@ class Timeline {
   ReplayInput input_;
   std::vector<uint32_t> stack_order_;     // stack position -> elem
   std::vector<uint32_t> stack_position_;  // elem -> stack position (kNoIndex if never live)
-  // Per stack position, so live-set scans read memory in order.
+  // Per stack position, so live-set scans read memory in order. Alloc states need no array:
+  // positions past the initial stack are pushed by the allocating actions, in order (steps_).
   std::vector<uint64_t> position_size_;
-  std::vector<uint32_t> position_alloc_state_, position_free_state_;
-  PackedInt64s total_;  // action_count()+1 entries, bytes as int64 (they wrap back exactly)
-  ActionSteps steps_;   // per action: frees? 4 steps?
+  std::vector<uint32_t> position_free_state_;
+  uint32_t initial_positions_ = 0;  // the initial stack's size
+  PackedInt64s total_;              // action_count()+1 entries, bytes as int64 (they wrap back exactly)
+  ActionSteps steps_;               // per action: frees? 4 steps?
   uint64_t max_size_ = 0, peak_bytes_ = 0;
   size_t peak_action_ = 0;
   // Checkpoints: sorted live stack positions at every state that is a multiple of

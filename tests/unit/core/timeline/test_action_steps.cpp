@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "core/timeline/action_steps.h"
@@ -40,6 +41,13 @@ void check_against_plain(const std::vector<bool>& frees, const std::vector<bool>
   CHECK(steps.timesteps() == timesteps);
   for (uint64_t step = 0; step <= timesteps + 2; ++step)
     CHECK(steps.action_at_step(step) == plain.action_at_step(step));
+  size_t allocs = 0;
+  for (size_t i = 0; i <= frees.size(); ++i) {
+    CHECK(steps.allocs_before(i) == allocs);
+    if (i == frees.size() || frees[i]) continue;
+    CHECK(steps.alloc_action(allocs) == i);
+    ++allocs;
+  }
 }
 
 }  // namespace
@@ -49,6 +57,7 @@ TEST_CASE("action steps: no actions") {
   CHECK(steps.size() == 0);
   CHECK(steps.timesteps() == 0);
   CHECK(steps.action_at_step(0) == 0);
+  CHECK(steps.allocs_before(0) == 0);
 }
 
 TEST_CASE("action steps: a free sliding elements down takes 4 steps, every other action 1") {
@@ -65,11 +74,14 @@ TEST_CASE("action steps: a free sliding elements down takes 4 steps, every other
   CHECK(steps.action_at_step(7) == 4);
 }
 
-TEST_CASE("action steps: agree with stored step ends across word boundaries") {
+TEST_CASE("action steps: step ends and allocation numbers agree with plain arrays across word boundaries") {
   std::mt19937 random(7);
-  for (const size_t count : {1, 63, 64, 65, 127, 128, 129, 1000}) {
-    for (const double shift_share : {0.0, 0.3, 1.0}) {
-      std::bernoulli_distribution shift(shift_share), free(0.5);
+  for (const size_t count : {1, 63, 64, 65, 127, 128, 129, 1000, 5000}) {
+    // Long runs of frees make the allocation sample's word lag behind the allocation's.
+    const std::pair<double, double> shares[] = {{0.0, 0.5}, {0.3, 0.5},  {1.0, 0.5},
+                                                {0.0, 0.0}, {0.0, 0.02}, {0.3, 0.98}};
+    for (const auto& [shift_share, free_share] : shares) {
+      std::bernoulli_distribution shift(shift_share), free(free_share);
       std::vector<bool> frees, shifts;
       for (size_t i = 0; i < count; ++i) {
         shifts.push_back(shift(random));
@@ -77,6 +89,7 @@ TEST_CASE("action steps: agree with stored step ends across word boundaries") {
       }
       CAPTURE(count);
       CAPTURE(shift_share);
+      CAPTURE(free_share);
       check_against_plain(frees, shifts);
     }
   }
