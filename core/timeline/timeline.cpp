@@ -52,7 +52,7 @@ std::vector<uint32_t> Timeline::replay() {
   const auto capacity = [](const auto& array) {
     return MemoryRange{array.data(), array.capacity() * sizeof(array[0])};
   };
-  const MemoryRange arrays[] = {capacity(stack_order_), capacity(position_size_),
+  const MemoryRange arrays[] = {capacity(stack_order_), position_size_.small_memory(),
                                 capacity(position_free_state_), total_.offsets_memory()};
   size_t bytes = 0;
   for (const MemoryRange& array : arrays) bytes += array.bytes;
@@ -307,8 +307,8 @@ size_t Timeline::memory_bytes() const {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(input_.elements) + bytes(input_.initial_stack) + bytes(input_.actions) +
          input_.action_time_us.memory_bytes() + bytes(stack_order_) + bytes(stack_position_) +
-         bytes(position_size_) + bytes(position_free_state_) + total_.memory_bytes() + steps_.memory_bytes() +
-         bytes(checkpoint_positions_) + bytes(checkpoint_begin_);
+         position_size_.memory_bytes() + bytes(position_free_state_) + total_.memory_bytes() +
+         steps_.memory_bytes() + bytes(checkpoint_positions_) + bytes(checkpoint_begin_);
 }
 
 }  // namespace snapscope

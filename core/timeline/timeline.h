@@ -25,6 +25,7 @@
 
 #include "core/timeline/action_steps.h"
 #include "core/timeline/replay_input.h"
+#include "core/util/compact_sizes.h"
 #include "core/util/packed_int64s.h"
 
 namespace snapscope {
@@ -136,7 +137,7 @@ class Timeline {
   std::vector<uint32_t> stack_position_;  // elem -> stack position (kNoIndex if never live)
   // Per stack position, so live-set scans read memory in order. Alloc states need no array:
   // positions past the initial stack are pushed by the allocating actions, in order (steps_).
-  std::vector<uint64_t> position_size_;
+  CompactSizes position_size_;
   std::vector<uint32_t> position_free_state_;
   uint32_t initial_positions_ = 0;  // the initial stack's size
   PackedInt64s total_;              // action_count()+1 entries, bytes as int64 (they wrap back exactly)

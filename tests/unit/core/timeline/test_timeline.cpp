@@ -154,6 +154,31 @@ TEST_CASE("timeline: live sets, offsets and hit tests") {
   }
 }
 
+TEST_CASE("timeline: elements of 4 GiB and more keep their whole size and alloc state") {
+  constexpr uint64_t kHuge = (uint64_t{5} << 30) + 3;  // past what 4 bytes hold
+  constexpr uint64_t kEdge = 0xffffffff;               // the first size kept whole
+  // Elements 0 (initial) and 1..3 allocated by actions 0, 2 and 3; 1 freed by action 1.
+  const Timeline timeline(make_input({kHuge, 512, kEdge, kHuge + 1}, {0}, {1, 1, 2, 3, 0}));
+  CHECK(timeline.alloc_state(0) == 0);
+  CHECK(timeline.alloc_state(1) == 1);
+  CHECK(timeline.alloc_state(2) == 3);
+  CHECK(timeline.alloc_state(3) == 4);
+  CHECK(timeline.free_state(0) == 5);
+  CHECK(timeline.positions_allocated_by(0) == 1);
+  CHECK(timeline.positions_allocated_by(2) == 2);
+  CHECK(timeline.positions_allocated_by(5) == 4);
+  const auto live = timeline.live_at(4);
+  REQUIRE(live.size() == 3);
+  CHECK(live[0].size == kHuge);
+  CHECK(live[1].offset == kHuge);
+  CHECK(live[1].size == kEdge);
+  CHECK(live[2].offset == kHuge + kEdge);
+  CHECK(live[2].size == kHuge + 1);
+  CHECK(timeline.total_at_state(4) == 2 * kHuge + 1 + kEdge);
+  CHECK(timeline.allocation_at(4, kHuge + kEdge)->elem == 3);
+  CHECK(timeline.size_at_stack_position(3) == kHuge + 1);
+}
+
 TEST_CASE("timeline: inconsistent inputs are rejected") {
   CHECK_THROWS_AS(Timeline(make_input({1}, {}, {3})), std::invalid_argument);
   CHECK_THROWS_AS(Timeline(make_input({1}, {0, 0}, {})), std::invalid_argument);
