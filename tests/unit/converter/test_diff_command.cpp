@@ -3,14 +3,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "core/compare/moment_diff.h"
-#include "core/gen/snapshot_generator.h"
 #include "unit/support/cli_runner.h"
+#include "unit/support/generated_snapshot.h"
 
 using namespace snapscope;
 using snapscope::test::FixtureEvent;
@@ -180,12 +179,9 @@ TEST_CASE("cli --diff: usage errors exit 2, bad input exits 1 with one line nami
 
 TEST_CASE("cli --diff: reserved bytes and fragmentation at the compared moments") {
   TempDir dir;
-  {
-    gen::GenOptions options;  // a generated training loop with its allocator's segments
-    options.events = 2000;
-    std::ofstream out(dir / "s.pickle", std::ios::binary);
-    gen::write_snapshot(options, out);
-  }
+  gen::GenOptions options;  // a generated training loop with its allocator's segments
+  options.events = 2000;
+  test::write_generated(dir / "s.pickle", options);
   const auto result = run_cli(dir, "--diff s.pickle s.pickle --summary json");
   REQUIRE(result.exit_code == 0);
   const auto json = nlohmann::json::parse(result.out);

@@ -3,7 +3,6 @@
 // the block and segment timelines.
 #include <doctest/doctest.h>
 
-#include <fstream>
 #include <memory>
 #include <vector>
 
@@ -13,9 +12,9 @@
 #include "core/analysis/state_mapping.h"
 #include "core/convert/convert.h"
 #include "core/gen/gen_options.h"
-#include "core/gen/snapshot_generator.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/timeline.h"
+#include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -318,10 +317,7 @@ TEST_CASE("allocator pools: read from elements.db's segments, and kept by the hi
   graph_pool.pool_id[1] = 11;
   fixture.segments.push_back(graph_pool);
   test::write_file(dir / "p.pickle", test::pickle_bytes(fixture));
-  ConvertOptions options;
-  options.input = (dir / "p.pickle").string();
-  options.output_dir = (dir / "out").string();
-  convert_snapshot(options);
+  test::convert_into(dir / "p.pickle", dir / "out");
   const std::string db = (dir / "out" / "elements.db").string();
   const int device = 0;
   const SegmentPools pools = segment_pools_from_db(db, device);
@@ -340,18 +336,12 @@ TEST_CASE("allocator history: built from the snapshot in memory, then reading el
   gen::GenOptions options;
   options.events = 30'000;
   options.mem_pool = true;  // private pools for the pools' names
-  {
-    std::ofstream out(dir / "g.pickle", std::ios::binary);
-    gen::write_snapshot(options, out);
-  }
-  ConvertOptions convert;
-  convert.input = (dir / "g.pickle").string();
-  convert.output_dir = (dir / "out").string();
-  convert_snapshot(convert);
+  test::write_generated(dir / "g.pickle", options);
+  test::convert_into(dir / "g.pickle", dir / "out");
   const std::string db = (dir / "out" / "elements.db").string();
   const auto from_db = allocator_history_from_db(db, 0);
 
-  auto snapshot = std::make_unique<Snapshot>(read_snapshot(convert.input));
+  auto snapshot = std::make_unique<Snapshot>(read_snapshot((dir / "g.pickle").string()));
   const auto from_memory = allocator_history_from_snapshot(*snapshot, 0);
   REQUIRE(from_memory->event_count() == from_db->event_count());
   CHECK_FALSE(from_memory->replace_events(std::make_unique<TraceEventView>(Snapshot{}, 0)));  // other size

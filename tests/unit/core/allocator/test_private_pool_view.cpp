@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -20,7 +19,6 @@
 #include "core/export/export.h"
 #include "core/export/export_source.h"
 #include "core/gen/gen_options.h"
-#include "core/gen/snapshot_generator.h"
 #include "core/gen/snapshot_pickler.h"
 #include "core/lod/lod_builder.h"
 #include "core/lod/lod_pick.h"
@@ -29,6 +27,7 @@
 #include "core/store/elements_db/elements_db_reader.h"
 #include "core/util/chart_palette.h"
 #include "core/view/allocation_details.h"
+#include "unit/support/generated_snapshot.h"
 #include "unit/support/private_pools_fixture.h"
 #include "unit/support/test_lod_traces.h"
 #include "unit/support/test_store_fixture.h"
@@ -46,10 +45,7 @@ struct ConvertedPools {
   std::unique_ptr<Session> session;
   ConvertedPools() {
     write_file(dir / "pools.json", test::private_pools_snapshot().dump());
-    ConvertOptions convert;
-    convert.input = (dir / "pools.json").string();
-    convert.output_dir = (dir / "pools").string();
-    convert_snapshot(convert);
+    test::convert_into(dir / "pools.json", dir / "pools");
     session = Session::open((dir / "pools").string());
     session->wait_private_pools();
   }
@@ -185,10 +181,7 @@ TEST_CASE("private pools view: the session switches it on for the blocks timelin
 TEST_CASE("private pools view: a device without private pools has none, and bad inputs are refused") {
   TempDir dir;
   write_file(dir / "plain.pickle", pickle_bytes(standard_fixture()));
-  ConvertOptions convert;
-  convert.input = (dir / "plain.pickle").string();
-  convert.output_dir = (dir / "plain").string();
-  convert_snapshot(convert);
+  test::convert_into(dir / "plain.pickle", dir / "plain");
   auto session = Session::open((dir / "plain").string());
   session->wait_private_pools();
   CHECK(session->private_pools() == nullptr);
@@ -210,14 +203,8 @@ TEST_CASE("private pools view: a generated FSDP-like MemPool's envelope ends at 
   options.events = 8000;
   options.seed = 5;
   options.mem_pool = true;
-  {
-    std::ofstream out(dir / "pool.pickle", std::ios::binary);
-    gen::write_snapshot(options, out);
-  }
-  ConvertOptions convert;
-  convert.input = (dir / "pool.pickle").string();
-  convert.output_dir = (dir / "pool").string();
-  convert_snapshot(convert);
+  test::write_generated(dir / "pool.pickle", options);
+  test::convert_into(dir / "pool.pickle", dir / "pool");
   auto session = Session::open((dir / "pool").string());
   session->wait_private_pools();
   const SessionPools* pools = session->private_pools();
@@ -336,10 +323,7 @@ TEST_CASE(
     "private pools view: a snapshot in memory and its elements.db give the same input, and svg draws it") {
   TempDir dir;
   write_file(dir / "pools.json", test::private_pools_snapshot().dump());
-  ConvertOptions convert;
-  convert.input = (dir / "pools.json").string();
-  convert.output_dir = (dir / "pools").string();
-  convert_snapshot(convert);
+  test::convert_into(dir / "pools.json", dir / "pools");
   const AnalysisSource from_json = load_analysis_source((dir / "pools.json").string());
   const AnalysisSource from_dir = load_analysis_source((dir / "pools").string());
   const PrivatePoolInput a = private_pool_input_from_snapshot(*from_json.snapshot, *from_json.blocks);

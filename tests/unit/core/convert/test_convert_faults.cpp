@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/gen/snapshot_generator.h"
 #include "core/util/byte_source.h"
+#include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -72,8 +72,7 @@ size_t line_count(const std::string& text) {
 void write_generated(const fs::path& path, uint64_t events) {
   gen::GenOptions options;
   options.events = events;
-  std::ofstream out(path, std::ios::binary);
-  gen::write_snapshot(options, out);
+  test::write_generated(path, options);
 }
 
 bool has_staging_dir(const TempDir& dir) {

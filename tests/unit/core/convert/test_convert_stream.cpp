@@ -15,6 +15,7 @@
 #include "core/snapshot/event_pool.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/elements_db/sqlite_handle.h"
+#include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -76,12 +77,8 @@ std::vector<std::string> expected_rows(const Snapshot& snapshot, const std::vect
 void check_events_table(const FixtureSnapshot& fixture, int only_device, const std::vector<int>& devices) {
   TempDir dir;
   test::write_file(dir / "s.pickle", test::pickle_bytes(fixture));
-  ConvertOptions options;
-  options.input = (dir / "s.pickle").string();
-  options.output_dir = (dir / "out").string();
-  options.device = only_device;
-  convert_snapshot(options);
-  const Snapshot snapshot = read_snapshot(options.input);
+  test::convert_into(dir / "s.pickle", dir / "out", only_device);
+  const Snapshot snapshot = read_snapshot((dir / "s.pickle").string());
   CHECK(event_rows((dir / "out" / "elements.db").string()) == expected_rows(snapshot, devices));
 }
 

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -23,10 +22,10 @@
 #include "core/export/export.h"
 #include "core/export/export_source.h"
 #include "core/export/svg_export.h"
-#include "core/gen/snapshot_generator.h"
 #include "core/lod/lod_builder.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/time_warp.h"
+#include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -42,8 +41,7 @@ fs::path generated_pickle(const TempDir& dir, bool timestamps = true) {
   options.timestamps = timestamps;
   options.annotations = timestamps;
   const fs::path path = dir / (timestamps ? "gen.pickle" : "untimed.pickle");
-  std::ofstream out(path, std::ios::binary);
-  gen::write_snapshot(options, out);
+  test::write_generated(path, options);
   return path;
 }
 
@@ -286,12 +284,9 @@ TEST_CASE("export: a trace without time_us gives no Chrome trace and leaves no f
 TEST_CASE("export: a pickle and its converted directory export the same files") {
   TempDir dir;
   const fs::path pickle = generated_pickle(dir);
-  ConvertOptions convert;
-  convert.input = pickle.string();
-  convert.output_dir = (dir / "converted").string();
-  convert_snapshot(convert);
+  test::convert_into(pickle, dir / "converted");
   const AnalysisSource from_pickle = load_analysis_source(pickle.string());
-  const AnalysisSource from_dir = load_analysis_source(convert.output_dir);
+  const AnalysisSource from_dir = load_analysis_source((dir / "converted").string());
   const size_t state = peak_state(*from_pickle.blocks);
   REQUIRE(state == peak_state(*from_dir.blocks));
   for (ExportFormat format : export_formats()) {

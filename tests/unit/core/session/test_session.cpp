@@ -6,7 +6,6 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -14,8 +13,8 @@
 #include "core/allocator/db_event_source.h"
 #include "core/analysis/state_mapping.h"
 #include "core/convert/convert.h"
-#include "core/gen/snapshot_generator.h"
 #include "core/session/session.h"
+#include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -31,14 +30,8 @@ fs::path converted_snapshot(const TempDir& dir, const std::string& name, uint64_
   options.seed = seed;
   options.devices = devices;
   const fs::path pickle = dir / (name + ".pickle");
-  {
-    std::ofstream out(pickle, std::ios::binary);
-    gen::write_snapshot(options, out);
-  }
-  ConvertOptions convert;
-  convert.input = pickle.string();
-  convert.output_dir = (dir / name).string();
-  convert_snapshot(convert);
+  test::write_generated(pickle, options);
+  test::convert_into(pickle, dir / name);
   return dir / name;
 }
 

@@ -13,10 +13,10 @@
 #include "converter/conversion_summary.h"
 #include "core/convert/convert.h"
 #include "core/gen/gzip_ostream.h"
-#include "core/gen/snapshot_generator.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/sql/readonly_sql.h"
 #include "core/store/allocations_json/allocations_json.h"
+#include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -80,10 +80,7 @@ nlohmann::ordered_json fixture_json(const test::FixtureSnapshot& snapshot) {
 
 // allocations.json of a conversion, without the fields that name the input file.
 nlohmann::json converted_layout(const fs::path& input, const fs::path& output) {
-  ConvertOptions options;
-  options.input = input.string();
-  options.output_dir = output.string();
-  const ConvertSummary summary = convert_snapshot(options);
+  const ConvertSummary summary = test::convert_into(input, output);
   std::ifstream in(output / kAllocationsJsonName);
   nlohmann::json layout = nlohmann::json::parse(in);
   layout.erase("source_file");
@@ -179,10 +176,7 @@ TEST_CASE("json snapshot: every kind of generated snapshot converts the same fro
     CAPTURE(name);
     options.events = 2500;
     const fs::path pickle = dir / (std::string(name) + ".pickle");
-    {
-      std::ofstream out(pickle, std::ios::binary);
-      gen::write_snapshot(options, out);
-    }
+    test::write_generated(pickle, options);
     const bool gzip = options.seed % 2 == 1;  // default and protocol5: gzip JSON; the others plain
     const fs::path json = dir / (std::string(name) + (gzip ? ".json.gz" : ".json"));
     python_json_dump(pickle, json, gzip);

@@ -11,6 +11,7 @@
 #include "core/sql/query_history.h"
 #include "core/sql/readonly_sql.h"
 #include "core/sql/sql_console.h"
+#include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -20,10 +21,7 @@ namespace {
 
 std::string converted_db(const TempDir& dir) {
   test::write_file(dir.path() / "s.pickle", test::pickle_bytes(test::standard_fixture()));
-  ConvertOptions options;
-  options.input = (dir.path() / "s.pickle").string();
-  options.output_dir = (dir.path() / "out").string();
-  convert_snapshot(options);
+  test::convert_into(dir.path() / "s.pickle", dir.path() / "out");
   return (dir.path() / "out" / kElementsDbName).string();
 }
 

@@ -13,6 +13,7 @@
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/view/allocation_details.h"
 #include "core/view/document.h"
+#include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -26,11 +27,7 @@ fs::path convert_into(const TempDir& dir, const std::string& name, const test::F
                       int device = -1) {
   const fs::path pickle = dir / (name + ".pickle");
   test::write_file(pickle, test::pickle_bytes(snapshot));
-  ConvertOptions options;
-  options.input = pickle.string();
-  options.output_dir = (dir / name).string();
-  options.device = device;
-  convert_snapshot(options);
+  test::convert_into(pickle, dir / name, device);
   return dir / name;
 }
 

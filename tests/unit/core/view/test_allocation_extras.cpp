@@ -12,6 +12,7 @@
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/view/allocation_details.h"
 #include "core/view/document.h"
+#include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -33,10 +34,7 @@ void write_frame(PickleWriter& w, const char* filename, int64_t line, const char
 // Writes pickle `bytes` into `dir`, converts it to dir/out and returns its elements.db path.
 std::string converted_db(const TempDir& dir, const std::string& bytes) {
   test::write_file(dir / "snapshot.pickle", bytes);
-  ConvertOptions options;
-  options.input = (dir / "snapshot.pickle").string();
-  options.output_dir = (dir / "out").string();
-  convert_snapshot(options);
+  test::convert_into(dir / "snapshot.pickle", dir / "out");
   return (dir / "out" / "elements.db").string();
 }
 
