@@ -153,7 +153,7 @@ class Classifier {
   // After the traced pass: the sizes of the gradients it found, to match parameters against.
   void collect_gradient_sizes() {
     for (uint32_t elem = 0; elem < out_.categories.size(); ++elem) {
-      if (out_.categories[elem] == category_id(Category::Gradient) && input_.timeline.alloc_state(elem) > 0)
+      if (out_.categories[elem] == category_id(Category::Gradient) && !input_.timeline.in_initial_stack(elem))
         ++gradient_sizes_[input_.timeline.element(elem).size];
     }
   }
@@ -293,7 +293,7 @@ Classification classify_allocations(const ClassifyInput& input, const std::atomi
   Classifier classifier(input, out);
   std::vector<uint32_t> pre_existing;
   for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
-    if (timeline.ever_live(elem) && timeline.alloc_state(elem) == 0) pre_existing.push_back(elem);
+    if (timeline.in_initial_stack(elem)) pre_existing.push_back(elem);
   }
   classifier.collect_gradient_sizes();
   for (const uint32_t elem : pre_existing) {

@@ -111,7 +111,7 @@ std::optional<Finding> leak_finding(const FindingsInput& input) {
   uint64_t total = 0, persisting = 0;
   std::optional<uint32_t> largest;
   for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
-    if (!timeline.ever_live(elem) || timeline.alloc_state(elem) == 0) continue;  // traced only
+    if (!timeline.ever_live(elem) || timeline.in_initial_stack(elem)) continue;  // traced only
     if (timeline.free_state(elem) != timeline.never_freed()) continue;
     const ReplayElement& element = timeline.element(elem);
     if (expected_to_persist(input.classification.category(elem))) {

@@ -65,13 +65,34 @@ size_t ActionSteps::allocs_before(size_t action) const {
   return action - frees_before_[word] - static_cast<size_t>(std::popcount(frees_[word] & below));
 }
 
+namespace {
+
+// The bit index of the set bit numbered `rank` (0-based, from bit 0) of `bits`, which has more
+// than `rank` set bits. Without the POPCNT instruction (not in baseline x86-64) std::popcount is
+// a library call: the bytes' counts are summed in one multiply instead.
+unsigned select_bit(uint64_t bits, unsigned rank) {
+  uint64_t counts = bits - ((bits >> 1) & 0x5555555555555555);
+  counts = (counts & 0x3333333333333333) + ((counts >> 2) & 0x3333333333333333);
+  counts = (counts + (counts >> 4)) & 0x0f0f0f0f0f0f0f0f;  // per byte
+  const uint64_t through = counts * 0x0101010101010101;    // byte i: bytes 0..i
+  unsigned shift = 0, below = 0;
+  while (((through >> shift) & 0xff) <= rank) {
+    below = static_cast<unsigned>((through >> shift) & 0xff);
+    shift += 8;
+  }
+  uint64_t byte = (bits >> shift) & 0xff;
+  for (unsigned skip = rank - below; skip > 0; --skip) byte &= byte - 1;
+  return shift + static_cast<unsigned>(std::countr_zero(byte));
+}
+
+}  // namespace
+
 size_t ActionSteps::alloc_action(size_t alloc) const {
   size_t word = alloc_sample_word_[alloc / 64];
   while (word + 1 < frees_.size() && allocs_before_word(word + 1) <= alloc) ++word;
-  // The (alloc - allocs_before_word(word))-th clear bit of the word, bits past size() excluded.
-  uint64_t allocs = ~frees_[word];
-  for (size_t skip = alloc - allocs_before_word(word); skip > 0; --skip) allocs &= allocs - 1;
-  return 64 * word + static_cast<size_t>(std::countr_zero(allocs));
+  // Allocations are the clear bits; those past size() in the last word come after any that exist.
+  const auto rank = static_cast<unsigned>(alloc - allocs_before_word(word));
+  return 64 * word + select_bit(~frees_[word], rank);
 }
 
 size_t ActionSteps::memory_bytes() const {

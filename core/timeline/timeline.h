@@ -91,6 +91,8 @@ class Timeline {
   size_t never_freed() const { return action_count() + 1; }
   // Elements that appear in neither the initial stack nor any action are never live.
   bool ever_live(uint32_t elem) const { return stack_position_[elem] != kNoIndex; }
+  // Live from state 0 (alloc_state(elem) == 0), without finding its allocating action.
+  bool in_initial_stack(uint32_t elem) const { return stack_position_[elem] < initial_positions_; }
   size_t stack_size() const { return stack_order_.size(); }  // elements ever live
   // Number of stack positions allocated by the end of `state`, in O(1): the initial stack, then
   // one per allocating action before it. Alloc states grow with stack position.

@@ -119,6 +119,7 @@ TEST_CASE("timeline: re-used element slots and never-live elements") {
   const Timeline timeline(make_input({3, 4, 5}, {}, {0, 1, 1}));
   CHECK(timeline.ever_live(0));
   CHECK_FALSE(timeline.ever_live(2));
+  CHECK_FALSE(timeline.in_initial_stack(2));
   CHECK(timeline.polygon(2).empty());
   CHECK(timeline.stack_size() == 2);
   CHECK(timeline.polygon(0) == Vertices{{0, 0}, {3, 0}});
@@ -160,7 +161,9 @@ TEST_CASE("timeline: elements of 4 GiB and more keep their whole size and alloc 
   // Elements 0 (initial) and 1..3 allocated by actions 0, 2 and 3; 1 freed by action 1.
   const Timeline timeline(make_input({kHuge, 512, kEdge, kHuge + 1}, {0}, {1, 1, 2, 3, 0}));
   CHECK(timeline.alloc_state(0) == 0);
+  CHECK(timeline.in_initial_stack(0));
   CHECK(timeline.alloc_state(1) == 1);
+  CHECK_FALSE(timeline.in_initial_stack(1));
   CHECK(timeline.alloc_state(2) == 3);
   CHECK(timeline.alloc_state(3) == 4);
   CHECK(timeline.free_state(0) == 5);
