@@ -17,11 +17,11 @@ StateDeltaIndex::StateDeltaIndex(const Timeline& timeline) : timeline_(timeline)
     max_free_state_[p / kBlock] = std::max(max_free_state_[p / kBlock], free_state);
   }
   size_t actions = timeline.action_count();
-  min_alloc_state_.assign((actions + kBlock - 1) / kBlock, kNotAFree);
+  min_freed_position_.assign((actions + kBlock - 1) / kBlock, kNotAFree);
   for (size_t a = 0; a < actions; ++a) {
     if (!timeline.action_is_free(a)) continue;
-    auto alloc_state = static_cast<uint32_t>(timeline.alloc_state(timeline.input().actions[a].elem));
-    min_alloc_state_[a / kBlock] = std::min(min_alloc_state_[a / kBlock], alloc_state);
+    const uint32_t position = timeline.action_stack_position(a);
+    min_freed_position_[a / kBlock] = std::min(min_freed_position_[a / kBlock], position);
   }
 }
 
@@ -41,16 +41,16 @@ void StateDeltaIndex::for_each_surviving(uint32_t first, uint32_t last, size_t s
 
 void StateDeltaIndex::for_each_old_free(size_t first, size_t last,
                                         const std::function<void(uint32_t)>& visit) const {
-  const auto& actions = timeline_.input().actions;
+  // Alloc states grow with stack position: live at `first` means a position below this.
+  const uint32_t allocated = timeline_.positions_allocated_by(first);
   for (size_t a = first; a < last;) {
     size_t block = a / kBlock;
     size_t block_end = std::min((block + 1) * kBlock, last);
-    if (min_alloc_state_[block] <= first) {
+    if (min_freed_position_[block] < allocated) {
       for (; a < block_end; ++a) {
-        uint32_t elem = actions[a].elem;
-        if (timeline_.action_is_free(a) && timeline_.alloc_state(elem) <= first) {
-          visit(timeline_.stack_position(elem));
-        }
+        if (!timeline_.action_is_free(a)) continue;
+        const uint32_t position = timeline_.action_stack_position(a);
+        if (position < allocated) visit(position);
       }
     }
     a = block_end;
@@ -74,7 +74,7 @@ void StateDeltaIndex::for_each_live(size_t state, const std::function<void(uint3
 }
 
 size_t StateDeltaIndex::memory_bytes() const {
-  return (max_free_state_.size() + min_alloc_state_.size()) * sizeof(uint32_t);
+  return (max_free_state_.size() + min_freed_position_.size()) * sizeof(uint32_t);
 }
 
 }  // namespace snapscope

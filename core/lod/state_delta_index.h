@@ -35,8 +35,8 @@ class StateDeltaIndex {
   void for_each_old_free(size_t first, size_t last, const std::function<void(uint32_t)>& visit) const;
 
   const Timeline& timeline_;
-  std::vector<uint32_t> max_free_state_;   // per block of kBlock stack positions
-  std::vector<uint32_t> min_alloc_state_;  // per block of kBlock actions: min alloc state freed
+  std::vector<uint32_t> max_free_state_;      // per block of kBlock stack positions
+  std::vector<uint32_t> min_freed_position_;  // per block of kBlock actions: lowest position freed
 };
 
 }  // namespace snapscope
