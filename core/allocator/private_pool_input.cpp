@@ -130,10 +130,9 @@ PrivatePoolInput private_pool_input_from_snapshot(const Snapshot& snapshot, cons
                                       {segment.pool_id[0], segment.pool_id[1]}});
   }
   for (size_t i = 0; i < events.size(); ++i) {
-    const uint32_t extra = events[i].extra;
-    if (extra >= snapshot.event_extras.size() || !snapshot.event_extras[extra].has_pool_id) continue;
-    const auto& pool = snapshot.event_extras[extra].pool_id;
-    sources.event_pools.push_back({static_cast<int64_t>(i), {pool[0], pool[1]}});
+    const PoolIdPair* pool = snapshot.pool_id_of(events[i]);
+    if (!pool) continue;
+    sources.event_pools.push_back({static_cast<int64_t>(i), {(*pool)[0], (*pool)[1]}});
   }
   // As elements.db stores them: the source event's stream, else the snapshot segment's.
   sources.element_streams = [&](const std::vector<uint32_t>& elems) {
@@ -142,7 +141,7 @@ PrivatePoolInput private_pool_input_from_snapshot(const Snapshot& snapshot, cons
       const int64_t event = blocks.element(elem).source_event();
       const uint32_t segment = blocks.input().segment_of(elem);
       if (event >= 0 && static_cast<size_t>(event) < events.size()) {
-        streams.push_back(events[static_cast<size_t>(event)].stream);
+        streams.push_back(snapshot.stream_of(events[static_cast<size_t>(event)]));
       } else {
         streams.push_back(segment < snapshot.segments.size() ? snapshot.segments[segment].stream : 0);
       }
@@ -158,7 +157,7 @@ PrivatePoolInput private_pool_input_from_snapshot(const Snapshot& snapshot, cons
         continue;
       }
       rows.push_back({static_cast<int64_t>(i), static_cast<int64_t>(action), events[i].addr, events[i].size,
-                      events[i].stream, events[i].stack});
+                      snapshot.stream_of(events[i]), events[i].stack});
     }
     return rows;
   };

@@ -1,11 +1,13 @@
 #include "core/convert/event_handoff.h"
 
+#include <utility>
+
 namespace snapscope {
 
-void EventHandoff::add(std::span<const TraceEvent> events) {
+void EventHandoff::add(EventBatch batch) {
   const std::lock_guard lock(mutex_);
   if (consumer_done_) return;  // the consumer failed; its error surfaces later
-  batches_.push_back(events);
+  batches_.push_back(std::move(batch));
   changed_.notify_all();
 }
 
@@ -27,11 +29,11 @@ void EventHandoff::end_and_wait(bool cancel) {
   changed_.wait(lock, [this] { return consumer_done_; });
 }
 
-std::optional<std::span<const TraceEvent>> EventHandoff::next() {
+std::optional<EventBatch> EventHandoff::next() {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [this] { return cancelled_ || !batches_.empty() || ended_; });
   if (cancelled_ || batches_.empty()) return std::nullopt;
-  const std::span<const TraceEvent> batch = batches_.front();
+  EventBatch batch = std::move(batches_.front());
   batches_.pop_front();
   return batch;
 }

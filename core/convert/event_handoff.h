@@ -17,14 +17,14 @@ namespace snapscope {
 class EventHandoff final : public EventSink {
  public:
   // Producer side (the reading thread).
-  void add(std::span<const TraceEvent> events) override;
+  void add(EventBatch batch) override;
   void finish() override;
   void cancel() override;
   void finish_keeping_batches() override;
 
   // Consumer side: the next batch; nullopt once the stream has ended or was cancelled
   // (cancelled() tells which).
-  std::optional<std::span<const TraceEvent>> next();
+  std::optional<EventBatch> next();
   bool cancelled() const;
   // The consumer calls this exactly once when it stops reading batches, also on failure.
   void consumer_done();
@@ -34,7 +34,7 @@ class EventHandoff final : public EventSink {
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<std::span<const TraceEvent>> batches_;
+  std::deque<EventBatch> batches_;
   bool ended_ = false;
   bool cancelled_ = false;
   bool consumer_done_ = false;

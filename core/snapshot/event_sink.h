@@ -3,10 +3,36 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "core/snapshot/model.h"
 
 namespace snapscope {
+
+// Trace events and what their fields need from the snapshot's side tables, copied: those
+// tables grow while the consumer works, and move with the snapshot when reading ends.
+struct EventBatch {
+  std::span<const TraceEvent> events;
+  std::vector<uint64_t> new_streams;  // values of the stream ids first used in this batch, in id order
+  // Of Snapshot::event_extras[first_extra...], those of this batch's events: only their texts,
+  // as only those are written while reading (the copies wait in a queue when the database
+  // thread lags behind the reader).
+  std::vector<EventTexts> texts;
+  uint32_t first_extra = 0;
+};
+
+// The consumer's copy of the side tables, from the batches in order.
+class EventBatchTables {
+ public:
+  void add(const EventBatch& batch);
+  uint64_t stream_of(const TraceEvent& event) const;
+  EventTexts texts_of(const TraceEvent& event) const;  // of the last batch added
+
+ private:
+  std::vector<uint64_t> streams_{0};
+  std::vector<EventTexts> texts_;
+  uint32_t first_extra_ = 0;
+};
 
 // Batches arrive on the reading thread, in file order (all devices' trace entries in the
 // order they appear; which device each belongs to is only known once reading ends). The
@@ -15,7 +41,7 @@ namespace snapscope {
 class EventSink {
  public:
   virtual ~EventSink() = default;
-  virtual void add(std::span<const TraceEvent> events) = 0;
+  virtual void add(EventBatch batch) = 0;
   virtual void finish() = 0;  // after the last batch, when the file was read completely
   virtual void cancel() = 0;  // reading failed: the batches so far are worthless
   // Instead of finish(), when the batches' memory became the returned snapshot's trace and

@@ -137,6 +137,30 @@ std::optional<int> parse_device(std::string_view text) {
   return base + value;
 }
 
+StreamId StreamTable::intern(uint64_t stream) {
+  if (values_[last_] == stream) return last_;
+  const auto [at, added] = ids_.try_emplace(stream, static_cast<StreamId>(values_.size()));
+  if (added) values_.push_back(stream);
+  last_ = at->second;
+  return last_;
+}
+
+const EventExtra& Snapshot::extra_of(const TraceEvent& event) const {
+  static const EventExtra kNone;
+  return event.extra < event_extras.size() ? event_extras[event.extra] : kNone;
+}
+
+const RareEventFields& Snapshot::rare_of(const TraceEvent& event) const {
+  static const RareEventFields kNone;
+  const uint32_t rare = extra_of(event).rare;
+  return rare < rare_event_fields.size() ? rare_event_fields[rare] : kNone;
+}
+
+const PoolIdPair* Snapshot::pool_id_of(const TraceEvent& event) const {
+  const RareEventFields& rare = rare_of(event);
+  return rare.has_pool_id ? &rare.pool_id : nullptr;
+}
+
 std::vector<int> Snapshot::devices() const {
   std::vector<int> out;
   for (size_t d = 0; d < device_traces.size(); ++d) {

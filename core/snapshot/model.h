@@ -4,6 +4,7 @@
 // for how it is built and timeline/ for the memory_viz replay.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -86,30 +87,66 @@ enum class Action : uint8_t {
   SegmentUnmap,
   Snapshot,
   Oom,
-  Unknown,  // kept, with its name in TraceEvent::unknown_action
+  Unknown,  // kept, with its name in RareEventFields::unknown_action
 };
 std::string_view action_name(Action action);
 Action parse_action(std::string_view name);  // Unknown for anything else
 
+// A trace entry's stream, a cudaStream_t value, as an index into Snapshot::streams: a snapshot
+// uses a handful of streams, and 4 bytes instead of 8 in every event keep TraceEvent at 40.
+using StreamId = uint32_t;  // 0 is always stream 0
+
+class StreamTable {
+ public:
+  StreamId intern(uint64_t stream);
+  uint64_t value(StreamId id) const { return id < values_.size() ? values_[id] : 0; }
+  std::span<const uint64_t> values() const { return values_; }
+  size_t size() const { return values_.size(); }
+
+ private:
+  std::vector<uint64_t> values_{0};
+  std::unordered_map<uint64_t, StreamId> ids_{{0, 0}};
+  StreamId last_ = 0;  // consecutive events mostly share a stream
+};
+
+// Millions of these are kept while a snapshot is read (the largest part of a converter's
+// memory), so what few events carry lives in EventExtra.
 struct TraceEvent {
   uint64_t addr = 0;  // for oom: device_free (bytes free on the device)
   uint64_t size = 0;
-  uint64_t stream = 0;
   int64_t time_us = kNoTime;  // kNoTime when the snapshot was recorded without timestamps
   StackId stack = 0;
-  StringId compile_context = 0;
-  StringId user_metadata = 0;   // strings kept as is; dicts rendered as "key: value" lines
-  StringId unknown_action = 0;  // the raw action string when action == Unknown
-  uint32_t extra = kNoIndex;    // index into Snapshot::event_extras, rarely used fields
+  StreamId stream_id = 0;     // Snapshot::streams
+  uint32_t extra = kNoIndex;  // index into Snapshot::event_extras: compile context, metadata, ...
   Action action = Action::Unknown;
   bool has_frames = false;  // false when the event had no 'frames' key at all
 };
+static_assert(sizeof(TraceEvent) == 40);
 
-// Fields that few events carry, kept out of TraceEvent to keep it small.
-struct EventExtra {
-  bool has_pool_id = false;
-  int64_t pool_id[2] = {0, 0};
+using PoolIdPair = std::array<int64_t, 2>;
+
+// Fields that few events carry.
+struct RareEventFields {
+  StringId unknown_action = 0;  // the raw action string when action == Unknown
   StringId forward_frames = 0;  // forward-pass stack, joined
+  bool has_pool_id = false;
+  PoolIdPair pool_id{0, 0};
+  bool any() const { return unknown_action != 0 || forward_frames != 0 || has_pool_id; }
+};
+
+// Fields kept out of TraceEvent to keep it small. compile_context is on every event of some
+// snapshots (torch.compile), so this is small too.
+struct EventExtra {
+  StringId compile_context = 0;
+  StringId user_metadata = 0;  // strings kept as is; dicts rendered as "key: value" lines
+  uint32_t rare = kNoIndex;    // index into Snapshot::rare_event_fields
+  bool any() const { return compile_context != 0 || user_metadata != 0 || rare != kNoIndex; }
+};
+
+// The two strings of an event that are events columns in elements.db.
+struct EventTexts {
+  StringId compile_context = 0;
+  StringId user_metadata = 0;
 };
 
 enum class BlockState : uint8_t {
@@ -180,12 +217,26 @@ struct Snapshot {
   StackTable stacks;
 
   std::vector<DeviceTrace> device_traces;  // index = device
-  std::vector<EventExtra> event_extras;
+  StreamTable streams;
+  // A deque: it grows with no copy and no doubled peak, as it holds one entry per event in
+  // snapshots with compile_context on every event.
+  std::deque<EventExtra> event_extras;
+  std::vector<RareEventFields> rare_event_fields;
   std::vector<Segment> segments;  // in file order
   std::vector<Block> blocks;
   std::vector<Annotation> annotations;
   nlohmann::json allocator_settings;  // null when absent
   std::vector<std::string> top_level_keys;
+
+  uint64_t stream_of(const TraceEvent& event) const { return streams.value(event.stream_id); }
+  // The event's fields outside TraceEvent; defaults (all absent) when it has none.
+  const EventExtra& extra_of(const TraceEvent& event) const;
+  const RareEventFields& rare_of(const TraceEvent& event) const;
+  const PoolIdPair* pool_id_of(const TraceEvent& event) const;
+  EventTexts texts_of(const TraceEvent& event) const {
+    const EventExtra& extra = extra_of(event);
+    return {extra.compile_context, extra.user_metadata};
+  }
 
   // Devices memory_viz offers: a non-empty trace or at least one segment on it.
   std::vector<int> devices() const;

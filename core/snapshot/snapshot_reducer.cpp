@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace snapscope {
@@ -201,8 +202,7 @@ bool SnapshotReducer::of_skipped_device(const pickle::Unpickler& up) const {
 
 void SnapshotReducer::end_stream() {
   if (!sink_ || streamed_ >= events_.size()) return;
-  sink_->add(events_.span(streamed_, events_.size() - streamed_));
-  streamed_ = events_.size();
+  hand_to_sink(events_.size() - streamed_);
 }
 
 void SnapshotReducer::finish_stream() {
@@ -337,44 +337,49 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   if (of_skipped_device(up)) return Value::none();
   TraceEvent event;
   EventExtra extra;
+  RareEventFields rare;
   std::optional<uint64_t> device_free;
   const auto v = last_values(dict, event_keys(keys_));
   event.action = parse_action(up.string(*v[kAction]));  // reduce_dict checked: a string
-  if (event.action == Action::Unknown) event.unknown_action = v[kAction]->id;
+  if (event.action == Action::Unknown) rare.unknown_action = v[kAction]->id;
   if (v[kAddr]) event.addr = to_u64(*v[kAddr], "trace entry addr");
   if (v[kDeviceFree]) device_free = to_u64(*v[kDeviceFree], "trace entry device_free");
   if (v[kSize]) event.size = to_u64(*v[kSize], "trace entry size");
-  if (v[kStream]) event.stream = static_cast<uint64_t>(to_i64(*v[kStream], "trace entry stream"));
+  if (v[kStream])
+    event.stream_id =
+        snapshot_.streams.intern(static_cast<uint64_t>(to_i64(*v[kStream], "trace entry stream")));
   if (v[kTimeUs] && v[kTimeUs]->kind != Kind::None) event.time_us = to_time_us(*v[kTimeUs]);  // else kNoTime
   if (v[kFrames]) {
     event.stack = to_stack(*v[kFrames], "trace entry frames");
     event.has_frames = true;
   }
-  event.compile_context = optional_text(v[kCompileContext], up);
-  event.user_metadata = optional_text(v[kUserMetadata], up);
+  extra.compile_context = optional_text(v[kCompileContext], up);
+  extra.user_metadata = optional_text(v[kUserMetadata], up);
   // memory_viz reads an element's pool as `segment_pool_id`; PyTorch's trace entries say `pool_id`.
   if (v[kPoolId]) {
-    set_pool_id(extra, *v[kPoolId], up);
+    set_pool_id(rare, *v[kPoolId], up);
   } else if (v[kSegmentPoolId]) {
-    set_pool_id(extra, *v[kSegmentPoolId], up);
+    set_pool_id(rare, *v[kSegmentPoolId], up);
   }
   if (v[kForwardFrames]) {
     const Value f = *v[kForwardFrames];
-    extra.forward_frames = snapshot_.strings.intern(f.kind == Kind::Stack ? format_stack(snapshot_, f.id)
-                                                                          : forward_frames_text(f, up));
+    rare.forward_frames = snapshot_.strings.intern(f.kind == Kind::Stack ? format_stack(snapshot_, f.id)
+                                                                         : forward_frames_text(f, up));
   }
   // oom entries carry the device's free bytes instead of an address (model.h: TraceEvent::addr).
   if (device_free && (event.action == Action::Oom || event.addr == 0)) event.addr = *device_free;
-  if (extra.has_pool_id || extra.forward_frames != 0) {
+  if (rare.any()) {
+    extra.rare = static_cast<uint32_t>(snapshot_.rare_event_fields.size());
+    snapshot_.rare_event_fields.push_back(rare);
+  }
+  if (extra.any()) {
     event.extra = static_cast<uint32_t>(snapshot_.event_extras.size());
     snapshot_.event_extras.push_back(extra);
   }
   if (events_.size() >= kNoIndex) throw ReduceError("too many trace events");
   events_.push_back(event);
-  if (sink_ && events_.size() % EventPool::kBatch == 0) {  // a batch is complete and never changes again
-    sink_->add(events_.span(streamed_, EventPool::kBatch));
-    streamed_ = events_.size();
-  }
+  if (sink_ && events_.size() % EventPool::kBatch == 0)
+    hand_to_sink(EventPool::kBatch);  // complete: never changes again
   return Value::handle(Kind::Event, static_cast<uint32_t>(events_.size() - 1));
 }
 
@@ -383,15 +388,34 @@ StringId SnapshotReducer::optional_text(const Value* v, const Unpickler& up) {
   return snapshot_.strings.intern(to_display_text(*v, up));
 }
 
-void SnapshotReducer::set_pool_id(EventExtra& extra, Value v, const Unpickler& up) {
+void SnapshotReducer::set_pool_id(RareEventFields& rare, Value v, const Unpickler& up) {
   if (v.kind == Kind::Container && up.container(v).items.size() == 2) {
-    extra.pool_id[0] = to_i64(up.container(v).items[0], "trace entry pool_id");
-    extra.pool_id[1] = to_i64(up.container(v).items[1], "trace entry pool_id");
-    extra.has_pool_id = true;
+    rare.pool_id[0] = to_i64(up.container(v).items[0], "trace entry pool_id");
+    rare.pool_id[1] = to_i64(up.container(v).items[1], "trace entry pool_id");
+    rare.has_pool_id = true;
   } else if (v.kind == Kind::Int) {
-    extra.pool_id[0] = v.i;
-    extra.has_pool_id = true;
+    rare.pool_id[0] = v.i;
+    rare.has_pool_id = true;
   }
+}
+
+// The sink's copy of the side tables' rows added since the last batch: the events of
+// [streamed_, streamed_ + count) use no others that the sink has not seen.
+void SnapshotReducer::hand_to_sink(size_t count) {
+  EventBatch batch;
+  batch.events = events_.span(streamed_, count);
+  const std::span<const uint64_t> streams = snapshot_.streams.values();
+  batch.new_streams.assign(streams.begin() + static_cast<std::ptrdiff_t>(streams_handed_), streams.end());
+  batch.texts.reserve(snapshot_.event_extras.size() - extras_handed_);
+  for (size_t i = extras_handed_; i < snapshot_.event_extras.size(); ++i) {
+    const EventExtra& extra = snapshot_.event_extras[i];
+    batch.texts.push_back({extra.compile_context, extra.user_metadata});
+  }
+  batch.first_extra = static_cast<uint32_t>(extras_handed_);
+  streams_handed_ = streams.size();
+  extras_handed_ = snapshot_.event_extras.size();
+  streamed_ += count;
+  sink_->add(std::move(batch));
 }
 
 }  // namespace snapscope

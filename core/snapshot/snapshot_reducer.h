@@ -53,7 +53,8 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   pickle::Value make_event(const pickle::Container& dict, const pickle::Unpickler& up);
   bool of_skipped_device(const pickle::Unpickler& up) const;
   StringId optional_text(const pickle::Value* value, const pickle::Unpickler& up);
-  void set_pool_id(EventExtra& extra, pickle::Value value, const pickle::Unpickler& up);
+  void set_pool_id(RareEventFields& rare, pickle::Value value, const pickle::Unpickler& up);
+  void hand_to_sink(size_t count);
 
   Snapshot& snapshot_;
   SnapshotKeys keys_;
@@ -61,7 +62,9 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   EventSink* sink_ = nullptr;
   int only_device_ = -1;
   StringId device_traces_key_ = 0;
-  size_t streamed_ = 0;  // events handed to sink_
+  size_t streamed_ = 0;        // events handed to sink_
+  size_t streams_handed_ = 1;  // stream ids whose values sink_ has (0 it knows)
+  size_t extras_handed_ = 0;   // event extras sink_ has
   bool stream_closed_ = false;
   std::vector<FrameId> scratch_;
 };

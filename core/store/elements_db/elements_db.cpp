@@ -78,9 +78,9 @@ void ElementsDbBuilder::add_snapshot(const Snapshot& snapshot, std::span<const i
   }
 }
 
-void ElementsDbBuilder::stream_events(int device, std::span<const TraceEvent> events) {
+void ElementsDbBuilder::stream_events(int device, const EventBatch& batch) {
   if (!streamed_) streamed_ = std::make_unique<elements_db::StreamedEvents>(*db_, device);
-  streamed_->add(events);
+  streamed_->add(batch);
 }
 
 void ElementsDbBuilder::end_event_stream() {

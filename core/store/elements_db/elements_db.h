@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/snapshot/event_sink.h"
 #include "core/snapshot/model.h"
 #include "core/store/elements_db/device_stats.h"
 #include "core/timeline/timeline.h"
@@ -50,7 +51,7 @@ class ElementsDbBuilder {
   // being read (ReadOptions::event_sink), so the biggest table is written in parallel with
   // parsing, keyed as `device`'s trace. add_snapshot() keeps them when they are that device's
   // whole trace (the usual case) and otherwise writes the events table again.
-  void stream_events(int device, std::span<const TraceEvent> events);
+  void stream_events(int device, const EventBatch& batch);
   void end_event_stream();
 
   // Strings, frames, stacks, events, segments, blocks, annotations, settings: only the given

@@ -18,11 +18,15 @@ std::span<const TraceEvent> events_of(const Snapshot& snapshot, int device) {
   return snapshot.device_traces[index].events;
 }
 
-void add_event_row(SqliteBatchInsert& insert, int64_t key, const TraceEvent& event, int64_t time_base) {
+// `Tables`: a Snapshot, or the EventBatchTables of streamed batches.
+template <class Tables>
+void add_event_row(SqliteBatchInsert& insert, int64_t key, const TraceEvent& event, const Tables& tables,
+                   int64_t time_base) {
+  const EventTexts texts = tables.texts_of(event);
   insert.add(key).add(static_cast<int>(event.action));
-  insert.add(event.addr).add(event.size).add(event.stream);
+  insert.add(event.addr).add(event.size).add(tables.stream_of(event));
   insert.add(event.time_us == kNoTime ? std::nullopt : std::optional<int64_t>(event.time_us - time_base));
-  insert.add(event.stack).add(event.compile_context).add(event.user_metadata);
+  insert.add(event.stack).add(texts.compile_context).add(texts.user_metadata);
   insert.end_row();
 }
 
@@ -37,28 +41,27 @@ int64_t first_time_us(std::span<const TraceEvent> events) {
 
 // Order-sensitive hash of every stored event field: adopt() compares the streamed events with
 // device 0's final trace without keeping a copy of them.
-uint64_t fold_fingerprint(uint64_t hash, std::span<const TraceEvent> events) {
+template <class Tables>
+uint64_t fold_fingerprint(uint64_t hash, std::span<const TraceEvent> events, const Tables& tables) {
   auto mix = [&hash](uint64_t value) { hash = (hash ^ value) * 0x100000001b3ULL; };
   for (const TraceEvent& e : events) {
+    const EventTexts texts = tables.texts_of(e);
     mix(e.addr);
     mix(e.size);
-    mix(e.stream);
+    mix(tables.stream_of(e));
     mix(static_cast<uint64_t>(e.time_us));
-    mix((uint64_t{e.stack} << 32) | e.compile_context);
-    mix((uint64_t{e.user_metadata} << 8) | static_cast<uint64_t>(e.action));
+    mix((uint64_t{e.stack} << 32) | texts.compile_context);
+    mix((uint64_t{texts.user_metadata} << 8) | static_cast<uint64_t>(e.action));
   }
   return hash;
 }
 
-void write_event_extra(SqliteBatchInsert& insert, int device, size_t idx, const TraceEvent& event,
-                       const Snapshot& snapshot) {
-  const EventExtra* extra =
-      event.extra < snapshot.event_extras.size() ? &snapshot.event_extras[event.extra] : nullptr;
-  const bool has_pool = extra && extra->has_pool_id;
-  insert.add(device).add(static_cast<uint64_t>(idx)).add(event.unknown_action);
-  insert.add(has_pool ? std::optional<int64_t>(extra->pool_id[0]) : std::nullopt);
-  insert.add(has_pool ? std::optional<int64_t>(extra->pool_id[1]) : std::nullopt);
-  insert.add(extra ? extra->forward_frames : 0);
+void write_event_extra(SqliteBatchInsert& insert, int device, size_t idx, const RareEventFields& rare) {
+  const bool has_pool = rare.has_pool_id;
+  insert.add(device).add(static_cast<uint64_t>(idx)).add(rare.unknown_action);
+  insert.add(has_pool ? std::optional<int64_t>(rare.pool_id[0]) : std::nullopt);
+  insert.add(has_pool ? std::optional<int64_t>(rare.pool_id[1]) : std::nullopt);
+  insert.add(rare.forward_frames);
   insert.end_row();
 }
 
@@ -69,7 +72,7 @@ void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device) {
   const int64_t time_base = first_time_us(events);
   SqliteBatchInsert insert(db, "events", kEventColumns);
   for (size_t idx = 0; idx < events.size(); ++idx) {
-    add_event_row(insert, event_key(device, static_cast<int64_t>(idx)), events[idx], time_base);
+    add_event_row(insert, event_key(device, static_cast<int64_t>(idx)), events[idx], snapshot, time_base);
   }
   insert.flush();
   write_event_extras(db, snapshot, device);
@@ -79,9 +82,8 @@ void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device
   const std::span<const TraceEvent> events = events_of(snapshot, device);
   SqliteBatchInsert insert(db, "event_extras", 6);
   for (size_t idx = 0; idx < events.size(); ++idx) {
-    const TraceEvent& event = events[idx];
-    if (event.extra != kNoIndex || event.unknown_action != 0)
-      write_event_extra(insert, device, idx, event, snapshot);
+    const RareEventFields& rare = snapshot.rare_of(events[idx]);
+    if (rare.any()) write_event_extra(insert, device, idx, rare);
   }
   insert.flush();
 }
@@ -89,12 +91,13 @@ void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device
 StreamedEvents::StreamedEvents(SqliteDatabase& db, int device)
     : db_(db), device_(device), insert_(db, "events", kEventColumns), fingerprint_(kFingerprintSeed) {}
 
-void StreamedEvents::add(std::span<const TraceEvent> events) {
-  if (time_base_ == kNoTime) time_base_ = first_time_us(events);
-  for (const TraceEvent& event : events) {
-    add_event_row(insert_, event_key(device_, static_cast<int64_t>(count_++)), event, time_base_);
+void StreamedEvents::add(const EventBatch& batch) {
+  tables_.add(batch);
+  if (time_base_ == kNoTime) time_base_ = first_time_us(batch.events);
+  for (const TraceEvent& event : batch.events) {
+    add_event_row(insert_, event_key(device_, static_cast<int64_t>(count_++)), event, tables_, time_base_);
   }
-  fingerprint_ = fold_fingerprint(fingerprint_, events);
+  fingerprint_ = fold_fingerprint(fingerprint_, batch.events, tables_);
 }
 
 void StreamedEvents::flush() { insert_.flush(); }
@@ -103,7 +106,8 @@ bool StreamedEvents::adopt(const Snapshot& snapshot, std::span<const int> device
   if (count_ == 0) return false;
   const std::span<const TraceEvent> trace = events_of(snapshot, device_);
   const bool match = std::find(devices.begin(), devices.end(), device_) != devices.end() &&
-                     trace.size() == count_ && fold_fingerprint(kFingerprintSeed, trace) == fingerprint_;
+                     trace.size() == count_ &&
+                     fold_fingerprint(kFingerprintSeed, trace, snapshot) == fingerprint_;
   if (!match) {
     db_.exec("DELETE FROM events");
     return false;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <span>
 
+#include "core/snapshot/event_sink.h"
 #include "core/snapshot/model.h"
 #include "core/store/elements_db/sqlite_batch_insert.h"
 #include "core/store/elements_db/sqlite_handle.h"
@@ -24,7 +25,7 @@ void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device
 class StreamedEvents {
  public:
   StreamedEvents(SqliteDatabase& db, int device);
-  void add(std::span<const TraceEvent> events);
+  void add(const EventBatch& batch);
   void flush();  // after the last batch
 
   // True if the device is converted and its trace is exactly the streamed events: its rows
@@ -36,6 +37,7 @@ class StreamedEvents {
   SqliteDatabase& db_;
   int device_;
   SqliteBatchInsert insert_;
+  EventBatchTables tables_;
   uint64_t count_ = 0;
   uint64_t fingerprint_;
   int64_t time_base_ = kNoTime;

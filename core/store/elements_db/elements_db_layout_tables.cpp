@@ -22,7 +22,7 @@ const TraceEvent* event_at(const std::vector<TraceEvent>& events, int64_t index)
 }
 
 uint64_t stream_of(const Snapshot& snapshot, const TraceEvent* source, uint32_t segment) {
-  if (source) return source->stream;
+  if (source) return snapshot.stream_of(*source);
   return segment < snapshot.segments.size() ? snapshot.segments[segment].stream : 0;
 }
 

@@ -21,12 +21,11 @@ using namespace snapscope;
 
 namespace {
 
-TraceEvent event(Action action, uint64_t addr, uint64_t size, uint64_t stream = 0) {
+TraceEvent event(Action action, uint64_t addr, uint64_t size) {
   TraceEvent e;
   e.action = action;
   e.addr = addr;
   e.size = size;
-  e.stream = stream;
   return e;
 }
 

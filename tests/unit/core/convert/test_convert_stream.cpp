@@ -28,12 +28,15 @@ namespace {
 // More events than one pool chunk (65536), so the stream sees several batches.
 constexpr size_t kManyEvents = 70'001;
 
+// Streams and compile contexts first seen in a later batch test what batches carry along.
 std::vector<FixtureEvent> alloc_free_trace(size_t count, int64_t first_time) {
   std::vector<FixtureEvent> events;
   for (size_t i = 0; i < count; ++i) {
     const uint64_t addr = 0x10000 + (i / 2) * 0x100;
     const int64_t time = i == 0 ? first_time : static_cast<int64_t>(100 + i);
-    events.push_back({i % 2 == 0 ? "alloc" : "free_completed", addr, 64 + i % 7, time, {}, "", i % 3});
+    const uint64_t stream = i > 66'000 && i % 5 == 0 ? 0x7f12'3456'7000 + i % 4 : i % 3;
+    const std::string context = i % 997 == 0 ? "compiled " + std::to_string(i % 4) : "";
+    events.push_back({i % 2 == 0 ? "alloc" : "free_completed", addr, 64 + i % 7, time, {}, context, stream});
   }
   return events;
 }
@@ -41,14 +44,15 @@ std::vector<FixtureEvent> alloc_free_trace(size_t count, int64_t first_time) {
 // events rows as text, in key order.
 std::vector<std::string> event_rows(const std::string& db_path) {
   SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
-  SqliteStatement query =
-      db.prepare("SELECT id, action, addr, size, stream, dt_us, stack_id FROM events ORDER BY id");
+  SqliteStatement query = db.prepare(
+      "SELECT id, action, addr, size, stream, dt_us, stack_id, "
+      "coalesce((SELECT text FROM strings WHERE id = compile_context), '') FROM events ORDER BY id");
   std::vector<std::string> rows;
   while (query.next_row()) {
     std::string row;
     for (int c = 0; c < 7; ++c)
       row += (query.column_is_null(c) ? "-" : std::to_string(query.column_int(c))) + ",";
-    rows.push_back(row);
+    rows.push_back(row + query.column_text(7));
   }
   return rows;
 }
@@ -66,9 +70,11 @@ std::vector<std::string> expected_rows(const Snapshot& snapshot, const std::vect
       const TraceEvent& e = events[idx];
       const int64_t key = (int64_t{device} << 40) | static_cast<int64_t>(idx);
       rows.push_back(std::to_string(key) + "," + std::to_string(static_cast<int>(e.action)) + "," +
-                     std::to_string(e.addr) + "," + std::to_string(e.size) + "," + std::to_string(e.stream) +
-                     "," + (e.time_us == kNoTime ? "-" : std::to_string(e.time_us - base)) + "," +
-                     std::to_string(e.stack) + ",");
+                     std::to_string(e.addr) + "," + std::to_string(e.size) + "," +
+                     std::to_string(snapshot.stream_of(e)) + "," +
+                     (e.time_us == kNoTime ? "-" : std::to_string(e.time_us - base)) + "," +
+                     std::to_string(e.stack) + "," +
+                     std::string(snapshot.strings.view(snapshot.extra_of(e).compile_context)));
     }
   }
   return rows;
@@ -130,12 +136,17 @@ TEST_CASE("convert stream: input that breaks off after many events leaves nothin
 
 TEST_CASE("event handoff: batches in order; finish and cancel wait for the consumer") {
   const std::vector<TraceEvent> pool(10);
+  const auto batch_of = [&](size_t first, size_t count) {
+    EventBatch batch;
+    batch.events = std::span(pool).subspan(first, count);
+    return batch;
+  };
   EventHandoff handoff;
-  handoff.add({pool.data(), 4});
-  handoff.add({pool.data() + 4, 6});
+  handoff.add(batch_of(0, 4));
+  handoff.add(batch_of(4, 6));
   std::vector<size_t> sizes;
   std::thread consumer([&] {
-    while (const auto batch = handoff.next()) sizes.push_back(batch->size());
+    while (const auto batch = handoff.next()) sizes.push_back(batch->events.size());
     handoff.consumer_done();
   });
   handoff.finish();  // returns only once the consumer let go
@@ -144,7 +155,7 @@ TEST_CASE("event handoff: batches in order; finish and cancel wait for the consu
   consumer.join();
 
   EventHandoff cancelled;
-  cancelled.add({pool.data(), 10});
+  cancelled.add(batch_of(0, 10));
   std::thread stopper([&] { cancelled.cancel(); });
   while (cancelled.next()) {  // the batch, unless the cancel came first; then the end
   }
@@ -155,7 +166,7 @@ TEST_CASE("event handoff: batches in order; finish and cancel wait for the consu
   // A consumer that failed: later batches are dropped and the reader is never blocked.
   EventHandoff failed;
   failed.consumer_done();
-  failed.add({pool.data(), 10});
+  failed.add(batch_of(0, 10));
   failed.finish();
   CHECK_FALSE(failed.next().has_value());
 }
@@ -165,7 +176,7 @@ namespace {
 // Counts what the reader streams; finish() / cancel() return at once (nothing is kept).
 class CountingSink final : public EventSink {
  public:
-  void add(std::span<const TraceEvent> events) override { count += events.size(); }
+  void add(EventBatch batch) override { count += batch.events.size(); }
   void finish() override {}
   void cancel() override {}
   size_t count = 0;
@@ -199,9 +210,9 @@ namespace {
 // Records how the reader ends the stream and where the batches pointed.
 class EndingSink final : public EventSink {
  public:
-  void add(std::span<const TraceEvent> events) override {
-    if (first == nullptr) first = events.data();
-    count += events.size();
+  void add(EventBatch batch) override {
+    if (first == nullptr) first = batch.events.data();
+    count += batch.events.size();
   }
   void finish() override { ending = "finish"; }
   void cancel() override { ending = "cancel"; }

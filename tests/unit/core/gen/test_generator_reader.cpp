@@ -118,8 +118,8 @@ TEST_CASE("generated memory notes: annotate events name live allocations and lea
     if (e.action == snapscope::Action::FreeRequested || e.action == snapscope::Action::FreeCompleted)
       live[e.addr] = false;
     if (e.action != snapscope::Action::Unknown) continue;
-    CHECK(with.strings.view(e.unknown_action) == "annotate");
-    CHECK(with.strings.view(e.user_metadata) == "retained by autograd (saved for backward)");
+    CHECK(with.strings.view(with.rare_of(e).unknown_action) == "annotate");
+    CHECK(with.strings.view(with.extra_of(e).user_metadata) == "retained by autograd (saved for backward)");
     CHECK(live[e.addr]);
     ++notes;
   }
@@ -149,7 +149,7 @@ TEST_CASE("generated forward frames: each backward allocation names its layer's 
     if (event.action != snapscope::Action::Alloc) continue;
     ++allocs;
     if (event.extra == snapscope::kNoIndex) continue;
-    const snapscope::StringId text = snapshot.event_extras.at(event.extra).forward_frames;
+    const snapscope::StringId text = snapshot.rare_of(event).forward_frames;
     if (text == 0) continue;
     ++with_forward;
     // Python traceback strings, read as "file:line:function" frames, innermost first.

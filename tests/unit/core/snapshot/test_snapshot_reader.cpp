@@ -188,6 +188,11 @@ std::string sample_snapshot() {
       w2.end_dict();
       w2.str("compile_context");
       w2.str("ctx");
+      w2.str("pool_id");
+      w2.begin_tuple();
+      w2.integer(3);
+      w2.integer(4);
+      w2.end_tuple();
     });
     w.end_list();
     w.begin_list();
@@ -265,7 +270,7 @@ TEST_CASE("trace events: actions, addresses >= 2^63, frames, oom and metadata") 
   CHECK(ev[1].time_us == kNoTime);
 
   CHECK(ev[2].action == Action::Unknown);
-  CHECK(s.strings.view(ev[2].unknown_action) == "mystery_action");
+  CHECK(s.strings.view(s.rare_of(ev[2]).unknown_action) == "mystery_action");
   CHECK_FALSE(ev[2].has_frames);
   CHECK(ev[2].stack == 0);
 
@@ -273,8 +278,12 @@ TEST_CASE("trace events: actions, addresses >= 2^63, frames, oom and metadata") 
   CHECK(ev[3].addr == 4096);  // device_free
   CHECK(ev[3].has_frames);
 
-  CHECK(s.strings.view(ev[4].user_metadata) == "step: 3\nphase: fwd");
-  CHECK(s.strings.view(ev[4].compile_context) == "ctx");
+  CHECK(s.strings.view(s.extra_of(ev[4]).user_metadata) == "step: 3\nphase: fwd");
+  CHECK(s.strings.view(s.extra_of(ev[4]).compile_context) == "ctx");
+  CHECK(s.extra_of(ev[0]).compile_context == 0);  // none: no extra
+  REQUIRE(s.pool_id_of(ev[4]) != nullptr);
+  CHECK(*s.pool_id_of(ev[4]) == PoolIdPair{3, 4});
+  CHECK(s.pool_id_of(ev[0]) == nullptr);
 }
 
 TEST_CASE("annotations, allocator settings, top-level keys and devices") {
@@ -685,7 +694,7 @@ TEST_CASE("shared containers cannot blow up allocator_settings, keys or user_met
     w.end_list();
     w.end_dict();
   }));
-  const std::string_view metadata = s.strings.view(s.device_traces[0].events[0].user_metadata);
+  const std::string_view metadata = s.strings.view(s.extra_of(s.device_traces[0].events[0]).user_metadata);
   CHECK(metadata.starts_with("tree: [[[["));
   CHECK(metadata.size() <= (size_t{16} << 10) + 3);  // pickle::kDefaultReprBytes
 }
