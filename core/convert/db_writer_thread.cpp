@@ -84,7 +84,6 @@ void DbWriterThread::stream_events(ElementsDbBuilder& builder, StageLog* log, in
   const StageTimer timer(log, "db: events (streamed)");
   while (const auto batch = handoff_.next()) builder.stream_events(device, *batch);
   if (handoff_.cancelled()) std::rethrow_exception(cancelled());
-  builder.end_event_stream();
 }
 
 void DbWriterThread::run(const std::filesystem::path& path, StageLog* log, int stream_device,

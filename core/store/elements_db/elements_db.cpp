@@ -83,10 +83,6 @@ void ElementsDbBuilder::stream_events(int device, const EventBatch& batch) {
   streamed_->add(batch);
 }
 
-void ElementsDbBuilder::end_event_stream() {
-  if (streamed_) streamed_->flush();
-}
-
 void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices) {
   const StageTimer timer(log_, "db: allocations");
   // 128 MiB: the segment_allocations index is maintained per row (see kElementsDbLayoutIndexes),

@@ -52,7 +52,6 @@ class ElementsDbBuilder {
   // parsing, keyed as `device`'s trace. add_snapshot() keeps them when they are that device's
   // whole trace (the usual case) and otherwise writes the events table again.
   void stream_events(int device, const EventBatch& batch);
-  void end_event_stream();
 
   // Strings, frames, stacks, events, segments, blocks, annotations, settings: only the given
   // devices' events, segments, blocks and annotations.

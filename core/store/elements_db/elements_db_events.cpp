@@ -18,16 +18,31 @@ std::span<const TraceEvent> events_of(const Snapshot& snapshot, int device) {
   return snapshot.device_traces[index].events;
 }
 
-// `Tables`: a Snapshot, or the EventBatchTables of streamed batches.
+// One events row, keyed `key`, its time relative to `time_base`. `Tables`: a Snapshot, or the
+// EventBatchTables of streamed batches.
 template <class Tables>
-void add_event_row(SqliteBatchInsert& insert, int64_t key, const TraceEvent& event, const Tables& tables,
-                   int64_t time_base) {
+void fill_event_row(std::span<FeedValue> row, int64_t key, const TraceEvent& event, const Tables& tables,
+                    int64_t time_base) {
   const EventTexts texts = tables.texts_of(event);
-  insert.add(key).add(static_cast<int>(event.action));
-  insert.add(event.addr).add(event.size).add(tables.stream_of(event));
-  insert.add(event.time_us == kNoTime ? std::nullopt : std::optional<int64_t>(event.time_us - time_base));
-  insert.add(event.stack).add(texts.compile_context).add(texts.user_metadata);
-  insert.end_row();
+  row[0] = {key};
+  row[1] = {static_cast<int64_t>(event.action)};
+  row[2] = {static_cast<int64_t>(event.addr)};  // wraps above 2^63, as SQLite stores it
+  row[3] = {static_cast<int64_t>(event.size)};
+  row[4] = {static_cast<int64_t>(tables.stream_of(event))};
+  row[5] = event.time_us == kNoTime ? FeedValue{0, true} : FeedValue{event.time_us - time_base};
+  row[6] = {event.stack};
+  row[7] = {texts.compile_context};
+  row[8] = {texts.user_metadata};
+}
+
+// Events [first_idx, first_idx + events.size()) of `device`.
+template <class Tables>
+void insert_events(SqliteRowFeed& feed, int device, size_t first_idx, std::span<const TraceEvent> events,
+                   const Tables& tables, int64_t time_base) {
+  feed.insert(events.size(), [&](size_t row, std::span<FeedValue> values) {
+    fill_event_row(values, event_key(device, static_cast<int64_t>(first_idx + row)), events[row], tables,
+                   time_base);
+  });
 }
 
 // The base of events.dt_us: the same minimum as devices.first_time_us (DeviceStats).
@@ -69,12 +84,8 @@ void write_event_extra(SqliteBatchInsert& insert, int device, size_t idx, const 
 
 void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device) {
   const std::span<const TraceEvent> events = events_of(snapshot, device);
-  const int64_t time_base = first_time_us(events);
-  SqliteBatchInsert insert(db, "events", kEventColumns);
-  for (size_t idx = 0; idx < events.size(); ++idx) {
-    add_event_row(insert, event_key(device, static_cast<int64_t>(idx)), events[idx], snapshot, time_base);
-  }
-  insert.flush();
+  SqliteRowFeed feed(db, "events", kEventColumns, "events_feed");
+  insert_events(feed, device, 0, events, snapshot, first_time_us(events));
   write_event_extras(db, snapshot, device);
 }
 
@@ -89,18 +100,18 @@ void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device
 }
 
 StreamedEvents::StreamedEvents(SqliteDatabase& db, int device)
-    : db_(db), device_(device), insert_(db, "events", kEventColumns), fingerprint_(kFingerprintSeed) {}
+    : db_(db),
+      device_(device),
+      feed_(db, "events", kEventColumns, "streamed_events_feed"),
+      fingerprint_(kFingerprintSeed) {}
 
 void StreamedEvents::add(const EventBatch& batch) {
   tables_.add(batch);
   if (time_base_ == kNoTime) time_base_ = first_time_us(batch.events);
-  for (const TraceEvent& event : batch.events) {
-    add_event_row(insert_, event_key(device_, static_cast<int64_t>(count_++)), event, tables_, time_base_);
-  }
+  insert_events(feed_, device_, count_, batch.events, tables_, time_base_);
+  count_ += batch.events.size();
   fingerprint_ = fold_fingerprint(fingerprint_, batch.events, tables_);
 }
-
-void StreamedEvents::flush() { insert_.flush(); }
 
 bool StreamedEvents::adopt(const Snapshot& snapshot, std::span<const int> devices) {
   if (count_ == 0) return false;

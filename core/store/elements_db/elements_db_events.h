@@ -9,6 +9,7 @@
 #include "core/snapshot/model.h"
 #include "core/store/elements_db/sqlite_batch_insert.h"
 #include "core/store/elements_db/sqlite_handle.h"
+#include "core/store/elements_db/sqlite_row_feed.h"
 
 namespace snapscope::elements_db {
 
@@ -26,7 +27,6 @@ class StreamedEvents {
  public:
   StreamedEvents(SqliteDatabase& db, int device);
   void add(const EventBatch& batch);
-  void flush();  // after the last batch
 
   // True if the device is converted and its trace is exactly the streamed events: its rows
   // are then complete (times fixed up) and must not be written again. Otherwise deletes them.
@@ -36,7 +36,7 @@ class StreamedEvents {
  private:
   SqliteDatabase& db_;
   int device_;
-  SqliteBatchInsert insert_;
+  SqliteRowFeed feed_;
   EventBatchTables tables_;
   uint64_t count_ = 0;
   uint64_t fingerprint_;

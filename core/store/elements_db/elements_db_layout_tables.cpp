@@ -6,6 +6,7 @@
 
 #include "core/store/elements_db/elements_db_tables.h"
 #include "core/store/elements_db/sqlite_batch_insert.h"
+#include "core/store/elements_db/sqlite_row_feed.h"
 
 namespace snapscope::elements_db {
 namespace {
@@ -41,42 +42,52 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
   const Timeline& timeline = *device.blocks;
   std::vector<uint64_t> storage;
   const std::span<const uint64_t> streams = streams_of(device.block_streams, snapshot, timeline, storage);
-  SqliteBatchInsert insert(db, "allocations", 13);
-  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+  SqliteRowFeed feed(db, "allocations", 13, "allocations_feed");
+  feed.insert(timeline.element_count(), [&](size_t row, std::span<FeedValue> v) {
+    const auto elem = static_cast<uint32_t>(row);
     const ReplayElement& element = timeline.element(elem);
     const uint32_t block_index = timeline.input().block_of(elem);
     const Block* block = block_index < snapshot.blocks.size() ? &snapshot.blocks[block_index] : nullptr;
-    insert.add(device.stats.device).add(elem).add(timeline.stack_position(elem));
-    insert.add(element.addr).add(element.size);
-    insert.add(block && block->requested_size != element.size
-                   ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
-                   : std::nullopt);
-    insert.add(event_or_null(element.alloc_event)).add(event_or_null(element.free_event));
-    insert.add(static_cast<int>(element.origin)).add(element.stack).add(streams[elem]);
-    insert.add(timeline.total_at_state(timeline.alloc_state(elem)));
-    insert.add(block ? index_or_null(block_index) : std::nullopt);
-    insert.end_row();
-  }
-  insert.flush();
+    v[0] = {device.stats.device};
+    v[1] = {elem};
+    v[2] = {timeline.stack_position(elem)};
+    v[3] = {static_cast<int64_t>(element.addr)};
+    v[4] = {static_cast<int64_t>(element.size)};
+    v[5] = feed_value(block && block->requested_size != element.size
+                          ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
+                          : std::nullopt);
+    v[6] = feed_value(event_or_null(element.alloc_event));
+    v[7] = feed_value(event_or_null(element.free_event));
+    v[8] = {static_cast<int64_t>(element.origin)};
+    v[9] = {element.stack};
+    v[10] = {static_cast<int64_t>(streams[elem])};
+    v[11] = {static_cast<int64_t>(timeline.total_at_state(timeline.alloc_state(elem)))};
+    v[12] = feed_value(block ? index_or_null(block_index) : std::nullopt);
+  });
 }
 
 void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
   const Timeline& timeline = *device.segments;
   std::vector<uint64_t> storage;
   const std::span<const uint64_t> streams = streams_of(device.segment_streams, snapshot, timeline, storage);
-  SqliteBatchInsert insert(db, "segment_allocations", 12);
-  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+  SqliteRowFeed feed(db, "segment_allocations", 12, "segment_allocations_feed");
+  feed.insert(timeline.element_count(), [&](size_t row, std::span<FeedValue> v) {
+    const auto elem = static_cast<uint32_t>(row);
     const ReplayElement& element = timeline.element(elem);
-    insert.add(device.stats.device).add(elem).add(timeline.stack_position(elem));
-    insert.add(element.addr).add(element.size);
-    insert.add(event_or_null(element.alloc_event)).add(event_or_null(element.free_event));
-    insert.add(static_cast<int>(element.origin)).add(element.stack).add(streams[elem]);
-    insert.add(timeline.total_at_state(timeline.alloc_state(elem)));
     const uint32_t segment = timeline.input().segment_of(elem);
-    insert.add(segment < snapshot.segments.size() ? index_or_null(segment) : std::nullopt);
-    insert.end_row();
-  }
-  insert.flush();
+    v[0] = {device.stats.device};
+    v[1] = {elem};
+    v[2] = {timeline.stack_position(elem)};
+    v[3] = {static_cast<int64_t>(element.addr)};
+    v[4] = {static_cast<int64_t>(element.size)};
+    v[5] = feed_value(event_or_null(element.alloc_event));
+    v[6] = feed_value(event_or_null(element.free_event));
+    v[7] = {static_cast<int64_t>(element.origin)};
+    v[8] = {element.stack};
+    v[9] = {static_cast<int64_t>(streams[elem])};
+    v[10] = {static_cast<int64_t>(timeline.total_at_state(timeline.alloc_state(elem)))};
+    v[11] = feed_value(segment < snapshot.segments.size() ? index_or_null(segment) : std::nullopt);
+  });
 }
 
 void write_device_row(SqliteDatabase& db, const DeviceTimelines& device) {
