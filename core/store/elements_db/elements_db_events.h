@@ -37,6 +37,7 @@ class StreamedEvents {
   SqliteDatabase& db_;
   int device_;
   SqliteRowFeed feed_;
+  bool append_ = false;  // no other device's rows above this one's (see insert_events)
   EventBatchTables tables_;
   uint64_t count_ = 0;
   uint64_t fingerprint_;
