@@ -20,7 +20,9 @@ namespace elements_db {
 class StreamedEvents;
 }
 
-inline constexpr int kElementsDbVersion = 4;  // 3: no allocations_by_addr index; 4: nor by alloc_event
+// 3: no allocations_by_addr index; 4: nor by alloc_event; 5: allocations keyed by id, device and
+// elem computed from it
+inline constexpr int kElementsDbVersion = 5;
 
 // One device's replayed timelines and headline numbers, as the db writer needs them.
 struct DeviceTimelines {

@@ -42,27 +42,28 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
   const Timeline& timeline = *device.blocks;
   std::vector<uint64_t> storage;
   const std::span<const uint64_t> streams = streams_of(device.block_streams, snapshot, timeline, storage);
-  SqliteRowFeed feed(db, "allocations", 13, "allocations_feed");
+  // id and the stored columns: device and elem are computed from id.
+  SqliteRowFeed feed(db, "allocations", 12, "allocations_feed");
+  const bool append = appends_from(db, "allocations", event_key(device.stats.device, 0));
   feed.insert(timeline.element_count(), [&](size_t row, std::span<FeedValue> v) {
     const auto elem = static_cast<uint32_t>(row);
     const ReplayElement& element = timeline.element(elem);
     const uint32_t block_index = timeline.input().block_of(elem);
     const Block* block = block_index < snapshot.blocks.size() ? &snapshot.blocks[block_index] : nullptr;
-    v[0] = {device.stats.device};
-    v[1] = {elem};
-    v[2] = {timeline.stack_position(elem)};
-    v[3] = {static_cast<int64_t>(element.addr)};
-    v[4] = {static_cast<int64_t>(element.size)};
-    v[5] = feed_value(block && block->requested_size != element.size
+    v[0] = append && row > 0 ? FeedValue{0, true} : FeedValue{event_key(device.stats.device, elem)};
+    v[1] = {timeline.stack_position(elem)};
+    v[2] = {static_cast<int64_t>(element.addr)};
+    v[3] = {static_cast<int64_t>(element.size)};
+    v[4] = feed_value(block && block->requested_size != element.size
                           ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
                           : std::nullopt);
-    v[6] = feed_value(event_or_null(element.alloc_event));
-    v[7] = feed_value(event_or_null(element.free_event));
-    v[8] = {static_cast<int64_t>(element.origin)};
-    v[9] = {element.stack};
-    v[10] = {static_cast<int64_t>(streams[elem])};
-    v[11] = {static_cast<int64_t>(timeline.total_at_state(timeline.alloc_state(elem)))};
-    v[12] = feed_value(block ? index_or_null(block_index) : std::nullopt);
+    v[5] = feed_value(event_or_null(element.alloc_event));
+    v[6] = feed_value(event_or_null(element.free_event));
+    v[7] = {static_cast<int64_t>(element.origin)};
+    v[8] = {element.stack};
+    v[9] = {static_cast<int64_t>(streams[elem])};
+    v[10] = {static_cast<int64_t>(timeline.total_at_state(timeline.alloc_state(elem)))};
+    v[11] = feed_value(block ? index_or_null(block_index) : std::nullopt);
   });
 }
 

@@ -21,7 +21,7 @@ LEFT JOIN strings cc ON cc.id = a.compile_context
 LEFT JOIN strings um ON um.id = a.user_metadata
 LEFT JOIN event_extras x ON x.device = a.device AND x.idx = a.alloc_event
 LEFT JOIN strings ff ON ff.id = x.forward_frames
-WHERE a.device = ? AND a.elem = ?)sql";
+WHERE a.id = (?1 << 40) | ?2)sql";
 
 constexpr const char* kSegmentQuery = R"sql(
 SELECT a.addr, a.size, NULL, a.stream, a.alloc_event, a.free_event, a.alloc_time_us,
@@ -186,11 +186,11 @@ std::optional<AllocationRow> ElementsDbReader::allocation(int device, TimelineKi
 
 std::vector<ElementsDbReader::ElementStack> ElementsDbReader::element_stacks(int device,
                                                                              TimelineKind kind) const {
-  SqliteStatement rows =
-      db_->prepare(kind == TimelineKind::Blocks
-                       ? "SELECT elem, stack_id, size FROM allocations WHERE device = ? ORDER BY elem"
-                       : "SELECT elem, stack_id, size FROM segment_allocations WHERE device = ? "
-                         "ORDER BY elem");
+  SqliteStatement rows = db_->prepare(
+      kind == TimelineKind::Blocks ? "SELECT elem, stack_id, size FROM allocations "
+                                     "WHERE id BETWEEN ?1 << 40 AND (?1 << 40) | 1099511627775 ORDER BY id"
+                                   : "SELECT elem, stack_id, size FROM segment_allocations WHERE device = ? "
+                                     "ORDER BY elem");
   rows.bind(1, int64_t{device});
   std::vector<ElementStack> result;
   while (rows.next_row()) {
@@ -340,7 +340,7 @@ std::vector<std::pair<int64_t, std::array<int64_t, 2>>> ElementsDbReader::event_
 
 std::vector<uint64_t> ElementsDbReader::allocation_streams(int device,
                                                            const std::vector<uint32_t>& elems) const {
-  SqliteStatement row = db_->prepare("SELECT stream FROM allocations WHERE device = ?1 AND elem = ?2");
+  SqliteStatement row = db_->prepare("SELECT stream FROM allocations WHERE id = (?1 << 40) | ?2");
   std::vector<uint64_t> streams;
   streams.reserve(elems.size());
   for (uint32_t elem : elems) {

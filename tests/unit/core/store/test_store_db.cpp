@@ -275,11 +275,13 @@ TEST_CASE("elements.db: the common queries are answered from indexes") {
   CHECK(plan("SELECT * FROM allocations WHERE size > 100").find("SCAN") != std::string::npos);
   CHECK(plan("SELECT * FROM allocations WHERE addr = 4096").find("SCAN") != std::string::npos);
   CHECK(plan("SELECT * FROM events WHERE id = 3").find("INTEGER PRIMARY KEY") != std::string::npos);
-  // The views look events up by key, not by scanning.
-  CHECK(plan("SELECT alloc_time_us FROM allocation_view WHERE device = 0 AND elem = 2").find("SCAN") ==
+  // The views look events up by key, not by scanning; an allocation is found by its id.
+  CHECK(plan("SELECT alloc_time_us FROM allocation_view WHERE id = (0 << 40) | 2").find("SCAN") ==
         std::string::npos);
   CHECK(plan("SELECT * FROM stacks WHERE stack_id = 1").find("PRIMARY KEY") != std::string::npos);
-  CHECK(plan("SELECT * FROM allocations WHERE device = 0 AND elem = 2").find("PRIMARY KEY") !=
+  CHECK(plan("SELECT * FROM allocations WHERE id = (1 << 40) | 2").find("INTEGER PRIMARY KEY") !=
+        std::string::npos);
+  CHECK(plan("SELECT * FROM allocations WHERE id BETWEEN 0 AND 1099511627775").find("INTEGER PRIMARY KEY") !=
         std::string::npos);
 }
 
