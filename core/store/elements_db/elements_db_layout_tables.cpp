@@ -36,6 +36,18 @@ std::span<const uint64_t> streams_of(const std::vector<uint64_t>* given, const S
   return streams;
 }
 
+// The columns both timelines' tables share, in order: alloc_event, free_event, origin,
+// stack_id, stream, total_after_alloc.
+void put_lifetime(std::span<FeedValue> v, const Timeline& timeline, uint32_t elem, uint64_t stream) {
+  const ReplayElement& element = timeline.element(elem);
+  v[0] = feed_value(event_or_null(element.alloc_event));
+  v[1] = feed_value(event_or_null(element.free_event));
+  v[2] = {static_cast<int64_t>(element.origin)};
+  v[3] = {element.stack};
+  v[4] = {static_cast<int64_t>(stream)};
+  v[5] = {static_cast<int64_t>(timeline.total_at_state(timeline.alloc_state(elem)))};
+}
+
 }  // namespace
 
 void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
@@ -57,12 +69,7 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
     v[4] = feed_value(block && block->requested_size != element.size
                           ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
                           : std::nullopt);
-    v[5] = feed_value(event_or_null(element.alloc_event));
-    v[6] = feed_value(event_or_null(element.free_event));
-    v[7] = {static_cast<int64_t>(element.origin)};
-    v[8] = {element.stack};
-    v[9] = {static_cast<int64_t>(streams[elem])};
-    v[10] = {static_cast<int64_t>(timeline.total_at_state(timeline.alloc_state(elem)))};
+    put_lifetime(v.subspan(5, 6), timeline, elem, streams[elem]);
     v[11] = feed_value(block ? index_or_null(block_index) : std::nullopt);
   });
 }
@@ -81,12 +88,7 @@ void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, con
     v[2] = {timeline.stack_position(elem)};
     v[3] = {static_cast<int64_t>(element.addr)};
     v[4] = {static_cast<int64_t>(element.size)};
-    v[5] = feed_value(event_or_null(element.alloc_event));
-    v[6] = feed_value(event_or_null(element.free_event));
-    v[7] = {static_cast<int64_t>(element.origin)};
-    v[8] = {element.stack};
-    v[9] = {static_cast<int64_t>(streams[elem])};
-    v[10] = {static_cast<int64_t>(timeline.total_at_state(timeline.alloc_state(elem)))};
+    put_lifetime(v.subspan(5, 6), timeline, elem, streams[elem]);
     v[11] = feed_value(segment < snapshot.segments.size() ? index_or_null(segment) : std::nullopt);
   });
 }
