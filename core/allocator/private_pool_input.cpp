@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "core/allocator/segment_pools.h"
+#include "core/store/elements_db/elements_db.h"
 
 namespace snapscope {
 namespace {
@@ -134,18 +135,10 @@ PrivatePoolInput private_pool_input_from_snapshot(const Snapshot& snapshot, cons
     if (!pool) continue;
     sources.event_pools.push_back({static_cast<int64_t>(i), {(*pool)[0], (*pool)[1]}});
   }
-  // As elements.db stores them: the source event's stream, else the snapshot segment's.
+  // As elements.db stores them.
   sources.element_streams = [&](const std::vector<uint32_t>& elems) {
     std::vector<uint64_t> streams;
-    for (uint32_t elem : elems) {
-      const int64_t event = blocks.element(elem).source_event();
-      const uint32_t segment = blocks.input().segment_of(elem);
-      if (event >= 0 && static_cast<size_t>(event) < events.size()) {
-        streams.push_back(snapshot.stream_of(events[static_cast<size_t>(event)]));
-      } else {
-        streams.push_back(segment < snapshot.segments.size() ? snapshot.segments[segment].stream : 0);
-      }
-    }
+    for (uint32_t elem : elems) streams.push_back(element_stream(snapshot, blocks.input(), elem));
     return streams;
   };
   sources.segment_events = [&] {

@@ -35,7 +35,9 @@ struct DeviceTimelines {
   const std::vector<uint64_t>* segment_streams = nullptr;
 };
 
-// allocations.stream per element: the stream of its source event, else of its snapshot segment.
+// allocations.stream of an element: the stream of its source event, else of its snapshot segment.
+uint64_t element_stream(const Snapshot& snapshot, const ReplayInput& input, uint32_t elem);
+// element_stream() of every element of `input`.
 std::vector<uint64_t> element_streams(const Snapshot& snapshot, const ReplayInput& input);
 
 // Builds the database in one transaction, in two steps so that the snapshot's tables can be

@@ -18,13 +18,13 @@ std::span<const TraceEvent> events_of(const Snapshot& snapshot, int device) {
   return snapshot.device_traces[index].events;
 }
 
-// One events row, keyed `key`, its time relative to `time_base`. `Tables`: a Snapshot, or the
-// EventBatchTables of streamed batches.
+// One events row: `key` is its id column (run_key), its time is relative to `time_base`.
+// `Tables`: a Snapshot, or the EventBatchTables of streamed batches.
 template <class Tables>
-void fill_event_row(std::span<FeedValue> row, int64_t key, const TraceEvent& event, const Tables& tables,
+void fill_event_row(std::span<FeedValue> row, FeedValue key, const TraceEvent& event, const Tables& tables,
                     int64_t time_base) {
   const EventTexts texts = tables.texts_of(event);
-  row[0] = {key};
+  row[0] = key;
   row[1] = {static_cast<int64_t>(event.action)};
   row[2] = {static_cast<int64_t>(event.addr)};  // wraps above 2^63, as SQLite stores it
   row[3] = {static_cast<int64_t>(event.size)};
@@ -41,9 +41,8 @@ template <class Tables>
 void insert_events(SqliteRowFeed& feed, int device, size_t first_idx, std::span<const TraceEvent> events,
                    const Tables& tables, int64_t time_base, bool append) {
   feed.insert(events.size(), [&](size_t row, std::span<FeedValue> values) {
-    fill_event_row(values, event_key(device, static_cast<int64_t>(first_idx + row)), events[row], tables,
-                   time_base);
-    if (append && row > 0) values[0] = {0, true};
+    fill_event_row(values, run_key(event_key(device, static_cast<int64_t>(first_idx + row)), row, append),
+                   events[row], tables, time_base);
   });
 }
 

@@ -62,7 +62,7 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
     const ReplayElement& element = timeline.element(elem);
     const uint32_t block_index = timeline.input().block_of(elem);
     const Block* block = block_index < snapshot.blocks.size() ? &snapshot.blocks[block_index] : nullptr;
-    v[0] = append && row > 0 ? FeedValue{0, true} : FeedValue{event_key(device.stats.device, elem)};
+    v[0] = run_key(event_key(device.stats.device, elem), row, append);
     v[1] = {timeline.stack_position(elem)};
     v[2] = {static_cast<int64_t>(element.addr)};
     v[3] = {static_cast<int64_t>(element.size)};
@@ -113,16 +113,18 @@ void write_device_row(SqliteDatabase& db, const DeviceTimelines& device) {
 
 namespace snapscope {
 
-std::vector<uint64_t> element_streams(const Snapshot& snapshot, const ReplayInput& input) {
+uint64_t element_stream(const Snapshot& snapshot, const ReplayInput& input, uint32_t elem) {
   const std::vector<TraceEvent>& events = elements_db::events_of(snapshot, input.device);
+  // Snapshot blocks' segment is their block's segment.
+  return elements_db::stream_of(snapshot, elements_db::event_at(events, input.elements[elem].source_event()),
+                                input.segment_of(elem));
+}
+
+std::vector<uint64_t> element_streams(const Snapshot& snapshot, const ReplayInput& input) {
   std::vector<uint64_t> streams;
   streams.reserve(input.elements.size());
-  for (uint32_t elem = 0; elem < input.elements.size(); ++elem) {
-    // Snapshot blocks' segment is their block's segment.
-    streams.push_back(
-        elements_db::stream_of(snapshot, elements_db::event_at(events, input.elements[elem].source_event()),
-                               input.segment_of(elem)));
-  }
+  for (uint32_t elem = 0; elem < input.elements.size(); ++elem)
+    streams.push_back(element_stream(snapshot, input, elem));
   return streams;
 }
 
