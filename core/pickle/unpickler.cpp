@@ -152,9 +152,9 @@ Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer*
   const auto remaining = source.remaining();
   if (remaining && *remaining >= kPopulateMemoFromInputBytes) {
     // Frames lists GET memo entries all over it: with 4 KiB pages most GETs also miss the TLB.
-    advise_huge_pages(memo_.data(), memo_.capacity() * sizeof(PackedValue));
+    advise_huge_pages(memo_.data(), memo_.capacity() * sizeof(MemoSlot));
     memo_pages_ = std::make_unique<PopulateAhead>(
-        MemoryRange{memo_.data(), memo_.capacity() * sizeof(PackedValue)}, kMemoLeadBytes);
+        MemoryRange{memo_.data(), memo_.capacity() * sizeof(MemoSlot)}, kMemoLeadBytes);
   }
 }
 
@@ -436,7 +436,7 @@ void Unpickler::load_binbytes(size_t width) {
 // ---------------------------------------------------------------- memo
 
 SNAPSCOPE_HOT Value Unpickler::memo_value(uint64_t index) const {
-  if (index < memo_.size()) return memo_[index].unpack();
+  if (index < memo_.size()) return memo_.get(index);
   auto it = sparse_memo_.find(index);
   if (it == sparse_memo_.end()) fail("memo index " + std::to_string(index) + " is not defined");
   return it->second;
@@ -446,12 +446,12 @@ void Unpickler::memo_put(uint64_t index) {
   if (index >= kNoSlot) fail("memo index too large");
   Value v = top();
   if (index < memo_.size()) {
-    memo_[index] = PackedValue::pack(v);
+    memo_.set(index, v);
   } else if (index == memo_.size()) {
     if (memo_.size() >= limits_.max_memo) fail("too many memo entries");
-    memo_.push_back(PackedValue::pack(v));
+    memo_.push_back(v);
     if (memo_.size() % kMemoProgressEvery == 0 && memo_pages_) {
-      memo_pages_->written(memo_.size() * sizeof(PackedValue));
+      memo_pages_->written(memo_.size() * sizeof(MemoSlot));
     }
   } else {
     if (sparse_memo_.size() >= limits_.max_memo) fail("too many memo entries");
@@ -472,14 +472,14 @@ SNAPSCOPE_HOT void Unpickler::memo_get(uint64_t index) { push_reference(memo_val
 // The GETs right after a GET, read straight from the buffer with the position and the stack
 // top in registers: a frames list is a run of dozens of them, most of the opcodes of a real
 // snapshot. The run stops, leaving the GET to step(), at any other opcode, a GET of a
-// container (it needs bookkeeping) or of a memo entry past the dense memo, a full stack, and
+// container (it needs bookkeeping), of a number or of a memo entry past the dense memo, a full stack, and
 // the buffer's last few bytes.
 SNAPSCOPE_HOT void Unpickler::get_run() {
   constexpr size_t kLongest = 5;  // LONG_BINGET and its 4-byte index
   const uint8_t* const data = buf_.data();
   const size_t end = end_;
   const size_t memo_size = memo_.size();
-  const PackedValue* const memo = memo_.data();
+  const MemoSlot* const memo = memo_.data();
   Value* const stack = stack_.data();
   const size_t stack_limit = stack_.capacity();  // limits_.max_stack
   size_t pos = pos_;
@@ -498,9 +498,9 @@ SNAPSCOPE_HOT void Unpickler::get_run() {
       break;
     }
     if (index >= memo_size) break;
-    const PackedValue& packed = memo[index];
-    if (packed.kind() == Kind::Container) break;
-    stack[top++] = packed.unpack();
+    const MemoSlot& slot = memo[index];
+    if (slot.wide() || slot.tag == static_cast<uint8_t>(Kind::Container)) break;
+    stack[top++] = slot.narrow_value();
     pos += length;
   }
   pos_ = pos;
@@ -551,7 +551,7 @@ void Unpickler::rewrite_memo(const Container& c, uint32_t id, Value replacement)
   };
   auto rewrite = [&](uint64_t slot) {
     if (slot < memo_.size()) {
-      if (is_this_container(memo_[slot].unpack())) memo_[slot] = PackedValue::pack(replacement);
+      if (is_this_container(memo_.get(slot))) memo_.set(slot, replacement);
     } else if (auto it = sparse_memo_.find(slot); it != sparse_memo_.end()) {
       if (is_this_container(it->second)) it->second = replacement;
     }

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/pickle/memo.h"
 #include "core/pickle/value.h"
 #include "core/util/byte_source.h"
 #include "core/util/populate_ahead.h"
@@ -153,7 +154,7 @@ class Unpickler {
   ReservedArray<Value> stack_;  // reserved for limits.max_stack values
   std::vector<size_t> marks_;
   std::optional<ListSlot> list_slot_;                // see list_slot()
-  ReservedArray<PackedValue> memo_;                  // reserved for limits.max_memo entries
+  MemoValues memo_;                                  // reserved for limits.max_memo entries
   std::unordered_map<uint64_t, Value> sparse_memo_;  // PUT indices far beyond memo_.size()
   std::unordered_multimap<uint32_t, uint64_t> extra_memo_slots_;
   // Populates memo_'s pages ahead of memo_put for a big input. Declared after memo_: it stops first.

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 namespace snapscope::pickle {
@@ -70,40 +69,6 @@ struct Value {
   }
 };
 static_assert(sizeof(Value) == 16);
-
-// A Value in 9 bytes, for the memo: a multi-GB snapshot memoises tens of millions of values
-// (every event dict and frames list), and at 16 bytes each the memo was a third of the
-// reader's peak memory. Lossless: a number's 8 bytes, or a handle's id and aux, follow the kind.
-struct PackedValue {
-  uint8_t bytes[9];
-
-  static PackedValue pack(const Value& v) {
-    PackedValue out;
-    out.bytes[0] = static_cast<uint8_t>(v.kind);
-    const uint64_t payload = has_number(v.kind) ? v.u : (uint64_t{v.aux} << 32) | v.id;
-    std::memcpy(out.bytes + 1, &payload, sizeof payload);
-    return out;
-  }
-  Value unpack() const {
-    Value out;
-    out.kind = static_cast<Kind>(bytes[0]);
-    uint64_t payload;
-    std::memcpy(&payload, bytes + 1, sizeof payload);
-    if (has_number(out.kind)) {
-      out.u = payload;
-    } else {
-      out.id = static_cast<uint32_t>(payload);
-      out.aux = static_cast<uint32_t>(payload >> 32);
-    }
-    return out;
-  }
-  Kind kind() const { return static_cast<Kind>(bytes[0]); }
-
- private:
-  // The kinds whose payload is the union's 8 bytes; the others are handles (id, aux).
-  static bool has_number(Kind kind) { return kind < Kind::String; }
-};
-static_assert(sizeof(PackedValue) == 9);
 
 enum class ContainerKind : uint8_t { List, Dict, Tuple, Set, FrozenSet };
 

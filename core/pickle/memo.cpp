@@ -1,0 +1,36 @@
+#include "core/pickle/memo.h"
+
+#include <stdexcept>
+
+namespace snapscope::pickle {
+
+void MemoValues::set(size_t index, const Value& value) {
+  MemoSlot& slot = slots_[index];
+  if (slot.wide()) {
+    if (MemoSlot::fits(value)) {
+      free_wide_.push_back(slot.index());
+      slot = MemoSlot::make(static_cast<uint8_t>(value.kind), value.id);
+    } else {
+      wide_[slot.index()] = value;  // reuse its entry
+    }
+    return;
+  }
+  slot = slot_for(value);
+}
+
+MemoSlot MemoValues::slot_for(const Value& value) {
+  if (MemoSlot::fits(value)) return MemoSlot::make(static_cast<uint8_t>(value.kind), value.id);
+  uint32_t at;
+  if (!free_wide_.empty()) {
+    at = free_wide_.back();
+    free_wide_.pop_back();
+    wide_[at] = value;
+  } else {
+    if (wide_.size() >= UINT32_MAX) throw std::length_error("too many memo entries");
+    at = static_cast<uint32_t>(wide_.size());
+    wide_.push_back(value);
+  }
+  return MemoSlot::make(MemoSlot::kWide, at);
+}
+
+}  // namespace snapscope::pickle
