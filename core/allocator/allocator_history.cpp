@@ -9,8 +9,8 @@ namespace {
 
 constexpr size_t kReadChunk = 65536;  // events read from the source at once in the backward pass
 
-AllocatorEvent to_allocator_event(const TraceEvent& event, const StreamTable& streams) {
-  return {event.addr, event.size, streams.value(event.stream_id), event.stack, event.action};
+AllocatorEvent to_allocator_event(const TraceEvent& event, const Snapshot& snapshot) {
+  return {event.addr, event.size, snapshot.stream_of(event), event.stack, event.action()};
 }
 
 }  // namespace
@@ -20,7 +20,7 @@ SnapshotEventSource::SnapshotEventSource(const Snapshot& snapshot, int device) {
   if (device < 0 || index >= snapshot.device_traces.size()) return;
   const std::vector<TraceEvent>& trace = snapshot.device_traces[index].events;
   events_.reserve(trace.size());
-  for (const TraceEvent& event : trace) events_.push_back(to_allocator_event(event, snapshot.streams));
+  for (const TraceEvent& event : trace) events_.push_back(to_allocator_event(event, snapshot));
 }
 
 void SnapshotEventSource::read(size_t begin, size_t end, std::vector<AllocatorEvent>& out) {
@@ -32,14 +32,14 @@ void SnapshotEventSource::read(size_t begin, size_t end, std::vector<AllocatorEv
 TraceEventView::TraceEventView(const Snapshot& snapshot, int device) {
   const auto index = static_cast<size_t>(device);
   if (device >= 0 && index < snapshot.device_traces.size()) events_ = &snapshot.device_traces[index].events;
-  streams_ = &snapshot.streams;
+  snapshot_ = &snapshot;
 }
 
 void TraceEventView::read(size_t begin, size_t end, std::vector<AllocatorEvent>& out) {
   end = std::min(end, size());
   begin = std::min(begin, end);
   out.clear();
-  for (size_t i = begin; i < end; ++i) out.push_back(to_allocator_event((*events_)[i], *streams_));
+  for (size_t i = begin; i < end; ++i) out.push_back(to_allocator_event((*events_)[i], *snapshot_));
 }
 
 AllocatorState final_state_from_snapshot(const Snapshot& snapshot, int device) {

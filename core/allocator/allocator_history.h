@@ -52,7 +52,7 @@ class TraceEventView : public EventSource {
 
  private:
   const std::vector<TraceEvent>* events_ = nullptr;
-  const StreamTable* streams_ = nullptr;
+  const Snapshot* snapshot_ = nullptr;
 };
 
 // The end-of-trace state: the device's segments and active blocks in the segment snapshot.

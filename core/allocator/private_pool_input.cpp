@@ -144,7 +144,7 @@ PrivatePoolInput private_pool_input_from_snapshot(const Snapshot& snapshot, cons
   sources.segment_events = [&] {
     std::vector<EventRow> rows;
     for (size_t i = 0; i < events.size(); ++i) {
-      const Action action = events[i].action;
+      const Action action = events[i].action();
       if (action != Action::SegmentAlloc && action != Action::SegmentFree && action != Action::SegmentMap &&
           action != Action::SegmentUnmap) {
         continue;

@@ -45,14 +45,14 @@ class Stopwatch {
 struct DeviceReplay {
   std::shared_ptr<const ReplayedDevice> timelines;
   DeviceStats stats;
-  std::vector<uint64_t> block_streams, segment_streams;  // element_streams(), for elements.db
+  ElementStreams block_streams, segment_streams;  // element_streams(), for elements.db
 };
 
 // What a device's replay needs from the trace events, taken before they are freed.
 struct DeviceInputs {
   ReplayInput blocks, segments;
   DeviceStats stats;
-  std::vector<uint64_t> block_streams, segment_streams;
+  ElementStreams block_streams, segment_streams;
 };
 
 void report(const ConvertOptions& options, ConvertStage stage, uint64_t bytes_total) {
@@ -86,7 +86,7 @@ std::vector<int> devices_to_convert(const Snapshot& snapshot, const ConvertOptio
 DeviceInputs derive_device_inputs(const Snapshot& snapshot, int device) {
   auto segments = std::async(std::launch::async, [&] {
     ReplayInput input = derive_replay_input(snapshot, device, TimelineKind::Segments);
-    std::vector<uint64_t> streams = element_streams(snapshot, input);
+    ElementStreams streams = element_streams(snapshot, input);
     return std::pair(std::move(input), std::move(streams));
   });
   DeviceInputs inputs;

@@ -4,18 +4,25 @@ namespace snapscope {
 
 void EventBatchTables::add(const EventBatch& batch) {
   streams_.insert(streams_.end(), batch.new_streams.begin(), batch.new_streams.end());
-  texts_ = batch.texts;
+  extras_ = batch.extras;
   first_extra_ = batch.first_extra;
 }
 
+const EventExtra& EventBatchTables::extra_of(const TraceEvent& event) const {
+  static const EventExtra kNone;
+  if (!event.has_extra() || event.link() < first_extra_) return kNone;
+  const size_t at = event.link() - first_extra_;
+  return at < extras_.size() ? extras_[at] : kNone;
+}
+
 uint64_t EventBatchTables::stream_of(const TraceEvent& event) const {
-  return event.stream_id < streams_.size() ? streams_[event.stream_id] : 0;
+  const StreamId id = event.has_extra() ? extra_of(event).stream : event.link();
+  return id < streams_.size() ? streams_[id] : 0;
 }
 
 EventTexts EventBatchTables::texts_of(const TraceEvent& event) const {
-  const size_t at = size_t{event.extra} - first_extra_;
-  return event.extra != kNoIndex && event.extra >= first_extra_ && at < texts_.size() ? texts_[at]
-                                                                                      : EventTexts{};
+  const EventExtra& extra = extra_of(event);
+  return {extra.compile_context, extra.user_metadata};
 }
 
 }  // namespace snapscope

@@ -14,10 +14,8 @@ namespace snapscope {
 struct EventBatch {
   std::span<const TraceEvent> events;
   std::vector<uint64_t> new_streams;  // values of the stream ids first used in this batch, in id order
-  // Of Snapshot::event_extras[first_extra...], those of this batch's events: only their texts,
-  // as only those are written while reading (the copies wait in a queue when the database
-  // thread lags behind the reader).
-  std::vector<EventTexts> texts;
+  // Snapshot::event_extras[first_extra...], those of this batch's events (batches share none).
+  std::vector<EventExtra> extras;
   uint32_t first_extra = 0;
 };
 
@@ -25,12 +23,15 @@ struct EventBatch {
 class EventBatchTables {
  public:
   void add(const EventBatch& batch);
+  // Both for events of the last batch added.
   uint64_t stream_of(const TraceEvent& event) const;
-  EventTexts texts_of(const TraceEvent& event) const;  // of the last batch added
+  EventTexts texts_of(const TraceEvent& event) const;
 
  private:
+  const EventExtra& extra_of(const TraceEvent& event) const;
+
   std::vector<uint64_t> streams_{0};
-  std::vector<EventTexts> texts_;
+  std::vector<EventExtra> extras_;
   uint32_t first_extra_ = 0;
 };
 

@@ -147,7 +147,7 @@ StreamId StreamTable::intern(uint64_t stream) {
 
 const EventExtra& Snapshot::extra_of(const TraceEvent& event) const {
   static const EventExtra kNone;
-  return event.extra < event_extras.size() ? event_extras[event.extra] : kNone;
+  return event.has_extra() && event.link() < event_extras.size() ? event_extras[event.link()] : kNone;
 }
 
 const RareEventFields& Snapshot::rare_of(const TraceEvent& event) const {

@@ -93,7 +93,7 @@ std::string_view action_name(Action action);
 Action parse_action(std::string_view name);  // Unknown for anything else
 
 // A trace entry's stream, a cudaStream_t value, as an index into Snapshot::streams: a snapshot
-// uses a handful of streams, and 4 bytes instead of 8 in every event keep TraceEvent at 40.
+// uses a handful of streams, and an index fits in TraceEvent's packed word.
 using StreamId = uint32_t;  // 0 is always stream 0
 
 class StreamTable {
@@ -109,19 +109,40 @@ class StreamTable {
   StreamId last_ = 0;  // consecutive events mostly share a stream
 };
 
-// Millions of these are kept while a snapshot is read (the largest part of a converter's
-// memory), so what few events carry lives in EventExtra.
+// Tens of millions of these are kept while a snapshot is read (the largest part of a
+// converter's memory), so they take 32 bytes: what few events carry lives in EventExtra, and
+// the action, two flags and a 26-bit link share one word. The link is the event's StreamId,
+// or, for an event with an EventExtra, the extra's index (the extra then holds the stream).
 struct TraceEvent {
   uint64_t addr = 0;  // for oom: device_free (bytes free on the device)
   uint64_t size = 0;
   int64_t time_us = kNoTime;  // kNoTime when the snapshot was recorded without timestamps
   StackId stack = 0;
-  StreamId stream_id = 0;     // Snapshot::streams
-  uint32_t extra = kNoIndex;  // index into Snapshot::event_extras: compile context, metadata, ...
-  Action action = Action::Unknown;
-  bool has_frames = false;  // false when the event had no 'frames' key at all
+
+  static constexpr uint32_t kLinkLimit = uint32_t{1} << 26;  // links are below this
+
+  Action action() const { return static_cast<Action>(bits_ & kActionBits); }
+  bool has_frames() const { return (bits_ & kHasFrames) != 0; }  // false: no 'frames' key at all
+  bool has_extra() const { return (bits_ & kHasExtra) != 0; }
+  uint32_t link() const { return bits_ >> kLinkShift; }  // a StreamId, or an event_extras index
+
+  void set_action(Action action) { bits_ = (bits_ & ~kActionBits) | static_cast<uint32_t>(action); }
+  void set_has_frames(bool has) { bits_ = has ? bits_ | kHasFrames : bits_ & ~kHasFrames; }
+  // Both need `link < kLinkLimit`.
+  void link_stream(StreamId stream) { bits_ = (bits_ & kFlagBits & ~kHasExtra) | (stream << kLinkShift); }
+  void link_extra(uint32_t extra) { bits_ = (bits_ & kFlagBits) | kHasExtra | (extra << kLinkShift); }
+
+ private:
+  static constexpr uint32_t kActionBits = 0xF;
+  static constexpr uint32_t kHasFrames = 0x10;
+  static constexpr uint32_t kHasExtra = 0x20;
+  static constexpr uint32_t kFlagBits = kActionBits | kHasFrames | kHasExtra;
+  static constexpr int kLinkShift = 6;
+  static_assert(static_cast<uint32_t>(Action::Unknown) <= kActionBits);
+
+  uint32_t bits_ = static_cast<uint32_t>(Action::Unknown);
 };
-static_assert(sizeof(TraceEvent) == 40);
+static_assert(sizeof(TraceEvent) == 32);
 
 using PoolIdPair = std::array<int64_t, 2>;
 
@@ -132,15 +153,20 @@ struct RareEventFields {
   bool has_pool_id = false;
   PoolIdPair pool_id{0, 0};
   bool any() const { return unknown_action != 0 || forward_frames != 0 || has_pool_id; }
+  bool operator==(const RareEventFields&) const = default;
 };
 
 // Fields kept out of TraceEvent to keep it small. compile_context is on every event of some
-// snapshots (torch.compile), so this is small too.
+// snapshots (torch.compile), so this is small too, and consecutive events with equal extras
+// share one.
 struct EventExtra {
   StringId compile_context = 0;
   StringId user_metadata = 0;  // strings kept as is; dicts rendered as "key: value" lines
   uint32_t rare = kNoIndex;    // index into Snapshot::rare_event_fields
+  StreamId stream = 0;         // the event's: its link names this extra instead
+  // Whether an event needs an extra for more than its stream.
   bool any() const { return compile_context != 0 || user_metadata != 0 || rare != kNoIndex; }
+  bool operator==(const EventExtra&) const = default;
 };
 
 // The two strings of an event that are events columns in elements.db.
@@ -228,7 +254,10 @@ struct Snapshot {
   nlohmann::json allocator_settings;  // null when absent
   std::vector<std::string> top_level_keys;
 
-  uint64_t stream_of(const TraceEvent& event) const { return streams.value(event.stream_id); }
+  StreamId stream_id_of(const TraceEvent& event) const {
+    return event.has_extra() ? extra_of(event).stream : event.link();
+  }
+  uint64_t stream_of(const TraceEvent& event) const { return streams.value(stream_id_of(event)); }
   // The event's fields outside TraceEvent; defaults (all absent) when it has none.
   const EventExtra& extra_of(const TraceEvent& event) const;
   const RareEventFields& rare_of(const TraceEvent& event) const;

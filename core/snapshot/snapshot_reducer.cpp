@@ -3,6 +3,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <deque>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -340,18 +341,17 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   RareEventFields rare;
   std::optional<uint64_t> device_free;
   const auto v = last_values(dict, event_keys(keys_));
-  event.action = parse_action(up.string(*v[kAction]));  // reduce_dict checked: a string
-  if (event.action == Action::Unknown) rare.unknown_action = v[kAction]->id;
+  event.set_action(parse_action(up.string(*v[kAction])));  // reduce_dict checked: a string
+  if (event.action() == Action::Unknown) rare.unknown_action = v[kAction]->id;
   if (v[kAddr]) event.addr = to_u64(*v[kAddr], "trace entry addr");
   if (v[kDeviceFree]) device_free = to_u64(*v[kDeviceFree], "trace entry device_free");
   if (v[kSize]) event.size = to_u64(*v[kSize], "trace entry size");
   if (v[kStream])
-    event.stream_id =
-        snapshot_.streams.intern(static_cast<uint64_t>(to_i64(*v[kStream], "trace entry stream")));
+    extra.stream = snapshot_.streams.intern(static_cast<uint64_t>(to_i64(*v[kStream], "trace entry stream")));
   if (v[kTimeUs] && v[kTimeUs]->kind != Kind::None) event.time_us = to_time_us(*v[kTimeUs]);  // else kNoTime
   if (v[kFrames]) {
     event.stack = to_stack(*v[kFrames], "trace entry frames");
-    event.has_frames = true;
+    event.set_has_frames(true);
   }
   extra.compile_context = optional_text(v[kCompileContext], up);
   extra.user_metadata = optional_text(v[kUserMetadata], up);
@@ -367,20 +367,40 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
                                                                          : forward_frames_text(f, up));
   }
   // oom entries carry the device's free bytes instead of an address (model.h: TraceEvent::addr).
-  if (device_free && (event.action == Action::Oom || event.addr == 0)) event.addr = *device_free;
-  if (rare.any()) {
-    extra.rare = static_cast<uint32_t>(snapshot_.rare_event_fields.size());
-    snapshot_.rare_event_fields.push_back(rare);
-  }
-  if (extra.any()) {
-    event.extra = static_cast<uint32_t>(snapshot_.event_extras.size());
-    snapshot_.event_extras.push_back(extra);
+  if (device_free && (event.action() == Action::Oom || event.addr == 0)) event.addr = *device_free;
+  if (rare.any()) extra.rare = add_rare_fields(rare);
+  if (extra.any() || extra.stream >= TraceEvent::kLinkLimit) {
+    event.link_extra(add_extra(extra));
+  } else {
+    event.link_stream(extra.stream);
   }
   if (events_.size() >= kNoIndex) throw ReduceError("too many trace events");
   events_.push_back(event);
   if (sink_ && events_.size() % EventPool::kBatch == 0)
     hand_to_sink(EventPool::kBatch);  // complete: never changes again
   return Value::handle(Kind::Event, static_cast<uint32_t>(events_.size() - 1));
+}
+
+// Runs of events that share a pool id (a CUDA graph's) share one entry.
+uint32_t SnapshotReducer::add_rare_fields(const RareEventFields& rare) {
+  std::vector<RareEventFields>& all = snapshot_.rare_event_fields;
+  if (!all.empty() && all.back() == rare) return static_cast<uint32_t>(all.size() - 1);
+  if (all.size() >= kNoIndex) throw ReduceError("too many trace entries with rare fields");
+  all.push_back(rare);
+  return static_cast<uint32_t>(all.size() - 1);
+}
+
+// Runs of events with equal extras (a compile context on every event) share one, but not
+// across batches: a batch hands the sink only its own extras.
+uint32_t SnapshotReducer::add_extra(const EventExtra& extra) {
+  std::deque<EventExtra>& all = snapshot_.event_extras;
+  if (all.size() > extras_handed_ && all.back() == extra) return static_cast<uint32_t>(all.size() - 1);
+  if (all.size() >= TraceEvent::kLinkLimit) {
+    throw ReduceError("more than " + std::to_string(TraceEvent::kLinkLimit) +
+                      " runs of trace entries with a compile context, user metadata or a rare field");
+  }
+  all.push_back(extra);
+  return static_cast<uint32_t>(all.size() - 1);
 }
 
 StringId SnapshotReducer::optional_text(const Value* v, const Unpickler& up) {
@@ -406,11 +426,8 @@ void SnapshotReducer::hand_to_sink(size_t count) {
   batch.events = events_.span(streamed_, count);
   const std::span<const uint64_t> streams = snapshot_.streams.values();
   batch.new_streams.assign(streams.begin() + static_cast<std::ptrdiff_t>(streams_handed_), streams.end());
-  batch.texts.reserve(snapshot_.event_extras.size() - extras_handed_);
-  for (size_t i = extras_handed_; i < snapshot_.event_extras.size(); ++i) {
-    const EventExtra& extra = snapshot_.event_extras[i];
-    batch.texts.push_back({extra.compile_context, extra.user_metadata});
-  }
+  batch.extras.assign(snapshot_.event_extras.begin() + static_cast<std::ptrdiff_t>(extras_handed_),
+                      snapshot_.event_extras.end());
   batch.first_extra = static_cast<uint32_t>(extras_handed_);
   streams_handed_ = streams.size();
   extras_handed_ = snapshot_.event_extras.size();

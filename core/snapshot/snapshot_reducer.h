@@ -54,6 +54,8 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   bool of_skipped_device(const pickle::Unpickler& up) const;
   StringId optional_text(const pickle::Value* value, const pickle::Unpickler& up);
   void set_pool_id(RareEventFields& rare, pickle::Value value, const pickle::Unpickler& up);
+  uint32_t add_rare_fields(const RareEventFields& rare);
+  uint32_t add_extra(const EventExtra& extra);
   void hand_to_sink(size_t count);
 
   Snapshot& snapshot_;

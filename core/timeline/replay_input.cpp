@@ -107,18 +107,18 @@ class ReplayDeriver {
       const TraceEvent& event = events[i];
       const auto index = static_cast<EventIndex>(i);  // run() checked the count
       bool merged = false;
-      if (event.action == Action::FreeCompleted && open_request >= 0 &&
+      if (event.action() == Action::FreeCompleted && open_request >= 0 &&
           events[static_cast<size_t>(open_request)].addr == event.addr) {
         merged = true;
       }
-      if (event.action == alloc_action()) {
+      if (event.action() == alloc_action()) {
         on_alloc(event, index);
-      } else if (event.action == free_action()) {
+      } else if (event.action() == free_action()) {
         const TraceEvent& source = merged ? events[static_cast<size_t>(open_request)] : event;
         on_free(source, index, merged && kind_ == TimelineKind::Blocks);
       }
       if (!merged)
-        open_request = event.action == Action::FreeRequested ? index : -1;
+        open_request = event.action() == Action::FreeRequested ? index : -1;
       else
         open_request = -1;  // the kept event is now a "free", no longer a request
     }

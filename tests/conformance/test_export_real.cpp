@@ -56,7 +56,7 @@ uint64_t total_weight(const nlohmann::json& speedscope) {
 uint64_t raw_alloc_bytes(const Snapshot& snapshot, int device) {
   uint64_t bytes = 0;
   for (const TraceEvent& event : snapshot.device_traces.at(size_t(device)).events) {
-    if (event.action == Action::Alloc) bytes += event.size;
+    if (event.action() == Action::Alloc) bytes += event.size;
   }
   return bytes;
 }

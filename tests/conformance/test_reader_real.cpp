@@ -20,8 +20,8 @@ using namespace snapscope;
 namespace {
 
 std::string action_label(const TraceEvent& e, const Snapshot& s) {
-  return e.action == Action::Unknown ? std::string(s.strings.view(s.rare_of(e).unknown_action))
-                                     : std::string(action_name(e.action));
+  return e.action() == Action::Unknown ? std::string(s.strings.view(s.rare_of(e).unknown_action))
+                                       : std::string(action_name(e.action()));
 }
 
 void check_against_reference(const fs::path& pickle_path) {

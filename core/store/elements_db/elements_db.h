@@ -24,6 +24,15 @@ class StreamedEvents;
 // elem computed from it
 inline constexpr int kElementsDbVersion = 5;
 
+// A stream for each element of a timeline, as an index into `values`: a snapshot uses a handful
+// of streams, and a timeline has millions of elements.
+struct ElementStreams {
+  std::vector<uint64_t> values;  // the snapshot's streams, then its segments' that no event has
+  std::vector<StreamId> ids;     // one per element
+  size_t size() const { return ids.size(); }
+  uint64_t operator[](size_t elem) const { return values[ids[elem]]; }
+};
+
 // One device's replayed timelines and headline numbers, as the db writer needs them.
 struct DeviceTimelines {
   const Timeline* blocks = nullptr;
@@ -31,14 +40,14 @@ struct DeviceTimelines {
   DeviceStats stats;
   // Optional element_streams() of both timelines, for a caller that frees the trace events
   // before the layout tables are written; null: looked up in the snapshot's events.
-  const std::vector<uint64_t>* block_streams = nullptr;
-  const std::vector<uint64_t>* segment_streams = nullptr;
+  const ElementStreams* block_streams = nullptr;
+  const ElementStreams* segment_streams = nullptr;
 };
 
 // allocations.stream of an element: the stream of its source event, else of its snapshot segment.
 uint64_t element_stream(const Snapshot& snapshot, const ReplayInput& input, uint32_t elem);
 // element_stream() of every element of `input`.
-std::vector<uint64_t> element_streams(const Snapshot& snapshot, const ReplayInput& input);
+ElementStreams element_streams(const Snapshot& snapshot, const ReplayInput& input);
 
 // Builds the database in one transaction, in two steps so that the snapshot's tables can be
 // written while the timelines are still being derived. Every method throws

@@ -25,7 +25,7 @@ void fill_event_row(std::span<FeedValue> row, FeedValue key, const TraceEvent& e
                     int64_t time_base) {
   const EventTexts texts = tables.texts_of(event);
   row[0] = key;
-  row[1] = {static_cast<int64_t>(event.action)};
+  row[1] = {static_cast<int64_t>(event.action())};
   row[2] = {static_cast<int64_t>(event.addr)};  // wraps above 2^63, as SQLite stores it
   row[3] = {static_cast<int64_t>(event.size)};
   row[4] = {static_cast<int64_t>(tables.stream_of(event))};
@@ -67,7 +67,7 @@ uint64_t fold_fingerprint(uint64_t hash, std::span<const TraceEvent> events, con
     mix(tables.stream_of(e));
     mix(static_cast<uint64_t>(e.time_us));
     mix((uint64_t{e.stack} << 32) | texts.compile_context);
-    mix((uint64_t{texts.user_metadata} << 8) | static_cast<uint64_t>(e.action));
+    mix((uint64_t{texts.user_metadata} << 8) | static_cast<uint64_t>(e.action()));
   }
   return hash;
 }

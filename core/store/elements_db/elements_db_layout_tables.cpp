@@ -22,16 +22,21 @@ const TraceEvent* event_at(const std::vector<TraceEvent>& events, int64_t index)
                                                                   : nullptr;
 }
 
-uint64_t stream_of(const Snapshot& snapshot, const TraceEvent* source, uint32_t segment) {
-  if (source) return snapshot.stream_of(*source);
+const TraceEvent* source_event(const Snapshot& snapshot, const ReplayInput& input, uint32_t elem) {
+  return event_at(events_of(snapshot, input.device), input.elements[elem].source_event());
+}
+
+// Snapshot blocks' segment is their block's segment.
+uint64_t segment_stream(const Snapshot& snapshot, const ReplayInput& input, uint32_t elem) {
+  const uint32_t segment = input.segment_of(elem);
   return segment < snapshot.segments.size() ? snapshot.segments[segment].stream : 0;
 }
 
 // The given streams, or computed from the snapshot's events into `storage`.
-std::span<const uint64_t> streams_of(const std::vector<uint64_t>* given, const Snapshot& snapshot,
-                                     const Timeline& timeline, std::vector<uint64_t>& storage) {
+const ElementStreams& streams_of(const ElementStreams* given, const Snapshot& snapshot,
+                                 const Timeline& timeline, ElementStreams& storage) {
   if (!given) storage = element_streams(snapshot, timeline.input());
-  const std::vector<uint64_t>& streams = given ? *given : storage;
+  const ElementStreams& streams = given ? *given : storage;
   if (streams.size() != timeline.element_count()) throw std::logic_error("element streams do not match");
   return streams;
 }
@@ -52,8 +57,8 @@ void put_lifetime(std::span<FeedValue> v, const Timeline& timeline, uint32_t ele
 
 void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
   const Timeline& timeline = *device.blocks;
-  std::vector<uint64_t> storage;
-  const std::span<const uint64_t> streams = streams_of(device.block_streams, snapshot, timeline, storage);
+  ElementStreams storage;
+  const ElementStreams& streams = streams_of(device.block_streams, snapshot, timeline, storage);
   // id and the stored columns: device and elem are computed from id.
   SqliteRowFeed feed(db, "allocations", 12, "allocations_feed");
   const bool append = appends_from(db, "allocations", event_key(device.stats.device, 0));
@@ -76,8 +81,8 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
 
 void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
   const Timeline& timeline = *device.segments;
-  std::vector<uint64_t> storage;
-  const std::span<const uint64_t> streams = streams_of(device.segment_streams, snapshot, timeline, storage);
+  ElementStreams storage;
+  const ElementStreams& streams = streams_of(device.segment_streams, snapshot, timeline, storage);
   SqliteRowFeed feed(db, "segment_allocations", 12, "segment_allocations_feed");
   feed.insert(timeline.element_count(), [&](size_t row, std::span<FeedValue> v) {
     const auto elem = static_cast<uint32_t>(row);
@@ -114,17 +119,21 @@ void write_device_row(SqliteDatabase& db, const DeviceTimelines& device) {
 namespace snapscope {
 
 uint64_t element_stream(const Snapshot& snapshot, const ReplayInput& input, uint32_t elem) {
-  const std::vector<TraceEvent>& events = elements_db::events_of(snapshot, input.device);
-  // Snapshot blocks' segment is their block's segment.
-  return elements_db::stream_of(snapshot, elements_db::event_at(events, input.elements[elem].source_event()),
-                                input.segment_of(elem));
+  if (const TraceEvent* source = elements_db::source_event(snapshot, input, elem))
+    return snapshot.stream_of(*source);
+  return elements_db::segment_stream(snapshot, input, elem);
 }
 
-std::vector<uint64_t> element_streams(const Snapshot& snapshot, const ReplayInput& input) {
-  std::vector<uint64_t> streams;
-  streams.reserve(input.elements.size());
-  for (uint32_t elem = 0; elem < input.elements.size(); ++elem)
-    streams.push_back(element_stream(snapshot, input, elem));
+ElementStreams element_streams(const Snapshot& snapshot, const ReplayInput& input) {
+  StreamTable table = snapshot.streams;  // the same ids, plus segments' streams that no event has
+  ElementStreams streams;
+  streams.ids.reserve(input.elements.size());
+  for (uint32_t elem = 0; elem < input.elements.size(); ++elem) {
+    const TraceEvent* source = elements_db::source_event(snapshot, input, elem);
+    streams.ids.push_back(source ? snapshot.stream_id_of(*source)
+                                 : table.intern(elements_db::segment_stream(snapshot, input, elem)));
+  }
+  streams.values.assign(table.values().begin(), table.values().end());
   return streams;
 }
 

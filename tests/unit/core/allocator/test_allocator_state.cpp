@@ -23,7 +23,7 @@ namespace {
 
 TraceEvent event(Action action, uint64_t addr, uint64_t size) {
   TraceEvent e;
-  e.action = action;
+  e.set_action(action);
   e.addr = addr;
   e.size = size;
   return e;

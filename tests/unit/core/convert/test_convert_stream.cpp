@@ -28,14 +28,18 @@ namespace {
 // More events than one pool chunk (65536), so the stream sees several batches.
 constexpr size_t kManyEvents = 70'001;
 
-// Streams and compile contexts first seen in a later batch test what batches carry along.
+// Streams and compile contexts first seen in a later batch test what batches carry along, and
+// a run of equal extras across the first batch's end that events may share only within a batch.
 std::vector<FixtureEvent> alloc_free_trace(size_t count, int64_t first_time) {
   std::vector<FixtureEvent> events;
   for (size_t i = 0; i < count; ++i) {
     const uint64_t addr = 0x10000 + (i / 2) * 0x100;
     const int64_t time = i == 0 ? first_time : static_cast<int64_t>(100 + i);
-    const uint64_t stream = i > 66'000 && i % 5 == 0 ? 0x7f12'3456'7000 + i % 4 : i % 3;
-    const std::string context = i % 997 == 0 ? "compiled " + std::to_string(i % 4) : "";
+    const bool across_batches = i >= EventPool::kBatch - 20 && i < EventPool::kBatch + 20;
+    const uint64_t stream = across_batches ? 7 : i > 66'000 && i % 5 == 0 ? 0x7f12'3456'7000 + i % 4 : i % 3;
+    const std::string context = across_batches ? "across batches"
+                                : i % 997 == 0 ? "compiled " + std::to_string(i % 4)
+                                               : "";
     events.push_back({i % 2 == 0 ? "alloc" : "free_completed", addr, 64 + i % 7, time, {}, context, stream});
   }
   return events;
@@ -69,7 +73,7 @@ std::vector<std::string> expected_rows(const Snapshot& snapshot, const std::vect
     for (size_t idx = 0; idx < events.size(); ++idx) {
       const TraceEvent& e = events[idx];
       const int64_t key = (int64_t{device} << 40) | static_cast<int64_t>(idx);
-      rows.push_back(std::to_string(key) + "," + std::to_string(static_cast<int>(e.action)) + "," +
+      rows.push_back(std::to_string(key) + "," + std::to_string(static_cast<int>(e.action())) + "," +
                      std::to_string(e.addr) + "," + std::to_string(e.size) + "," +
                      std::to_string(snapshot.stream_of(e)) + "," +
                      (e.time_us == kNoTime ? "-" : std::to_string(e.time_us - base)) + "," +
@@ -94,6 +98,28 @@ TEST_CASE("convert stream: device 0's whole trace is kept as streamed") {
   FixtureSnapshot fixture;
   fixture.traces = {alloc_free_trace(kManyEvents, 100)};
   check_events_table(fixture, -1, {0});
+}
+
+TEST_CASE("reader: consecutive events with equal extras share one") {
+  FixtureSnapshot fixture;
+  std::vector<FixtureEvent> trace;
+  for (size_t i = 0; i < 100; ++i) {
+    const std::string context = i < 60 ? "compiled" : i % 2 == 0 ? "even" : "odd";
+    trace.push_back({i % 2 == 0 ? "alloc" : "free_completed", 0x1000 + i / 2 * 0x100, 64, 0, {}, context, 5});
+  }
+  fixture.traces = {trace};
+  TempDir dir;
+  test::write_file(dir / "s.pickle", test::pickle_bytes(fixture));
+  const Snapshot snapshot = read_snapshot((dir / "s.pickle").string());
+  CHECK(snapshot.event_extras.size() == 1 + 40);  // one for the run of 60, then one each
+  const auto& events = snapshot.device_traces[0].events;
+  REQUIRE(events.size() == 100);
+  for (size_t i = 0; i < events.size(); ++i) {
+    CHECK(snapshot.stream_of(events[i]) == 5);
+    CHECK(snapshot.strings.view(snapshot.extra_of(events[i]).compile_context) == (i < 60       ? "compiled"
+                                                                                  : i % 2 == 0 ? "even"
+                                                                                               : "odd"));
+  }
 }
 
 TEST_CASE("convert stream: an earlier timestamp after the first one shifts dt_us") {
@@ -203,6 +229,49 @@ TEST_CASE("reader: with only_device, other devices' entries are never built") {
       CHECK(snapshot.device_traces[d].events.size() == (kept ? fixture.traces[d].size() : 0));
     }
   }
+}
+
+namespace {
+
+// What a consumer learns of each event from the batches alone: its stream and compile context.
+class TablesSink final : public EventSink {
+ public:
+  void add(EventBatch batch) override {
+    tables_.add(batch);
+    for (const TraceEvent& event : batch.events)
+      seen.emplace_back(tables_.stream_of(event), tables_.texts_of(event).compile_context);
+  }
+  void finish() override {}
+  void cancel() override {}
+  std::vector<std::pair<uint64_t, StringId>> seen;
+
+ private:
+  EventBatchTables tables_;
+};
+
+}  // namespace
+
+TEST_CASE("reader: each batch carries the streams and extras of its events") {
+  TempDir dir;
+  FixtureSnapshot fixture;
+  fixture.traces = {alloc_free_trace(kManyEvents, 100)};
+  test::write_file(dir / "s.pickle", test::pickle_bytes(fixture));
+  TablesSink sink;
+  ReadOptions options;
+  options.event_sink = &sink;
+  const Snapshot snapshot = read_snapshot((dir / "s.pickle").string(), options);
+  const auto& events = snapshot.device_traces[0].events;
+  REQUIRE(sink.seen.size() == events.size());
+  size_t wrong = 0;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const std::pair<uint64_t, StringId> expected{snapshot.stream_of(events[i]),
+                                                 snapshot.extra_of(events[i]).compile_context};
+    wrong += sink.seen[i] != expected;
+  }
+  CHECK(wrong == 0);
+  // Sharing is within a batch: the run of equal extras across the first batch's end has two.
+  CHECK(events[EventPool::kBatch - 1].link() != events[EventPool::kBatch].link());
+  CHECK(events[EventPool::kBatch - 2].link() == events[EventPool::kBatch - 1].link());
 }
 
 namespace {

@@ -75,15 +75,15 @@ TEST_CASE("generated pinned host memory reads back as the host device, agreeing 
   CHECK(snapshot.device_traces[0].events.size() + host_events.size() == written.events);
   // 80 batches: an alloc each, and a free_requested + free_completed for all but the 2 in flight.
   CHECK(std::count_if(host_events.begin(), host_events.end(),
-                      [](const auto& e) { return e.action == snapscope::Action::Alloc; }) == 80);
+                      [](const auto& e) { return e.action() == snapscope::Action::Alloc; }) == 80);
   CHECK(std::count_if(host_events.begin(), host_events.end(),
-                      [](const auto& e) { return e.action == snapscope::Action::FreeCompleted; }) == 78);
+                      [](const auto& e) { return e.action() == snapscope::Action::FreeCompleted; }) == 78);
 
   // What the trace leaves allocated is what the host segments hold as active_allocated.
   uint64_t live = 0;
   for (const auto& e : host_events) {
-    if (e.action == snapscope::Action::Alloc) live += e.size;
-    if (e.action == snapscope::Action::FreeCompleted) live -= e.size;
+    if (e.action() == snapscope::Action::Alloc) live += e.size;
+    if (e.action() == snapscope::Action::FreeCompleted) live -= e.size;
   }
   uint64_t active = 0;
   for (const snapscope::Segment& segment : snapshot.segments) {
@@ -114,10 +114,10 @@ TEST_CASE("generated memory notes: annotate events name live allocations and lea
   std::map<uint64_t, bool> live;  // address -> allocated and not yet asked to be freed
   size_t notes = 0;
   for (const snapscope::TraceEvent& e : events) {
-    if (e.action == snapscope::Action::Alloc) live[e.addr] = true;
-    if (e.action == snapscope::Action::FreeRequested || e.action == snapscope::Action::FreeCompleted)
+    if (e.action() == snapscope::Action::Alloc) live[e.addr] = true;
+    if (e.action() == snapscope::Action::FreeRequested || e.action() == snapscope::Action::FreeCompleted)
       live[e.addr] = false;
-    if (e.action != snapscope::Action::Unknown) continue;
+    if (e.action() != snapscope::Action::Unknown) continue;
     CHECK(with.strings.view(with.rare_of(e).unknown_action) == "annotate");
     CHECK(with.strings.view(with.extra_of(e).user_metadata) == "retained by autograd (saved for backward)");
     CHECK(live[e.addr]);
@@ -129,7 +129,8 @@ TEST_CASE("generated memory notes: annotate events name live allocations and lea
   const auto layout = [](const snapscope::Snapshot& s) {
     std::vector<std::pair<uint64_t, uint64_t>> out;
     for (const auto& e : s.device_traces.at(0).events)
-      if (e.action != snapscope::Action::Unknown) out.emplace_back(static_cast<uint64_t>(e.action), e.addr);
+      if (e.action() != snapscope::Action::Unknown)
+        out.emplace_back(static_cast<uint64_t>(e.action()), e.addr);
     return out;
   };
   CHECK(layout(with) == layout(without));
@@ -146,9 +147,9 @@ TEST_CASE("generated forward frames: each backward allocation names its layer's 
   fs::remove(path);
   size_t with_forward = 0, allocs = 0;
   for (const snapscope::TraceEvent& event : snapshot.device_traces.at(0).events) {
-    if (event.action != snapscope::Action::Alloc) continue;
+    if (event.action() != snapscope::Action::Alloc) continue;
     ++allocs;
-    if (event.extra == snapscope::kNoIndex) continue;
+    if (!event.has_extra()) continue;
     const snapscope::StringId text = snapshot.rare_of(event).forward_frames;
     if (text == 0) continue;
     ++with_forward;

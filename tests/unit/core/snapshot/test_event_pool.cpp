@@ -12,7 +12,7 @@ namespace {
 TraceEvent event_at(uint64_t addr) {
   TraceEvent event;
   event.addr = addr;
-  event.action = Action::Alloc;
+  event.set_action(Action::Alloc);
   return event;
 }
 

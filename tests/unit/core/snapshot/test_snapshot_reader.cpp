@@ -257,11 +257,11 @@ TEST_CASE("trace events: actions, addresses >= 2^63, frames, oom and metadata") 
   REQUIRE(ev.size() == 5);
   CHECK(s.device_traces[1].events.empty());
 
-  CHECK(ev[0].action == Action::Alloc);
+  CHECK(ev[0].action() == Action::Alloc);
   CHECK(ev[0].addr == 0x8000'0000'0000'0010ull);
   CHECK(ev[0].size == 512);
   CHECK(ev[0].time_us == 100);
-  CHECK(ev[0].has_frames);
+  CHECK(ev[0].has_frames());
   auto frames = s.stacks.frames(ev[0].stack);
   REQUIRE(frames.size() == 2);
   CHECK(frame_text(s, frames[0]) == "a.py:1:inner");
@@ -269,14 +269,14 @@ TEST_CASE("trace events: actions, addresses >= 2^63, frames, oom and metadata") 
   CHECK(ev[1].stack == ev[0].stack);  // same frames, shared or not: one stack id
   CHECK(ev[1].time_us == kNoTime);
 
-  CHECK(ev[2].action == Action::Unknown);
+  CHECK(ev[2].action() == Action::Unknown);
   CHECK(s.strings.view(s.rare_of(ev[2]).unknown_action) == "mystery_action");
-  CHECK_FALSE(ev[2].has_frames);
+  CHECK_FALSE(ev[2].has_frames());
   CHECK(ev[2].stack == 0);
 
-  CHECK(ev[3].action == Action::Oom);
+  CHECK(ev[3].action() == Action::Oom);
   CHECK(ev[3].addr == 4096);  // device_free
-  CHECK(ev[3].has_frames);
+  CHECK(ev[3].has_frames());
 
   CHECK(s.strings.view(s.extra_of(ev[4]).user_metadata) == "step: 3\nphase: fwd");
   CHECK(s.strings.view(s.extra_of(ev[4]).compile_context) == "ctx");
@@ -444,8 +444,8 @@ TEST_CASE("host memory: host_traces as one list becomes the host device, with ho
   REQUIRE(s.device_traces.size() == kHostDevice + 1);
   CHECK(s.device_traces[0].events.size() == 2);
   REQUIRE(s.device_traces[kHostDevice].events.size() == 3);
-  CHECK(s.device_traces[kHostDevice].events[1].action == Action::Alloc);
-  CHECK(s.device_traces[kHostDevice].events[2].action == Action::FreeRequested);
+  CHECK(s.device_traces[kHostDevice].events[1].action() == Action::Alloc);
+  CHECK(s.device_traces[kHostDevice].events[2].action() == Action::FreeRequested);
   REQUIRE(s.segments.size() == 2);
   CHECK(s.segments[0].device == 0);
   CHECK(s.segments[1].device == kHostDevice);  // whatever its own 'device' says (-1 here)
@@ -602,7 +602,7 @@ TEST_CASE("repeated dict keys: the last value wins and its type is checked") {
   Snapshot s = read_bytes(trace_with("Valloc\n"));
   REQUIRE(s.device_traces.size() == 2);
   REQUIRE(s.device_traces[0].events.size() == 1);
-  CHECK(s.device_traces[0].events[0].action == Action::Alloc);
+  CHECK(s.device_traces[0].events[0].action() == Action::Alloc);
   // An earlier value of the wrong type is discarded, as Python discards it.
   Snapshot t = read_bytes("(dVdevice_traces\n(l(l(dVaction\nValloc\nsVsize\nVbig\nsVsize\nI7\nsaa(las.");
   REQUIRE(t.device_traces[0].events.size() == 1);

@@ -109,7 +109,7 @@ Snapshot two_device_snapshot(size_t per_device) {
   for (size_t device = 0; device < 2; ++device) {
     for (size_t i = 0; i < per_device; ++i) {
       TraceEvent event;
-      event.action = Action::Alloc;
+      event.set_action(Action::Alloc);
       event.addr = device * 1'000'000 + i;
       event.time_us = static_cast<int64_t>(i);
       snapshot.device_traces[device].events.push_back(event);

@@ -12,7 +12,7 @@ namespace {
 
 TraceEvent event(Action action, uint64_t addr, uint64_t size, int64_t time_us = kNoTime) {
   TraceEvent e;
-  e.action = action;
+  e.set_action(action);
   e.addr = addr;
   e.size = size;
   e.time_us = time_us;
