@@ -18,8 +18,7 @@ void MemoValues::set(size_t index, const Value& value) {
   slot = slot_for(value);
 }
 
-MemoSlot MemoValues::slot_for(const Value& value) {
-  if (MemoSlot::fits(value)) return MemoSlot::make(static_cast<uint8_t>(value.kind), value.id);
+MemoSlot MemoValues::wide_slot(const Value& value) {
   uint32_t at;
   if (!free_wide_.empty()) {
     at = free_wide_.back();

@@ -60,7 +60,12 @@ class MemoValues {
   size_t wide_in_use() const { return wide_.size() - free_wide_.size(); }
 
  private:
-  MemoSlot slot_for(const Value& value);
+  // Inline: a memo PUT per event dict and frames list makes this a hot path.
+  MemoSlot slot_for(const Value& value) {
+    return MemoSlot::fits(value) ? MemoSlot::make(static_cast<uint8_t>(value.kind), value.id)
+                                 : wide_slot(value);
+  }
+  MemoSlot wide_slot(const Value& value);
 
   ReservedArray<MemoSlot> slots_;
   std::vector<Value> wide_;
