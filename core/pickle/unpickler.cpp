@@ -472,8 +472,8 @@ SNAPSCOPE_HOT void Unpickler::memo_get(uint64_t index) { push_reference(memo_val
 // The GETs right after a GET, read straight from the buffer with the position and the stack
 // top in registers: a frames list is a run of dozens of them, most of the opcodes of a real
 // snapshot. The run stops, leaving the GET to step(), at any other opcode, a GET of a
-// container (it needs bookkeeping), of a number or of a memo entry past the dense memo, a full stack, and
-// the buffer's last few bytes.
+// container (it needs bookkeeping), of a number, or of a memo entry past the dense memo, a full
+// stack, and the buffer's last few bytes.
 SNAPSCOPE_HOT void Unpickler::get_run() {
   constexpr size_t kLongest = 5;  // LONG_BINGET and its 4-byte index
   const uint8_t* const data = buf_.data();
