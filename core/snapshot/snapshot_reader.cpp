@@ -39,6 +39,7 @@ Snapshot read_source(ByteSource& source, const std::string& name, uint64_t total
   const std::optional<uint64_t> remaining = source.remaining();  // unknown for gzip
   SnapshotReducer reducer(snapshot, options.event_sink, options.only_device,
                           remaining ? expected_events_for(*remaining) : 0);
+  reducer.limit_event_extras(options.max_event_extras);
   // The sink reads the reducer's pool: it must be done with it before the pool goes away.
   StreamCancelGuard guard(options.event_sink);
   pickle::Unpickler unpickler(source, snapshot.strings, &reducer);

@@ -31,6 +31,9 @@ struct ReadOptions {
   int only_device = -1;
   std::function<void(const ReadProgress&)> on_progress;  // called every few MB
   EventSink* event_sink = nullptr;  // optional: every trace entry, all devices, while reading
+  // Runs of trace entries with an EventExtra (equal neighbours share one) that a snapshot may
+  // have: a TraceEvent links no further. More fail the read. Lower only in tests.
+  uint32_t max_event_extras = TraceEvent::kLinkLimit;
 };
 
 // Throws InputError for unreadable, malformed, unsafe or non-snapshot input.

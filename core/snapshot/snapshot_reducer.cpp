@@ -381,11 +381,11 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   return Value::handle(Kind::Event, static_cast<uint32_t>(events_.size() - 1));
 }
 
-// Runs of events that share a pool id (a CUDA graph's) share one entry.
+// Runs of events that share a pool id (a CUDA graph's) share one entry. Each new entry makes a
+// new EventExtra, so add_extra()'s limit bounds these too.
 uint32_t SnapshotReducer::add_rare_fields(const RareEventFields& rare) {
   std::vector<RareEventFields>& all = snapshot_.rare_event_fields;
   if (!all.empty() && all.back() == rare) return static_cast<uint32_t>(all.size() - 1);
-  if (all.size() >= kNoIndex) throw ReduceError("too many trace entries with rare fields");
   all.push_back(rare);
   return static_cast<uint32_t>(all.size() - 1);
 }
@@ -395,9 +395,10 @@ uint32_t SnapshotReducer::add_rare_fields(const RareEventFields& rare) {
 uint32_t SnapshotReducer::add_extra(const EventExtra& extra) {
   std::deque<EventExtra>& all = snapshot_.event_extras;
   if (all.size() > extras_handed_ && all.back() == extra) return static_cast<uint32_t>(all.size() - 1);
-  if (all.size() >= TraceEvent::kLinkLimit) {
-    throw ReduceError("more than " + std::to_string(TraceEvent::kLinkLimit) +
-                      " runs of trace entries with a compile context, user metadata or a rare field");
+  if (all.size() >= max_event_extras_) {
+    throw ReduceError("more than " + std::to_string(max_event_extras_) +
+                      " runs of trace entries with a compile context, user metadata or other fields "
+                      "kept outside the entry");
   }
   all.push_back(extra);
   return static_cast<uint32_t>(all.size() - 1);

@@ -4,6 +4,7 @@
 // counts as Python counts it: the last value wins, and only that value's type is checked.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -34,6 +35,9 @@ class SnapshotReducer final : public pickle::ContainerReducer {
 
   std::optional<pickle::Value> reduce(const pickle::Container& container,
                                       const pickle::Unpickler& unpickler) override;
+
+  // At most `max` (capped at TraceEvent::kLinkLimit) entries in Snapshot::event_extras.
+  void limit_event_extras(uint32_t max) { max_event_extras_ = std::min(max, TraceEvent::kLinkLimit); }
 
   EventPool& events() { return events_; }
   // Hands the sink the events of the last, partial batch. Call once, after the unpickler is done.
@@ -67,6 +71,7 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   size_t streamed_ = 0;        // events handed to sink_
   size_t streams_handed_ = 1;  // stream ids whose values sink_ has (0 it knows)
   size_t extras_handed_ = 0;   // event extras sink_ has
+  uint32_t max_event_extras_ = TraceEvent::kLinkLimit;
   bool stream_closed_ = false;
   std::vector<FrameId> scratch_;
 };

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -100,7 +101,7 @@ TEST_CASE("convert stream: device 0's whole trace is kept as streamed") {
   check_events_table(fixture, -1, {0});
 }
 
-TEST_CASE("reader: consecutive events with equal extras share one") {
+TEST_CASE("reader: consecutive events with equal extras share one; more extras than the limit fail") {
   FixtureSnapshot fixture;
   std::vector<FixtureEvent> trace;
   for (size_t i = 0; i < 100; ++i) {
@@ -115,10 +116,24 @@ TEST_CASE("reader: consecutive events with equal extras share one") {
   const auto& events = snapshot.device_traces[0].events;
   REQUIRE(events.size() == 100);
   for (size_t i = 0; i < events.size(); ++i) {
+    const std::string_view context = i < 60 ? "compiled" : i % 2 == 0 ? "even" : "odd";
     CHECK(snapshot.stream_of(events[i]) == 5);
-    CHECK(snapshot.strings.view(snapshot.extra_of(events[i]).compile_context) == (i < 60       ? "compiled"
-                                                                                  : i % 2 == 0 ? "even"
-                                                                                               : "odd"));
+    CHECK(snapshot.strings.view(snapshot.extra_of(events[i]).compile_context) == context);
+  }
+
+  // A TraceEvent links at most max_event_extras of them: 41 fit, 40 do not.
+  ReadOptions options;
+  options.max_event_extras = 41;
+  CHECK(read_snapshot((dir / "s.pickle").string(), options).event_extras.size() == 41);
+  options.max_event_extras = 40;
+  try {
+    read_snapshot((dir / "s.pickle").string(), options);
+    FAIL("expected InputError");
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    CHECK(message.starts_with((dir / "s.pickle").string() + ": "));
+    CHECK(message.find("more than 40 runs of trace entries with a compile context") != std::string::npos);
+    CHECK(message.find('\n') == std::string::npos);
   }
 }
 
