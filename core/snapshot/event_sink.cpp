@@ -16,7 +16,7 @@ const EventExtra& EventBatchTables::extra_of(const TraceEvent& event) const {
 }
 
 uint64_t EventBatchTables::stream_of(const TraceEvent& event) const {
-  const StreamId id = event.has_extra() ? extra_of(event).stream : event.link();
+  const StreamId id = event.stream_id(extra_of(event));
   return id < streams_.size() ? streams_[id] : 0;
 }
 

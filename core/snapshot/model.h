@@ -109,6 +109,8 @@ class StreamTable {
   StreamId last_ = 0;  // consecutive events mostly share a stream
 };
 
+struct EventExtra;
+
 // Tens of millions of these are kept while a snapshot is read (the largest part of a
 // converter's memory), so they take 32 bytes: what few events carry lives in EventExtra, and
 // the action, two flags and a 26-bit link share one word. The link is the event's StreamId,
@@ -125,6 +127,8 @@ struct TraceEvent {
   bool has_frames() const { return (bits_ & kHasFrames) != 0; }  // false: no 'frames' key at all
   bool has_extra() const { return (bits_ & kHasExtra) != 0; }
   uint32_t link() const { return bits_ >> kLinkShift; }  // a StreamId, or an event_extras index
+  // The event's StreamId, given its extra (whichever table holds it).
+  StreamId stream_id(const EventExtra& extra) const;
 
   void set_action(Action action) { bits_ = (bits_ & ~kActionBits) | static_cast<uint32_t>(action); }
   void set_has_frames(bool has) { bits_ = has ? bits_ | kHasFrames : bits_ & ~kHasFrames; }
@@ -168,6 +172,10 @@ struct EventExtra {
   bool any() const { return compile_context != 0 || user_metadata != 0 || rare != kNoIndex; }
   bool operator==(const EventExtra&) const = default;
 };
+
+inline StreamId TraceEvent::stream_id(const EventExtra& extra) const {
+  return has_extra() ? extra.stream : link();
+}
 
 // The two strings of an event that are events columns in elements.db.
 struct EventTexts {
@@ -254,9 +262,7 @@ struct Snapshot {
   nlohmann::json allocator_settings;  // null when absent
   std::vector<std::string> top_level_keys;
 
-  StreamId stream_id_of(const TraceEvent& event) const {
-    return event.has_extra() ? extra_of(event).stream : event.link();
-  }
+  StreamId stream_id_of(const TraceEvent& event) const { return event.stream_id(extra_of(event)); }
   uint64_t stream_of(const TraceEvent& event) const { return streams.value(stream_id_of(event)); }
   // The event's fields outside TraceEvent; defaults (all absent) when it has none.
   const EventExtra& extra_of(const TraceEvent& event) const;
