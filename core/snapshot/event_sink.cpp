@@ -20,9 +20,6 @@ uint64_t EventBatchTables::stream_of(const TraceEvent& event) const {
   return id < streams_.size() ? streams_[id] : 0;
 }
 
-EventTexts EventBatchTables::texts_of(const TraceEvent& event) const {
-  const EventExtra& extra = extra_of(event);
-  return {extra.compile_context, extra.user_metadata};
-}
+EventTexts EventBatchTables::texts_of(const TraceEvent& event) const { return extra_of(event).texts(); }
 
 }  // namespace snapscope

@@ -160,6 +160,12 @@ struct RareEventFields {
   bool operator==(const RareEventFields&) const = default;
 };
 
+// The two strings of an event that are events columns in elements.db.
+struct EventTexts {
+  StringId compile_context = 0;
+  StringId user_metadata = 0;
+};
+
 // Fields kept out of TraceEvent to keep it small. compile_context is on every event of some
 // snapshots (torch.compile), so this is small too, and consecutive events with equal extras
 // share one.
@@ -170,18 +176,13 @@ struct EventExtra {
   StreamId stream = 0;         // the event's: its link names this extra instead
   // Whether an event needs an extra for more than its stream.
   bool any() const { return compile_context != 0 || user_metadata != 0 || rare != kNoIndex; }
+  EventTexts texts() const { return {compile_context, user_metadata}; }
   bool operator==(const EventExtra&) const = default;
 };
 
 inline StreamId TraceEvent::stream_id(const EventExtra& extra) const {
   return has_extra() ? extra.stream : link();
 }
-
-// The two strings of an event that are events columns in elements.db.
-struct EventTexts {
-  StringId compile_context = 0;
-  StringId user_metadata = 0;
-};
 
 enum class BlockState : uint8_t {
   ActiveAllocated,
@@ -268,10 +269,7 @@ struct Snapshot {
   const EventExtra& extra_of(const TraceEvent& event) const;
   const RareEventFields& rare_of(const TraceEvent& event) const;
   const PoolIdPair* pool_id_of(const TraceEvent& event) const;
-  EventTexts texts_of(const TraceEvent& event) const {
-    const EventExtra& extra = extra_of(event);
-    return {extra.compile_context, extra.user_metadata};
-  }
+  EventTexts texts_of(const TraceEvent& event) const { return extra_of(event).texts(); }
 
   // Devices memory_viz offers: a non-empty trace or at least one segment on it.
   std::vector<int> devices() const;
