@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "app/theme.h"
+#include "core/store/allocations_json/allocations_json.h"
 #include "core/view/document.h"
 
 namespace snapscope {
@@ -40,7 +41,7 @@ void FileBrowser::list(const fs::path& directory) {
     std::error_code ignored;
     const bool is_dir = entry.is_directory(ignored);
     if (!is_dir && !is_snapshot_pickle(entry.path())) continue;
-    entries_.push_back({name, is_dir, is_dir && fs::exists(entry.path() / "allocations.json", ignored)});
+    entries_.push_back({name, is_dir, is_dir && !allocations_file_in(entry.path()).empty()});
   }
   std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) {
     return a.directory != b.directory ? a.directory : a.name < b.name;
@@ -58,7 +59,7 @@ std::optional<std::string> FileBrowser::draw() {
   ImGui::SetNextItemWidth(-80);
   if (ImGui::InputText("##path", typed_path_, sizeof typed_path_, ImGuiInputTextFlags_EnterReturnsTrue)) {
     const fs::path typed = typed_path_;
-    if (fs::is_directory(typed) && !fs::exists(typed / "allocations.json")) {
+    if (fs::is_directory(typed) && allocations_file_in(typed).empty()) {
       list(typed);
     } else {
       chosen = typed.string();

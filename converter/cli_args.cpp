@@ -20,7 +20,7 @@ const char* const kConvertUsage =
     "       snapscope-convert --ranks DIR|FILE... [--device N] [--outlier PCT] [--summary json]\n"
     "       snapscope-convert --bench-queries OUTDIR_OR_PICKLE [--queries N] [--seed S]\n"
     "\n"
-    "  -o, --output OUTDIR  directory to create (elements.db + allocations.json)\n"
+    "  -o, --output OUTDIR  directory to create (elements.db + allocations.json.zst)\n"
     "  --force              replace OUTDIR if it holds an earlier conversion\n"
     "  --device N           convert only device N ('host': pinned host memory, device 128)\n"
     "  --summary FORMAT     summary on stdout as text (default) or json\n"

@@ -85,7 +85,7 @@ std::string format_summary_text(const ConvertSummary& summary) {
                 "%.2f s (read %.2f, layout %.2f, write %.2f); CPU %.2f s (%.2f, %.2f, %.2f)", t.total_s,
                 t.read_s, t.derive_s, t.write_s, t.total_cpu_s, t.read_cpu_s, t.derive_cpu_s, t.write_cpu_s);
   out << "output:        " << summary.output_dir << " (elements.db "
-      << format_bytes(static_cast<double>(summary.db_bytes)) << ", allocations.json "
+      << format_bytes(static_cast<double>(summary.db_bytes)) << ", allocations.json.zst "
       << format_bytes(static_cast<double>(summary.json_bytes)) << ")\n";
   out << "converted in:  " << timing << "\n";
   for (const std::string& warning : summary.warnings) out << "warning:       " << warning << "\n";

@@ -24,9 +24,8 @@ double seconds_since(Clock::time_point start) {
 // Block replay input of the device with the most elements.
 ReplayInput largest_device_input(const std::string& path) {
   const bool is_dir = std::filesystem::is_directory(path);
-  const AllocationsFile file =
-      is_dir ? read_allocations_json((std::filesystem::path(path) / kAllocationsJsonName).string())
-             : make_allocations_file(read_snapshot(path));
+  const AllocationsFile file = is_dir ? read_allocations_json(allocations_file_in(path).string())
+                                      : make_allocations_file(read_snapshot(path));
   if (file.devices.empty()) throw InputError(path + ": no device to benchmark");
   const auto largest = std::max_element(
       file.devices.begin(), file.devices.end(),

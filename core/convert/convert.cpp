@@ -125,7 +125,7 @@ void write_json(const Snapshot& snapshot, const std::vector<std::unique_ptr<Devi
         {replay->stats.device, &replay->timelines->blocks.input(), &replay->timelines->segments.input()});
   }
   write_allocations_json(snapshot.source_path, snapshot.source_bytes, devices,
-                         (dir / kAllocationsJsonName).string());
+                         (dir / kAllocationsFileName).string());
 }
 
 ConvertSummary make_summary(const Snapshot& snapshot, const ConvertOptions& options,
@@ -201,7 +201,7 @@ void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const
   report(options, ConvertStage::Writing, snapshot.source_bytes);
   const Stopwatch write;
   {
-    const StageTimer timer(options.stage_log, "write allocations.json");
+    const StageTimer timer(options.stage_log, "write allocations.json.zst");
     write_json(snapshot, replays, dir);
   }
   timings.write_s = write.wall_s();  // so far; convert_snapshot adds the wait for the database
@@ -283,7 +283,7 @@ ConvertSummary convert_into(const ConvertOptions& options, StagingDirectory& sta
 
   summary.output_dir = staging.target().string();
   summary.db_bytes = file_size_or_zero(staging.target() / kElementsDbName);
-  summary.json_bytes = file_size_or_zero(staging.target() / kAllocationsJsonName);
+  summary.json_bytes = file_size_or_zero(staging.target() / kAllocationsFileName);
   timings.write_s += wait.wall_s();
   timings.write_cpu_s += wait.cpu_s();
   timings.total_s = total.wall_s();

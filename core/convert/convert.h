@@ -1,5 +1,5 @@
 // The conversion pipeline as a library (the CLI and the viewer both use it):
-// read the pickle -> derive both timelines per device -> write allocations.json and
+// read the pickle -> derive both timelines per device -> write allocations.json.zst and
 // elements.db (in parallel) into a staging directory -> rename it into place.
 #pragma once
 
@@ -16,7 +16,6 @@
 
 namespace snapscope {
 
-inline constexpr const char* kAllocationsJsonName = "allocations.json";
 inline constexpr const char* kElementsDbName = "elements.db";
 
 enum class ConvertStage : uint8_t { Reading, Deriving, Writing, Done };

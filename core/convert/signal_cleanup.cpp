@@ -11,7 +11,7 @@ namespace {
 
 constexpr size_t kMaxPath = 4096;
 // The files a staging directory can hold (see core/convert/convert.cpp).
-constexpr const char* kStagedFiles[] = {"elements.db", "elements.db-journal", "allocations.json"};
+constexpr const char* kStagedFiles[] = {"elements.db", "elements.db-journal", "allocations.json.zst"};
 
 char g_dir[kMaxPath];
 char g_program[256] = "snapscope-convert";

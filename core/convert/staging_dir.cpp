@@ -33,7 +33,8 @@ fs::path parent_of(const fs::path& target) {
 bool looks_like_output(const fs::path& dir) {
   std::error_code ec;
   if (fs::is_empty(dir, ec)) return true;
-  return fs::exists(dir / "elements.db", ec) || fs::exists(dir / "allocations.json", ec);
+  return fs::exists(dir / "elements.db", ec) || fs::exists(dir / "allocations.json.zst", ec) ||
+         fs::exists(dir / "allocations.json", ec);
 }
 
 fs::path make_staging_dir(const fs::path& target) {

@@ -62,9 +62,8 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
   namespace fs = std::filesystem;
   AnalysisSource source;
   source.file = path;
-  const fs::path json = fs::path(path) / kAllocationsJsonName;
-  if (!fs::exists(json))
-    throw InputError(path + ": not a converted directory (no " + kAllocationsJsonName + ")");
+  const fs::path json = allocations_file_in(path);
+  if (json.empty()) throw InputError(path + ": not a converted directory (no " + kAllocationsFileName + ")");
   const std::string db = (fs::path(path) / kElementsDbName).string();
   verify_elements_db(db);  // a shared directory is untrusted input (docs/FORMAT.md)
   AllocationsFile layouts = read_allocations_json(json.string());

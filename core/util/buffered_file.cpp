@@ -5,6 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "core/util/zstd_codec.h"
+
 namespace snapscope {
 namespace {
 
@@ -16,10 +18,11 @@ std::string_view decimal(Integer value, char (&digits)[24]) {
 
 }  // namespace
 
-BufferedFile::BufferedFile(std::string path, Create mode) : path_(std::move(path)) {
+BufferedFile::BufferedFile(std::string path, Create mode, Encoding encoding) : path_(std::move(path)) {
   file_ = std::fopen(path_.c_str(), mode == Create::Exclusive ? "wbx" : "wb");
   if (file_ == nullptr) fail("cannot create");
   buffer_.reserve(kFlushBytes + 4096);
+  if (encoding == Encoding::Zstd) zstd_ = std::make_unique<ZstdEncoder>();
 }
 
 BufferedFile::~BufferedFile() {
@@ -38,14 +41,28 @@ BufferedFile& BufferedFile::operator<<(int64_t value) {
   return *this;
 }
 
-void BufferedFile::flush() {
-  if (!buffer_.empty() && std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size())
-    fail("write failed");
+void BufferedFile::flush(bool last) {
+  if (zstd_) {
+    compressed_.clear();
+    try {
+      zstd_->compress(buffer_, last, compressed_);
+    } catch (const std::runtime_error& error) {
+      throw std::runtime_error(path_ + ": " + error.what());
+    }
+    write(compressed_);
+  } else {
+    write(buffer_);
+  }
   buffer_.clear();
 }
 
+void BufferedFile::write(std::string_view bytes) {
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
+    fail("write failed");
+}
+
 void BufferedFile::close() {
-  flush();
+  flush(true);
   std::FILE* file = file_;
   file_ = nullptr;
   if (std::fclose(file) != 0) fail("write failed");

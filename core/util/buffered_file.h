@@ -4,10 +4,13 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace snapscope {
+
+class ZstdEncoder;
 
 class BufferedFile {
  public:
@@ -15,7 +18,12 @@ class BufferedFile {
     Truncate,   // replace an existing file
     Exclusive,  // fail if the file exists (a staging directory's own files)
   };
-  explicit BufferedFile(std::string path, Create mode = Create::Truncate);
+  enum class Encoding : uint8_t {
+    Plain,
+    Zstd,  // one Zstandard frame of the text (level 1, checksummed)
+  };
+  explicit BufferedFile(std::string path, Create mode = Create::Truncate,
+                        Encoding encoding = Encoding::Plain);
   ~BufferedFile();
   BufferedFile(const BufferedFile&) = delete;
   BufferedFile& operator=(const BufferedFile&) = delete;
@@ -46,12 +54,15 @@ class BufferedFile {
 
  private:
   static constexpr size_t kFlushBytes = size_t{1} << 20;
-  void flush();
+  void flush(bool last = false);
+  void write(std::string_view bytes);
   [[noreturn]] void fail(const char* what) const;
 
   std::string path_;
   std::FILE* file_ = nullptr;
   std::string buffer_;
+  std::unique_ptr<ZstdEncoder> zstd_;  // null for Encoding::Plain
+  std::string compressed_;             // the encoder's output, reused between flushes
 };
 
 }  // namespace snapscope

@@ -81,7 +81,7 @@ class CacheEntry {
   // name (a renamed or touched pickle), so the conversion under way is not needed.
   bool names_existing_entry() const {
     if (!hashing_ || dir_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
-    if (!existing_) existing_ = fs::exists(dir_.get() / kAllocationsJsonName);  // asked once
+    if (!existing_) existing_ = !allocations_file_in(dir_.get()).empty();  // asked once
     return *existing_;
   }
 
@@ -137,7 +137,7 @@ void convert_into_cache(const std::string& path, const CacheEntry& entry, LoadPr
     convert_snapshot(options);
   } catch (const OutputError&) {
     // Another viewer converting the same file renamed its entry into place first: use it.
-    if (!fs::exists(entry.dir() / kAllocationsJsonName)) throw;
+    if (allocations_file_in(entry.dir()).empty()) throw;
   }
 }
 
@@ -157,7 +157,7 @@ fs::path converted_directory_for(const std::string& path, LoadProgress& progress
   if (!fs::exists(path)) throw InputError(path + ": no such file or directory");
   progress.stage = LoadProgress::Hashing;
   const fs::path cache = hashed_cache_dir(path, progress);
-  if (!fs::exists(cache / kAllocationsJsonName)) convert_into_cache(path, CacheEntry(cache), progress);
+  if (allocations_file_in(cache).empty()) convert_into_cache(path, CacheEntry(cache), progress);
   note_cache_use(cache, progress);
   return cache;
 }
@@ -165,9 +165,10 @@ fs::path converted_directory_for(const std::string& path, LoadProgress& progress
 // A converted directory's layout, once both files have been checked (InputError otherwise).
 AllocationsFile read_checked_layout(const fs::path& dir, const std::string& opened_path,
                                     LoadProgress& progress) {
-  const fs::path layout_path = dir / kAllocationsJsonName;
-  if (!fs::exists(layout_path)) {
-    throw InputError(opened_path + ": not a snapshot pickle or converted directory (no allocations.json)");
+  const fs::path layout_path = allocations_file_in(dir);
+  if (layout_path.empty()) {
+    throw InputError(opened_path + ": not a snapshot pickle or converted directory (no " +
+                     kAllocationsFileName + ")");
   }
   const std::string db_path = (dir / kElementsDbName).string();
   if (!fs::exists(db_path)) throw InputError(db_path + ": missing (a converted directory holds two files)");
@@ -177,7 +178,7 @@ AllocationsFile read_checked_layout(const fs::path& dir, const std::string& open
   }
   progress.fraction = 0;
   progress.stage = LoadProgress::Reading;
-  const StageTimer timer(&progress.stages, "read allocations.json");
+  const StageTimer timer(&progress.stages, "read " + layout_path.filename().string());
   AllocationsFile layout = read_allocations_json(layout_path.string(), &progress.fraction);
   const StageTimer check_timer(&progress.stages, "check layout against elements.db");
   verify_layout_matches_db(layout, db_path);
@@ -300,7 +301,7 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
   progress.stage = LoadProgress::Hashing;
   const std::optional<fs::path> known = remembered_conversion_cache_dir(path);
   // A cache hit opens as usual (finding the entry again reads the content-key memo, not the file).
-  if (known && fs::exists(*known / kAllocationsJsonName)) return open_document(path, progress);
+  if (known && !allocations_file_in(*known).empty()) return open_document(path, progress);
   const CacheEntry entry = known ? CacheEntry(*known) : CacheEntry(path, progress);
 
   // Set at the hand-over (so its clock counts the wait for the database); null before it.

@@ -12,6 +12,7 @@
 #include "core/classify/classifier.h"
 #include "core/export/export_source.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/store/allocations_json/allocations_json.h"
 #include "core/util/parallel_jobs.h"
 #include "core/view/document.h"
 
@@ -124,8 +125,7 @@ bool is_rank_snapshot(const std::filesystem::path& path) {
 }  // namespace
 
 bool is_rank_directory(const std::string& path) {
-  return std::filesystem::is_directory(path) && !is_converted_dir(path) &&
-         !std::filesystem::exists(std::filesystem::path(path) / "allocations.json");
+  return std::filesystem::is_directory(path) && !is_converted_dir(path) && allocations_file_in(path).empty();
 }
 
 std::vector<std::string> expand_rank_inputs(const std::vector<std::string>& given) {

@@ -54,8 +54,7 @@ int main(int argc, char** argv) {
   std::printf("state + layout at %d random events: mean %.1f ms, worst %.1f ms (mean %zu blocks)\n", queries,
               total / queries, worst, blocks / static_cast<size_t>(std::max(1, queries)));
 
-  AllocationsFile file =
-      read_allocations_json((std::filesystem::path(argv[1]) / "allocations.json").string());
+  AllocationsFile file = read_allocations_json(allocations_file_in(argv[1]).string());
   for (DeviceLayout& layout : file.devices) {
     if (layout.device != device) continue;
     const Timeline blocks_timeline(std::move(layout.blocks)), segments_timeline(std::move(layout.segments));

@@ -205,7 +205,7 @@ TEST_SUITE("conformance") {
 
     const Snapshot snapshot = read_snapshot(pickle.string());
     const Timeline from_pickle = block_timeline(snapshot, 0);
-    AllocationsFile layouts = read_allocations_json((out / kAllocationsJsonName).string());
+    AllocationsFile layouts = read_allocations_json((out / kAllocationsFileName).string());
     REQUIRE(layouts.devices.size() == 1);
     const Timeline from_dir(std::move(layouts.devices[0].blocks));
     const SnapshotStackSource memory(snapshot);

@@ -1,5 +1,6 @@
-// libFuzzer harness: allocations.json text -> the reader -> the replayed timelines the viewer
-// builds from it. A clear InputError is the only acceptable failure.
+// libFuzzer harness: allocations.json text (or its Zstandard form, allocations.json.zst) -> the
+// reader -> the replayed timelines the viewer builds from it. A clear InputError is the only
+// acceptable failure.
 #include <cstddef>
 #include <cstdint>
 

@@ -14,6 +14,7 @@
 #include "core/analysis/db_annotations.h"
 #include "core/analysis/db_stack_source.h"
 #include "core/cursor/stack_catalog.h"
+#include "core/store/allocations_json/allocations_json.h"
 #include "core/view/allocation_details.h"
 #include "core/view/document.h"
 #include "fuzz_fixture.h"
@@ -86,10 +87,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fs::create_directories(dir);
   const bool replace_db = (data[0] & 1) == 0;
   const fs::path& fixture = fuzz::fixture_dir();
-  copy_retrying_on_eintr(fixture / (replace_db ? "allocations.json" : "elements.db"),
-                         dir / (replace_db ? "allocations.json" : "elements.db"));
-  fuzz::write_file(dir / (replace_db ? "elements.db" : "allocations.json"),
-                   fuzz::as_text(data + 1, size - 1));
+  // The layout file's bytes are read as Zstandard or plain text by their magic number, not its name.
+  const char* layout = kAllocationsFileName;
+  copy_retrying_on_eintr(fixture / (replace_db ? layout : "elements.db"),
+                         dir / (replace_db ? layout : "elements.db"));
+  fuzz::write_file(dir / (replace_db ? "elements.db" : layout), fuzz::as_text(data + 1, size - 1));
   LoadProgress progress;
   std::unique_ptr<Document> document;
   try {

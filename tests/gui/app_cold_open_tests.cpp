@@ -58,7 +58,7 @@ TEST_CASE("app: a fresh pickle's chart comes before its database; the inspector 
   REQUIRE(entries.size() == 1);
   const fs::path entry = sandbox / "cache" / "snapscope" / entries.front();
   CHECK(fs::file_size(entry / "elements.db") > 0);
-  CHECK(fs::file_size(entry / "allocations.json") > 0);
+  CHECK(fs::file_size(entry / "allocations.json.zst") > 0);
 
   // Opened again it is a warm open of that entry, with no conversion.
   const RunResult warm = run_app(sandbox, shell_quote(pickle.string()) + " --size 1200x800 --bench");

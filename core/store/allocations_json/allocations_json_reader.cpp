@@ -3,6 +3,8 @@
 // columns: at 10M allocations those were 1 GB more at the peak and a copy), one thread per
 // destination array, a chunk of elements at a time across all its columns so that each chunk
 // is written while it is in cache.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <limits>
@@ -13,6 +15,7 @@
 #include "core/store/allocations_json/allocations_json_sax.h"
 #include "core/store/allocations_json/mapped_file.h"
 #include "core/util/parallel_jobs.h"
+#include "core/util/zstd_codec.h"
 
 namespace snapscope {
 namespace {
@@ -416,10 +419,45 @@ class Assembler {
   std::atomic<float>* fraction_;
 };
 
+// The file's JSON text: the mapped file itself, or what its Zstandard frames hold.
+class LayoutText {
+ public:
+  LayoutText(const std::string& path, size_t max_text_bytes) : file_(path) {
+    if (!starts_zstd_frame(file_.text())) return;
+    ZstdDecoded decoded = zstd_decompress(file_.text(), max_text_bytes);
+    if (decoded.error) throw InputError(path + ": " + *decoded.error);
+    decompressed_ = std::move(decoded.content);
+    compressed_ = true;
+  }
+  std::string_view text() const { return compressed_ ? std::string_view(decompressed_) : file_.text(); }
+
+ private:
+  MappedFile file_;
+  std::string decompressed_;
+  bool compressed_ = false;
+};
+
+size_t default_max_text_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGE_SIZE);
+  const size_t half_memory =
+      pages > 0 && page_size > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page_size) / 2 : 0;
+  return std::max(half_memory, size_t{1} << 30);
+}
+
 }  // namespace
 
-AllocationsFile read_allocations_json(const std::string& path, std::atomic<float>* fraction) {
-  const MappedFile file(path);
+std::filesystem::path allocations_file_in(const std::filesystem::path& dir) {
+  std::error_code ignored;
+  for (const char* name : {kAllocationsFileName, kPlainAllocationsFileName}) {
+    if (std::filesystem::exists(dir / name, ignored)) return dir / name;
+  }
+  return {};
+}
+
+AllocationsFile read_allocations_json(const std::string& path, std::atomic<float>* fraction,
+                                      size_t max_text_bytes) {
+  const LayoutText file(path, max_text_bytes != 0 ? max_text_bytes : default_max_text_bytes());
   {
     RawFile raw;
     if (allocations_json::parse_raw_file_fast(file.text(), raw)) {

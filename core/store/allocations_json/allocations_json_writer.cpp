@@ -181,7 +181,8 @@ void write_allocations_json(const AllocationsFile& file, const std::string& path
 
 void write_allocations_json(const std::string& source_file, uint64_t source_bytes,
                             std::span<const DeviceLayoutRef> devices, const std::string& path) {
-  JsonTextWriter out(path);
+  const bool zstd = path.ends_with(".zst");
+  JsonTextWriter out(path, zstd ? BufferedFile::Encoding::Zstd : BufferedFile::Encoding::Plain);
   out.raw("{");
   out.key("format");
   out.string(allocations_json::kFormatName);

@@ -14,7 +14,9 @@ namespace snapscope {
 class JsonTextWriter {
  public:
   // Never overwrites an existing file; throws std::runtime_error("<path>: ...").
-  explicit JsonTextWriter(const std::string& path) : out_(path, BufferedFile::Create::Exclusive) {}
+  explicit JsonTextWriter(const std::string& path,
+                          BufferedFile::Encoding encoding = BufferedFile::Encoding::Plain)
+      : out_(path, BufferedFile::Create::Exclusive, encoding) {}
 
   void raw(std::string_view text) { out_.append(text); }  // punctuation and pre-encoded text
   void integer(int64_t value) { out_ << value; }

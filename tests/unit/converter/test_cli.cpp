@@ -50,8 +50,8 @@ TEST_CASE("cli: --timings lists the steps on stderr, the summary stays on stdout
   const CliResult result = run_cli(dir, "s.pickle -o out --timings");
   REQUIRE(result.exit_code == 0);
   CHECK(result.out.find("peak:") != std::string::npos);
-  for (const char* step : {"read pickle", "derive replay inputs", "build timelines", "write allocations.json",
-                           "db: events", "db: indexes, analyze"}) {
+  for (const char* step : {"read pickle", "derive replay inputs", "build timelines",
+                           "write allocations.json.zst", "db: events", "db: indexes, analyze"}) {
     CHECK_MESSAGE(result.err.find(step) != std::string::npos, step);
   }
   CHECK(result.err.find("peak RSS") != std::string::npos);

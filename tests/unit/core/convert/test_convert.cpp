@@ -44,10 +44,10 @@ TEST_CASE("convert: writes exactly elements.db and allocations.json, and no temp
   write_fixture(dir);
   const ConvertSummary summary = convert_snapshot(options_for(dir));
   CHECK(dir.entries() == std::vector<std::string>{"out", "s.pickle"});
-  CHECK(TempDir::entries_of(dir / "out") == std::vector<std::string>{"allocations.json", "elements.db"});
+  CHECK(TempDir::entries_of(dir / "out") == std::vector<std::string>{"allocations.json.zst", "elements.db"});
   CHECK(summary.db_bytes == std::filesystem::file_size(dir / "out" / "elements.db"));
-  CHECK(summary.json_bytes == std::filesystem::file_size(dir / "out" / "allocations.json"));
-  CHECK(read_allocations_json((dir / "out" / "allocations.json").string()).devices.size() == 2);
+  CHECK(summary.json_bytes == std::filesystem::file_size(dir / "out" / "allocations.json.zst"));
+  CHECK(read_allocations_json((dir / "out" / "allocations.json.zst").string()).devices.size() == 2);
 }
 
 TEST_CASE("convert: the summary agrees with Timeline") {
@@ -78,15 +78,15 @@ TEST_CASE("convert: an existing output needs force, and force replaces it") {
   TempDir dir;
   write_fixture(dir);
   std::filesystem::create_directory(dir / "out");
-  test::write_file(dir / "out" / "allocations.json", "old");
+  test::write_file(dir / "out" / "allocations.json.zst", "old");
   CHECK(convert_error(options_for(dir)) ==
         (dir / "out").string() + ": already exists (use --force to replace it)");
-  CHECK(test::read_file(dir / "out" / "allocations.json") == "old");
+  CHECK(test::read_file(dir / "out" / "allocations.json.zst") == "old");
 
   ConvertOptions force = options_for(dir);
   force.force = true;
   convert_snapshot(force);
-  CHECK(test::read_file(dir / "out" / "allocations.json") != "old");
+  CHECK(test::read_file(dir / "out" / "allocations.json.zst") != "old");
   CHECK(dir.entries() == std::vector<std::string>{"out", "s.pickle"});
 }
 
@@ -110,7 +110,7 @@ TEST_CASE("convert: device restricts the output; an unknown device is an input e
   REQUIRE(summary.devices.size() == 1);
   CHECK(summary.devices[0].device == 1);
   CHECK(summary.events == 2);
-  const AllocationsFile file = read_allocations_json((dir / "out" / "allocations.json").string());
+  const AllocationsFile file = read_allocations_json((dir / "out" / "allocations.json.zst").string());
   REQUIRE(file.devices.size() == 1);
   CHECK(file.devices[0].device == 1);
 
@@ -193,7 +193,8 @@ TEST_CASE("convert: final_output_dir names the output once it is written") {
   CHECK(asked_after_reading);
   CHECK(summary.output_dir == (dir / "named").string());
   CHECK(dir.entries() == std::vector<std::string>{"named", "s.pickle"});
-  CHECK(TempDir::entries_of(dir / "named") == std::vector<std::string>{"allocations.json", "elements.db"});
+  CHECK(TempDir::entries_of(dir / "named") ==
+        std::vector<std::string>{"allocations.json.zst", "elements.db"});
 }
 
 TEST_CASE("convert: progress reports reading, then each later stage") {

@@ -89,7 +89,7 @@ std::string make_existing_output(const TempDir& dir) {
   REQUIRE(WIFEXITED(done.status));
   REQUIRE(WEXITSTATUS(done.status) == 0);
   fs::remove(dir / "small.pickle");
-  return test::read_file(dir / "out" / "allocations.json");
+  return test::read_file(dir / "out" / "allocations.json.zst");
 }
 
 }  // namespace
@@ -110,7 +110,7 @@ TEST_CASE("faults: a file-size limit while writing is one line, exit 1, nothing 
     CHECK(done.err.find(".tmp-") == std::string::npos);
     CHECK(line_count(done.err) == 1);
     CHECK(dir.entries() == std::vector<std::string>{"in.pickle", "out"});
-    CHECK(test::read_file(dir / "out" / "allocations.json") == before);
+    CHECK(test::read_file(dir / "out" / "allocations.json.zst") == before);
   }
 }
 
@@ -136,7 +136,7 @@ TEST_CASE("faults: SIGINT / SIGTERM mid-conversion remove the staging directory 
                           std::string(signal_number == SIGINT ? "SIGINT" : "SIGTERM") +
                           "; nothing written\n");
     CHECK(dir.entries() == std::vector<std::string>{"big.pickle", "out"});
-    CHECK(test::read_file(dir / "out" / "allocations.json") == before);
+    CHECK(test::read_file(dir / "out" / "allocations.json.zst") == before);
   }
 }
 
@@ -205,7 +205,7 @@ TEST_CASE("faults: a really full disk (1 MB tmpfs) and a read-only output filesy
   test::write_file(dir / "small.pickle", test::pickle_bytes(test::standard_fixture()));
   const Finished first = wait_for(dir, spawn_convert(dir, {"small.pickle", "-o", "mnt/out"}, kNoLimit));
   REQUIRE(WEXITSTATUS(first.status) == 0);
-  const std::string before = test::read_file(mnt / "out" / "allocations.json");
+  const std::string before = test::read_file(mnt / "out" / "allocations.json.zst");
   REQUIRE(tmpfs.make_read_only());
   const Finished read_only =
       wait_for(dir, spawn_convert(dir, {"small.pickle", "-o", "mnt/out", "--force"}, kNoLimit));
@@ -213,5 +213,5 @@ TEST_CASE("faults: a really full disk (1 MB tmpfs) and a read-only output filesy
   CHECK(WEXITSTATUS(read_only.status) == 1);
   CHECK(read_only.err ==
         "snapscope-convert: mnt/out: cannot create temporary directory: Read-only file system\n");
-  CHECK(test::read_file(mnt / "out" / "allocations.json") == before);
+  CHECK(test::read_file(mnt / "out" / "allocations.json.zst") == before);
 }

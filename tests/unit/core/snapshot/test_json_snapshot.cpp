@@ -16,6 +16,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/sql/readonly_sql.h"
 #include "core/store/allocations_json/allocations_json.h"
+#include "core/util/zstd_codec.h"
 #include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
@@ -78,11 +79,12 @@ nlohmann::ordered_json fixture_json(const test::FixtureSnapshot& snapshot) {
   return out;
 }
 
-// allocations.json of a conversion, without the fields that name the input file.
+// The layout file of a conversion, without the fields that name the input file.
 nlohmann::json converted_layout(const fs::path& input, const fs::path& output) {
   const ConvertSummary summary = test::convert_into(input, output);
-  std::ifstream in(output / kAllocationsJsonName);
-  nlohmann::json layout = nlohmann::json::parse(in);
+  const ZstdDecoded text = zstd_decompress(test::read_file(output / kAllocationsFileName), size_t{1} << 30);
+  REQUIRE_FALSE(text.error);
+  nlohmann::json layout = nlohmann::json::parse(text.content);
   layout.erase("source_file");
   layout.erase("source_bytes");
   layout["summary_devices"] = summary_to_json(summary)["devices"];

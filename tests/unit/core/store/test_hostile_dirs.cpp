@@ -10,7 +10,9 @@
 #include "core/convert/convert.h"
 #include "core/cursor/stack_catalog.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/sqlite_handle.h"
+#include "core/util/zstd_codec.h"
 #include "core/view/allocation_details.h"
 #include "core/view/document.h"
 #include "unit/support/generated_snapshot.h"
@@ -87,6 +89,27 @@ TEST_CASE("hostile directories: each crafted elements.db gives its one-line erro
   }
 }
 
+TEST_CASE("converted directories: one from before allocations.json.zst (plain text) still opens") {
+  TempDir dir;
+  const fs::path good = convert_into(dir, "good", test::standard_fixture());
+  const fs::path older = dir / "older";
+  fs::copy(good, older, fs::copy_options::recursive);
+  const ZstdDecoded text = zstd_decompress(test::read_file(older / kAllocationsFileName), size_t{1} << 30);
+  REQUIRE_FALSE(text.error);
+  fs::remove(older / kAllocationsFileName);
+  test::write_file(older / kPlainAllocationsFileName, text.content);
+  LoadProgress progress;
+  const auto document = open_document(older.string(), progress);
+  LoadProgress good_progress;
+  const auto good_document = open_document(good.string(), good_progress);
+  REQUIRE(document->devices.size() == good_document->devices.size());
+  CHECK(document->devices.size() == 2);
+  for (size_t i = 0; i < document->devices.size(); ++i) {
+    CHECK(document->devices[i].blocks.input().elements.size() ==
+          good_document->devices[i].blocks.input().elements.size());
+  }
+}
+
 TEST_CASE("hostile directories: damaged, missing or mismatched files") {
   TempDir dir;
   const fs::path good = convert_into(dir, "good", test::standard_fixture());
@@ -107,10 +130,19 @@ TEST_CASE("hostile directories: damaged, missing or mismatched files") {
   fs::resize_file(truncated / "elements.db", fs::file_size(good / "elements.db") / 3);
   CHECK(open_error(truncated).starts_with((truncated / "elements.db").string() + ": "));
 
-  // allocations.json of another conversion (device 0 only) beside this elements.db.
+  const fs::path layout_cut = copy("layout_cut");
+  fs::resize_file(layout_cut / kAllocationsFileName, fs::file_size(good / kAllocationsFileName) / 2);
+  CHECK(open_error(layout_cut) == (layout_cut / kAllocationsFileName).string() + ": truncated zstd data");
+
+  const fs::path no_layout = copy("no_layout");
+  fs::remove(no_layout / kAllocationsFileName);
+  CHECK(open_error(no_layout) ==
+        no_layout.string() + ": not a snapshot pickle or converted directory (no allocations.json.zst)");
+
+  // The layout of another conversion (device 0 only) beside this elements.db.
   const fs::path other_dir = convert_into(dir, "other", test::standard_fixture(), 0);
   const fs::path mixed = copy("mixed");
-  fs::copy_file(other_dir / "allocations.json", mixed / "allocations.json",
+  fs::copy_file(other_dir / "allocations.json.zst", mixed / "allocations.json.zst",
                 fs::copy_options::overwrite_existing);
   CHECK(open_error(mixed) == (mixed / "elements.db").string() +
                                  ": devices or element/action counts disagree with allocations.json");

@@ -8,6 +8,7 @@
 
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
+#include "core/util/zstd_codec.h"
 #include "unit/support/replay_checks.h"
 #include "unit/support/test_store_fixture.h"
 
@@ -174,6 +175,56 @@ TEST_CASE("allocations.json: a snapshot's derived layouts round-trip exactly") {
   CHECK(original.devices[0].blocks.elements.size() == 5);
   write_allocations_json(original, (dir / "a.json").string());
   check_same_file(original, read_allocations_json((dir / "a.json").string()));
+}
+
+TEST_CASE("allocations.json.zst: a .zst name writes Zstandard, read back as the same file") {
+  TempDir dir;
+  const AllocationsFile original = edge_case_file();
+  write_allocations_json(original, (dir / "a.json").string());
+  write_allocations_json(original, (dir / "a.json.zst").string());
+  const std::string packed = test::read_file(dir / "a.json.zst");
+  CHECK(starts_zstd_frame(packed));
+  CHECK_FALSE(starts_zstd_frame(test::read_file(dir / "a.json")));
+  const ZstdDecoded text = zstd_decompress(packed, 1 << 20);
+  REQUIRE_FALSE(text.error);
+  CHECK(text.content == test::read_file(dir / "a.json"));
+  check_same_file(original, read_allocations_json((dir / "a.json.zst").string()));
+  // The content decides, not the name: Zstandard under a plain name reads the same.
+  test::write_file(dir / "renamed.json", packed);
+  check_same_file(original, read_allocations_json((dir / "renamed.json").string()));
+}
+
+TEST_CASE("allocations.json.zst: damaged or oversized content gives one line naming the file") {
+  TempDir dir;
+  write_allocations_json(edge_case_file(), (dir / "a.json.zst").string());
+  const std::string packed = test::read_file(dir / "a.json.zst");
+  const std::string path = (dir / "bad.json.zst").string();
+
+  test::write_file(path, packed.substr(0, packed.size() - 9));
+  CHECK(read_error(path) == path + ": truncated zstd data");
+
+  std::filesystem::remove(path);
+  test::write_file(path, packed);
+  CHECK_THROWS_WITH_AS(read_allocations_json(path, nullptr, 100),
+                       (path + ": decompresses to more than 100 bytes").c_str(), InputError);
+
+  // Well-formed Zstandard around text that is not the format: the parser's error, same file name.
+  std::filesystem::remove(path);
+  ZstdEncoder encoder;
+  std::string not_json;
+  encoder.compress("[1, 2, 3]", true, not_json);
+  test::write_file(path, not_json);
+  CHECK(read_error(path).starts_with(path + ": "));
+  CHECK(read_error(path).find('\n') == std::string::npos);
+}
+
+TEST_CASE("allocations.json.zst: a directory's layout file is the .zst one, else an older plain one") {
+  TempDir dir;
+  CHECK(allocations_file_in(dir.path()).empty());
+  test::write_file(dir / kPlainAllocationsFileName, "{}");
+  CHECK(allocations_file_in(dir.path()) == dir / "allocations.json");
+  test::write_file(dir / kAllocationsFileName, "{}");
+  CHECK(allocations_file_in(dir.path()) == dir / "allocations.json.zst");
 }
 
 TEST_CASE("allocations.json: make_allocations_file honours only_device") {

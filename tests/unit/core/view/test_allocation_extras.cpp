@@ -248,7 +248,7 @@ TEST_CASE("allocation details: annotate events are the notes of the allocation l
   CHECK(second[0].address == 0x1000);
   CHECK(second[0].event == 3);
   const Timeline blocks(
-      read_allocations_json((dir / "out" / "allocations.json").string()).devices.at(0).blocks);
+      read_allocations_json((dir / "out" / "allocations.json.zst").string()).devices.at(0).blocks);
   CHECK(elements_live_at(blocks, second) == std::vector<uint32_t>{0});
   CHECK(elements_live_at(blocks, db.notes_with_metadata(0, "third")) == std::vector<uint32_t>{2});
   CHECK(elements_live_at(blocks, db.notes_with_metadata(0, "nothing there")).empty());

@@ -131,18 +131,18 @@ TEST_CASE("conversion cache: a truncated or tampered entry is converted again") 
   const fs::path& pickle = fresh.pickle;
   const fs::path entry = open_path(pickle)->directory;
   REQUIRE(entry.parent_path() == cache_root());
-  const std::string layout = test::read_file(entry / "allocations.json");
+  const std::string layout = test::read_file(entry / "allocations.json.zst");
 
-  fs::resize_file(entry / "allocations.json", layout.size() / 2);
+  fs::resize_file(entry / "allocations.json.zst", layout.size() / 2);
   CHECK(open_path(pickle)->directory == entry);
-  CHECK(test::read_file(entry / "allocations.json") == layout);
+  CHECK(test::read_file(entry / "allocations.json.zst") == layout);
 
   {
     SqliteDatabase db((entry / "elements.db").string(), SqliteDatabase::Mode::Create);
     db.exec("CREATE VIEW planted AS SELECT 1");
   }
   CHECK(open_path(pickle)->devices.size() == 2);
-  CHECK(test::read_file(entry / "allocations.json") == layout);
+  CHECK(test::read_file(entry / "allocations.json.zst") == layout);
   CHECK(cache_entries() == std::vector<std::string>{entry.filename().string()});
 }
 
@@ -200,7 +200,7 @@ TEST_CASE("conversion cache: a fresh pickle's document comes before its database
   CHECK(early->pending_database->state() == PendingDatabase::State::Ready);
   CHECK(early->opened_path == pickle.string());
   CHECK(fs::exists(early->directory / "elements.db"));
-  CHECK(fs::exists(early->directory / "allocations.json"));
+  CHECK(fs::exists(early->directory / "allocations.json.zst"));
   CHECK(cache_entries() == std::vector<std::string>{early->directory.filename().string()});
   // The entry is named by the content key, hashed while the pickle was read, and remembered.
   CHECK(early->directory == conversion_cache_dir(pickle));
