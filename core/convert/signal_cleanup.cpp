@@ -6,12 +6,14 @@
 #include <atomic>
 #include <cstring>
 
+#include "core/store/allocations_json/allocations_json.h"
+
 namespace snapscope::signal_cleanup {
 namespace {
 
 constexpr size_t kMaxPath = 4096;
 // The files a staging directory can hold (see core/convert/convert.cpp).
-constexpr const char* kStagedFiles[] = {"elements.db", "elements.db-journal", "allocations.json.zst"};
+constexpr const char* kStagedFiles[] = {"elements.db", "elements.db-journal", kAllocationsFileName};
 
 char g_dir[kMaxPath];
 char g_program[256] = "snapscope-convert";

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/convert/signal_cleanup.h"
+#include "core/store/allocations_json/allocations_json.h"
 
 namespace snapscope {
 namespace fs = std::filesystem;
@@ -33,8 +34,7 @@ fs::path parent_of(const fs::path& target) {
 bool looks_like_output(const fs::path& dir) {
   std::error_code ec;
   if (fs::is_empty(dir, ec)) return true;
-  return fs::exists(dir / "elements.db", ec) || fs::exists(dir / "allocations.json.zst", ec) ||
-         fs::exists(dir / "allocations.json", ec);
+  return fs::exists(dir / "elements.db", ec) || !allocations_file_in(dir).empty();
 }
 
 fs::path make_staging_dir(const fs::path& target) {

@@ -19,10 +19,10 @@ std::string_view decimal(Integer value, char (&digits)[24]) {
 }  // namespace
 
 BufferedFile::BufferedFile(std::string path, Create mode, Encoding encoding) : path_(std::move(path)) {
+  if (encoding == Encoding::Zstd) zstd_ = std::make_unique<ZstdEncoder>();  // before the file: it can throw
+  buffer_.reserve(kFlushBytes + 4096);
   file_ = std::fopen(path_.c_str(), mode == Create::Exclusive ? "wbx" : "wb");
   if (file_ == nullptr) fail("cannot create");
-  buffer_.reserve(kFlushBytes + 4096);
-  if (encoding == Encoding::Zstd) zstd_ = std::make_unique<ZstdEncoder>();
 }
 
 BufferedFile::~BufferedFile() {
