@@ -43,7 +43,8 @@ void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const in
 
 }  // namespace
 
-ElementsDbBuilder::ElementsDbBuilder(const std::string& path, StageLog* log) : log_(log) {
+ElementsDbBuilder::ElementsDbBuilder(const std::string& path, StageLog* log)
+    : log_(log), contexts_(std::make_unique<elements_db::EventContexts>()) {
   if (std::filesystem::exists(path)) throw std::runtime_error(path + ": already exists");
   db_ = std::make_unique<SqliteDatabase>(path, SqliteDatabase::Mode::Create);
   configure_for_bulk_build(*db_);
@@ -73,13 +74,14 @@ void ElementsDbBuilder::add_snapshot(const Snapshot& snapshot, std::span<const i
     if (device == streamed_device) {
       elements_db::write_event_extras(db, snapshot, device);
     } else {
-      elements_db::write_events(db, snapshot, device);
+      elements_db::write_events(db, snapshot, device, *contexts_);
     }
   }
+  contexts_->write(db);
 }
 
 void ElementsDbBuilder::stream_events(int device, const EventBatch& batch) {
-  if (!streamed_) streamed_ = std::make_unique<elements_db::StreamedEvents>(*db_, device);
+  if (!streamed_) streamed_ = std::make_unique<elements_db::StreamedEvents>(*db_, device, *contexts_);
   streamed_->add(batch);
 }
 

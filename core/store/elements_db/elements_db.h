@@ -17,12 +17,13 @@ namespace snapscope {
 
 class SqliteDatabase;
 namespace elements_db {
+class EventContexts;
 class StreamedEvents;
-}
+}  // namespace elements_db
 
 // 3: no allocations_by_addr index; 4: nor by alloc_event; 5: allocations keyed by id, device and
-// elem computed from it
-inline constexpr int kElementsDbVersion = 5;
+// elem computed from it; 6: events' stream, compile_context, user_metadata in event_contexts
+inline constexpr int kElementsDbVersion = 6;
 
 // A stream for each element of a timeline, as an index into `values`: a snapshot uses a handful
 // of streams, and a timeline has millions of elements.
@@ -79,6 +80,7 @@ class ElementsDbBuilder {
   std::unique_ptr<SqliteDatabase> db_;
   StageLog* log_ = nullptr;
   bool committed_ = false;
+  std::unique_ptr<elements_db::EventContexts> contexts_;  // shared by every device's events
   std::unique_ptr<elements_db::StreamedEvents> streamed_;
 };
 

@@ -9,7 +9,7 @@
 namespace snapscope::elements_db {
 namespace {
 
-constexpr int kEventColumns = 9;
+constexpr int kEventColumns = 7;
 constexpr uint64_t kFingerprintSeed = 0xcbf29ce484222325ULL;
 
 std::span<const TraceEvent> events_of(const Snapshot& snapshot, int device) {
@@ -18,31 +18,37 @@ std::span<const TraceEvent> events_of(const Snapshot& snapshot, int device) {
   return snapshot.device_traces[index].events;
 }
 
+// Where the rows of a run of events go, and what they are relative to.
+struct EventsTarget {
+  SqliteRowFeed& feed;
+  EventContexts& contexts;
+  int device = 0;
+  int64_t time_base = kNoTime;
+  bool append = false;  // only the first row carries its key (appends_from)
+};
+
 // One events row: `key` is its id column (run_key), its time is relative to `time_base`.
 // `Tables`: a Snapshot, or the EventBatchTables of streamed batches.
 template <class Tables>
 void fill_event_row(std::span<FeedValue> row, FeedValue key, const TraceEvent& event, const Tables& tables,
-                    int64_t time_base) {
+                    const EventsTarget& target) {
   const EventTexts texts = tables.texts_of(event);
   row[0] = key;
   row[1] = {static_cast<int64_t>(event.action())};
   row[2] = {static_cast<int64_t>(event.addr)};  // wraps above 2^63, as SQLite stores it
   row[3] = {static_cast<int64_t>(event.size)};
-  row[4] = {static_cast<int64_t>(tables.stream_of(event))};
-  row[5] = event.time_us == kNoTime ? FeedValue{0, true} : FeedValue{event.time_us - time_base};
-  row[6] = {event.stack};
-  row[7] = {texts.compile_context};
-  row[8] = {texts.user_metadata};
+  row[4] = event.time_us == kNoTime ? FeedValue{0, true} : FeedValue{event.time_us - target.time_base};
+  row[5] = {event.stack};
+  row[6] = {target.contexts.id_of({tables.stream_of(event), texts.compile_context, texts.user_metadata})};
 }
 
-// Events [first_idx, first_idx + events.size()) of `device`. With `append` (appends_from),
-// only the first row carries its key.
+// Events [first_idx, first_idx + events.size()) of the target's device.
 template <class Tables>
-void insert_events(SqliteRowFeed& feed, int device, size_t first_idx, std::span<const TraceEvent> events,
-                   const Tables& tables, int64_t time_base, bool append) {
-  feed.insert(events.size(), [&](size_t row, std::span<FeedValue> values) {
-    fill_event_row(values, run_key(event_key(device, static_cast<int64_t>(first_idx + row)), row, append),
-                   events[row], tables, time_base);
+void insert_events(const EventsTarget& target, size_t first_idx, std::span<const TraceEvent> events,
+                   const Tables& tables) {
+  target.feed.insert(events.size(), [&](size_t row, std::span<FeedValue> values) {
+    const int64_t key = event_key(target.device, static_cast<int64_t>(first_idx + row));
+    fill_event_row(values, run_key(key, row, target.append), events[row], tables, target);
   });
 }
 
@@ -88,11 +94,12 @@ bool appends_from(SqliteDatabase& db, const char* table, int64_t key) {
   return !last.next_row() || last.column_is_null(0) || last.column_int(0) < key;
 }
 
-void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device) {
+void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device, EventContexts& contexts) {
   const std::span<const TraceEvent> events = events_of(snapshot, device);
   SqliteRowFeed feed(db, "events", kEventColumns, "events_feed");
-  insert_events(feed, device, 0, events, snapshot, first_time_us(events),
-                appends_from(db, "events", event_key(device, 0)));
+  const EventsTarget target{feed, contexts, device, first_time_us(events),
+                            appends_from(db, "events", event_key(device, 0))};
+  insert_events(target, 0, events, snapshot);
   write_event_extras(db, snapshot, device);
 }
 
@@ -106,8 +113,9 @@ void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device
   insert.flush();
 }
 
-StreamedEvents::StreamedEvents(SqliteDatabase& db, int device)
+StreamedEvents::StreamedEvents(SqliteDatabase& db, int device, EventContexts& contexts)
     : db_(db),
+      contexts_(contexts),
       device_(device),
       feed_(db, "events", kEventColumns, "streamed_events_feed"),
       fingerprint_(kFingerprintSeed) {}
@@ -116,7 +124,7 @@ void StreamedEvents::add(const EventBatch& batch) {
   tables_.add(batch);
   if (time_base_ == kNoTime) time_base_ = first_time_us(batch.events);
   if (count_ == 0) append_ = appends_from(db_, "events", event_key(device_, 0));
-  insert_events(feed_, device_, count_, batch.events, tables_, time_base_, append_);
+  insert_events({feed_, contexts_, device_, time_base_, append_}, count_, batch.events, tables_);
   count_ += batch.events.size();
   fingerprint_ = fold_fingerprint(fingerprint_, batch.events, tables_);
 }
@@ -129,6 +137,7 @@ bool StreamedEvents::adopt(const Snapshot& snapshot, std::span<const int> device
                      fold_fingerprint(kFingerprintSeed, trace, snapshot) == fingerprint_;
   if (!match) {
     db_.exec("DELETE FROM events");
+    contexts_.clear();  // only these rows used them: nothing else is written before adopt()
     return false;
   }
   // Rare: an earlier timestamp after the first one. dt_us must be relative to the minimum.

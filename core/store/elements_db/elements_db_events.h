@@ -7,14 +7,16 @@
 
 #include "core/snapshot/event_sink.h"
 #include "core/snapshot/model.h"
+#include "core/store/elements_db/event_contexts.h"
 #include "core/store/elements_db/sqlite_batch_insert.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/store/elements_db/sqlite_row_feed.h"
 
 namespace snapscope::elements_db {
 
-// Events of one device (events + event_extras), keyed device << 40 | idx.
-void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device);
+// Events of one device (events + event_extras), keyed device << 40 | idx. Their contexts get
+// ids in `contexts`, whose rows the caller writes after the last events.
+void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device, EventContexts& contexts);
 void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device);
 
 // Events in file order while the file is still being read. Which device they belong to is
@@ -25,7 +27,7 @@ void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device
 // minimum turns out to be earlier.
 class StreamedEvents {
  public:
-  StreamedEvents(SqliteDatabase& db, int device);
+  StreamedEvents(SqliteDatabase& db, int device, EventContexts& contexts);
   void add(const EventBatch& batch);
 
   // True if the device is converted and its trace is exactly the streamed events: its rows
@@ -35,6 +37,7 @@ class StreamedEvents {
 
  private:
   SqliteDatabase& db_;
+  EventContexts& contexts_;
   int device_;
   SqliteRowFeed feed_;
   bool append_ = false;  // no other device's rows above this one's (see insert_events)

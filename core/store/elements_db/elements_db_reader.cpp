@@ -203,17 +203,17 @@ std::vector<ElementsDbReader::ElementStack> ElementsDbReader::element_stacks(int
 namespace {
 
 // The annotate events (raw action "annotate", kept in event_extras) as `x`, with their event row
-// `e`. Callers add the device filter on x.device.
+// `e` and its context `c`. Callers add the device filter on x.device.
 constexpr const char* kAnnotateEvents =
     "FROM event_extras x JOIN strings r ON r.id = x.raw_action AND r.text = 'annotate' "
-    "JOIN events e ON e.id = (x.device << 40) + x.idx ";
+    "JOIN events e ON e.id = (x.device << 40) + x.idx LEFT JOIN event_contexts c ON c.id = e.context ";
 
 }  // namespace
 
 std::vector<AnnotateEventRow> ElementsDbReader::annotate_events(int device) const {
   SqliteStatement rows =
       db_->prepare("SELECT x.idx, e.addr, coalesce(m.text, '') " + std::string(kAnnotateEvents) +
-                   "LEFT JOIN strings m ON m.id = e.user_metadata WHERE x.device = ?1 ORDER BY x.idx");
+                   "LEFT JOIN strings m ON m.id = c.user_metadata WHERE x.device = ?1 ORDER BY x.idx");
   rows.bind(1, int64_t{device});
   std::vector<AnnotateEventRow> events;
   while (rows.next_row()) {
@@ -227,7 +227,7 @@ std::vector<MemoryNoteRow> ElementsDbReader::memory_notes(int device, uint64_t a
   SqliteStatement rows =
       db_->prepare("SELECT x.idx, d.first_time_us + e.dt_us, coalesce(m.text, ''), e.stack_id " +
                    std::string(kAnnotateEvents) +
-                   "LEFT JOIN devices d ON d.device = x.device LEFT JOIN strings m ON m.id = e.user_metadata "
+                   "LEFT JOIN devices d ON d.device = x.device LEFT JOIN strings m ON m.id = c.user_metadata "
                    "WHERE x.device = ?1 AND x.idx > ?3 AND x.idx < ?4 AND e.addr = ?2 ORDER BY x.idx");
   rows.bind(1, int64_t{device});
   rows.bind(2, static_cast<int64_t>(address));
@@ -258,7 +258,7 @@ std::string ascii_lowercase(std::string_view text) {
 std::vector<AddressAtEvent> ElementsDbReader::notes_with_metadata(int device, std::string_view text) const {
   const std::string lowered = ascii_lowercase(text);
   SqliteStatement rows = db_->prepare(std::string(kMatchingStrings) + "SELECT e.addr, x.idx " +
-                                      kAnnotateEvents + "WHERE x.device = ?1 AND e.user_metadata IN hits");
+                                      kAnnotateEvents + "WHERE x.device = ?1 AND c.user_metadata IN hits");
   rows.bind(1, int64_t{device});
   rows.bind(2, std::string_view(lowered));
   std::vector<AddressAtEvent> notes;
@@ -268,12 +268,13 @@ std::vector<AddressAtEvent> ElementsDbReader::notes_with_metadata(int device, st
 
 std::vector<int64_t> ElementsDbReader::events_with_metadata(int device, std::string_view text) const {
   const std::string lowered = ascii_lowercase(text);
-  // The matching strings first, then one pass over the device's events by rowid.
-  SqliteStatement rows =
-      db_->prepare(std::string(kMatchingStrings) +
-                   "SELECT e.id - (?1 << 40) FROM events e "
-                   "WHERE e.id >= (?1 << 40) AND e.id < ((?1 + 1) << 40) "
-                   "AND (e.user_metadata IN hits OR e.compile_context IN hits) ORDER BY e.id");
+  // The matching strings and the contexts holding them first, then one pass over the device's
+  // events by rowid.
+  SqliteStatement rows = db_->prepare(
+      std::string(kMatchingStrings) +
+      "SELECT e.id - (?1 << 40) FROM events e "
+      "WHERE e.id >= (?1 << 40) AND e.id < ((?1 + 1) << 40) AND e.context IN "
+      "(SELECT id FROM event_contexts WHERE user_metadata IN hits OR compile_context IN hits) ORDER BY e.id");
   rows.bind(1, int64_t{device});
   rows.bind(2, std::string_view(lowered));
   std::vector<int64_t> events;
@@ -289,9 +290,10 @@ size_t ElementsDbReader::event_count(int device) const {
 
 void ElementsDbReader::read_events(int device, size_t begin, size_t end, std::vector<EventRow>& out) const {
   if (!statements_->events) {
-    statements_->events.emplace(
-        db_->prepare("SELECT id - ?1, action, addr, size, stream, stack_id FROM events "
-                     "WHERE id >= ?1 + ?2 AND id < ?1 + ?3 ORDER BY id"));
+    statements_->events.emplace(db_->prepare(
+        "SELECT e.id - ?1, e.action, e.addr, e.size, coalesce(c.stream, 0), e.stack_id FROM events e "
+        "LEFT JOIN event_contexts c ON c.id = e.context "
+        "WHERE e.id >= ?1 + ?2 AND e.id < ?1 + ?3 ORDER BY e.id"));
   }
   SqliteStatement& range = *statements_->events;
   range.reset();
@@ -308,8 +310,9 @@ void ElementsDbReader::read_events(int device, size_t begin, size_t end, std::ve
 
 std::vector<EventRow> ElementsDbReader::segment_events(int device) const {
   SqliteStatement rows = db_->prepare(
-      "SELECT id - ?1, action, addr, size, stream, stack_id FROM events "
-      "WHERE id >= ?1 AND id < ?2 AND action IN (?3, ?4, ?5, ?6) ORDER BY id");
+      "SELECT e.id - ?1, e.action, e.addr, e.size, coalesce(c.stream, 0), e.stack_id FROM events e "
+      "LEFT JOIN event_contexts c ON c.id = e.context "
+      "WHERE e.id >= ?1 AND e.id < ?2 AND e.action IN (?3, ?4, ?5, ?6) ORDER BY e.id");
   rows.bind(1, event_id(device, 0));
   rows.bind(2, event_id(device + 1, 0));
   int index = 3;

@@ -6,8 +6,10 @@ namespace snapscope {
 // allocations are rowid tables keyed by device << 40 | index, the events' times relative to
 // devices.first_time_us; allocations' device and elem are virtual columns computed from the key
 // (a rowid table fills its pages when appended to, and SQLite numbers appended rows itself:
-// a WITHOUT ROWID table took 15 % more pages and 40 % more time to write). stacks is WITHOUT
-// ROWID. The views put the derivable columns back. Keep docs/FORMAT.md in sync.
+// a WITHOUT ROWID table took 15 % more pages and 40 % more time to write). An event's stream,
+// compile_context and user_metadata (zero on nearly every event, a few distinct triples at
+// most) are one event_contexts id. stacks is WITHOUT ROWID. The views put the derivable columns
+// back. Keep docs/FORMAT.md in sync.
 const char* const kElementsDbTables = R"sql(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE action_names (action INTEGER PRIMARY KEY, name TEXT NOT NULL);
@@ -30,8 +32,10 @@ CREATE TABLE devices (
   first_time_us INTEGER, last_time_us INTEGER);
 CREATE TABLE events (
   id INTEGER PRIMARY KEY, action INTEGER NOT NULL, addr INTEGER NOT NULL, size INTEGER NOT NULL,
-  stream INTEGER NOT NULL, dt_us INTEGER, stack_id INTEGER NOT NULL,
-  compile_context INTEGER NOT NULL, user_metadata INTEGER NOT NULL);
+  dt_us INTEGER, stack_id INTEGER NOT NULL, context INTEGER NOT NULL);
+CREATE TABLE event_contexts (
+  id INTEGER PRIMARY KEY, stream INTEGER NOT NULL, compile_context INTEGER NOT NULL,
+  user_metadata INTEGER NOT NULL);
 CREATE TABLE event_extras (
   device INTEGER NOT NULL, idx INTEGER NOT NULL, raw_action INTEGER NOT NULL,
   pool_id_0 INTEGER, pool_id_1 INTEGER, forward_frames INTEGER NOT NULL,
@@ -63,21 +67,22 @@ CREATE TABLE annotations (
   time_us INTEGER);
 CREATE TABLE allocator_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE VIEW event_view AS
-SELECT e.id >> 40 AS device, e.id & 1099511627775 AS idx, e.action, e.addr, e.size, e.stream,
-       d.first_time_us + e.dt_us AS time_us, e.stack_id, e.compile_context, e.user_metadata
-FROM events e LEFT JOIN devices d ON d.device = e.id >> 40;
+SELECT e.id >> 40 AS device, e.id & 1099511627775 AS idx, e.action, e.addr, e.size, c.stream,
+       d.first_time_us + e.dt_us AS time_us, e.stack_id, c.compile_context, c.user_metadata
+FROM events e LEFT JOIN devices d ON d.device = e.id >> 40 LEFT JOIN event_contexts c ON c.id = e.context;
 CREATE VIEW allocation_view AS
 SELECT a.id, a.device, a.elem, a.stack_index, a.addr, a.size, coalesce(a.requested_size, a.size) AS requested_size,
        a.alloc_event, a.free_event, a.origin, a.stack_id, a.stream,
        d.first_time_us + ae.dt_us AS alloc_time_us, d.first_time_us + fe.dt_us AS free_time_us,
-       coalesce(se.compile_context, 0) AS compile_context, coalesce(se.user_metadata, 0) AS user_metadata,
+       coalesce(sc.compile_context, 0) AS compile_context, coalesce(sc.user_metadata, 0) AS user_metadata,
        a.total_after_alloc, a.block_id
 FROM allocations a
 LEFT JOIN devices d ON d.device = a.device
 LEFT JOIN events ae ON ae.id = (a.device << 40) + a.alloc_event
 LEFT JOIN events fe ON fe.id = (a.device << 40) + a.free_event
 LEFT JOIN events se ON se.id = (a.device << 40) +
-                              CASE a.origin WHEN 0 THEN a.alloc_event WHEN 1 THEN a.free_event END;
+                              CASE a.origin WHEN 0 THEN a.alloc_event WHEN 1 THEN a.free_event END
+LEFT JOIN event_contexts sc ON sc.id = se.context;
 CREATE VIEW segment_allocation_view AS
 SELECT a.device, a.elem, a.stack_index, a.addr, a.size, a.alloc_event, a.free_event, a.origin,
        a.stack_id, a.stream, d.first_time_us + ae.dt_us AS alloc_time_us,

@@ -50,8 +50,9 @@ std::vector<FixtureEvent> alloc_free_trace(size_t count, int64_t first_time) {
 std::vector<std::string> event_rows(const std::string& db_path) {
   SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
   SqliteStatement query = db.prepare(
-      "SELECT id, action, addr, size, stream, dt_us, stack_id, "
-      "coalesce((SELECT text FROM strings WHERE id = compile_context), '') FROM events ORDER BY id");
+      "SELECT e.id, e.action, e.addr, e.size, c.stream, e.dt_us, e.stack_id, "
+      "coalesce((SELECT text FROM strings WHERE id = c.compile_context), '') "
+      "FROM events e JOIN event_contexts c ON c.id = e.context ORDER BY e.id");
   std::vector<std::string> rows;
   while (query.next_row()) {
     std::string row;

@@ -3,6 +3,7 @@
 // values inside rows, the clearly marked bad row the readers show instead of crashing).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -61,7 +62,7 @@ struct Case {
 
 const Case kCases[] = {
     {"version", "UPDATE meta SET value = '99' WHERE key = 'format_version'",
-     "unsupported elements.db format version '99' (expected 5)"},
+     "unsupported elements.db format version '99' (expected 6)"},
     {"format", "UPDATE meta SET value = 'other' WHERE key = 'format'", "not a snapscope elements.db"},
     {"no_meta", "DROP TABLE meta", "not a snapscope elements.db"},
     {"extra_view", "CREATE VIEW extra AS SELECT 1",
@@ -168,6 +169,19 @@ TEST_CASE("hostile directories: bad values inside rows are errors or marked rows
       crafted_db(dir, good, "stacks", "UPDATE stacks SET stack_id = stack_id + 1099511627776");
   CHECK_THROWS_WITH_AS(catalog_from_elements_db((stacks / "elements.db").string()),
                        doctest::Contains("stacks table has a gap before stack"), InputError);
+  // Events whose context row is missing: read with stream 0 and no texts, like a zero context
+  // (the good file has an event on stream 7).
+  std::vector<EventRow> good_events;
+  const ElementsDbReader good_reader((good / "elements.db").string());
+  good_reader.read_events(0, 0, good_reader.event_count(0), good_events);
+  CHECK(std::any_of(good_events.begin(), good_events.end(), [](const EventRow& e) { return e.stream == 7; }));
+  const fs::path contexts = crafted_db(dir, good, "contexts", "DELETE FROM event_contexts");
+  const ElementsDbReader context_reader((contexts / "elements.db").string());
+  std::vector<EventRow> events;
+  context_reader.read_events(0, 0, context_reader.event_count(0), events);
+  CHECK(events.size() == 7);
+  for (const EventRow& event : events) CHECK(event.stream == 0);
+  CHECK(context_reader.events_with_metadata(0, "anything").empty());
   // Times so far apart that a lifetime would overflow: no lifetime rather than undefined behaviour.
   AllocationDetails details;
   details.alloc_time_us = INT64_MIN + 1;

@@ -129,8 +129,9 @@ TEST_CASE("events rows: keyed device << 40 | idx whichever device is written fir
     TempDir dir;
     SqliteDatabase db((dir / "e.db").string(), SqliteDatabase::Mode::Create);
     db.exec(kElementsDbTables);
+    elements_db::EventContexts contexts;
     for (const int device : high_first ? std::vector<int>{1, 0} : std::vector<int>{0, 1})
-      elements_db::write_events(db, snapshot, device);
+      elements_db::write_events(db, snapshot, device, contexts);
     SqliteStatement rows = db.prepare("SELECT id, addr FROM events ORDER BY id");
     size_t count = 0;
     bool keys_match = true;

@@ -238,6 +238,29 @@ TEST_CASE("elements.db: device rows agree with the timelines") {
   CHECK(row.column_int(2) == 550);
 }
 
+TEST_CASE("elements.db: an event's stream and texts are one event_contexts row, shared") {
+  const auto built = build_fixture_db();
+  SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
+  // Row 0 is the all-zero context, and every other row is a distinct triple that some event uses.
+  CHECK(query_int(db,
+                  "SELECT count(*) FROM event_contexts WHERE id = 0 AND stream = 0 AND "
+                  "compile_context = 0 AND user_metadata = 0") == 1);
+  CHECK(query_int(db, "SELECT count(*) FROM event_contexts") ==
+        query_int(db,
+                  "SELECT count(*) FROM (SELECT DISTINCT stream, compile_context, user_metadata FROM "
+                  "event_view UNION SELECT 0, 0, 0)"));
+  CHECK(query_int(db,
+                  "SELECT count(*) FROM event_contexts c WHERE c.id != 0 AND NOT EXISTS "
+                  "(SELECT 1 FROM events e WHERE e.context = c.id)") == 0);
+  CHECK(query_int(db,
+                  "SELECT count(*) FROM events e LEFT JOIN event_contexts c ON c.id = e.context "
+                  "WHERE c.id IS NULL") == 0);
+  CHECK(query_int(db, "SELECT count(*) FROM event_view WHERE stream = 7") > 1);
+  CHECK(query_int(db,
+                  "SELECT count(DISTINCT e.context) FROM events e JOIN event_contexts c ON c.id = e.context "
+                  "WHERE c.stream = 7 AND c.compile_context = 0 AND c.user_metadata = 0") == 1);
+}
+
 TEST_CASE("elements.db: events keep the raw trace, with NULL for missing timestamps") {
   const auto built = build_fixture_db();
   SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
