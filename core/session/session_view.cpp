@@ -128,7 +128,7 @@ const SiteColoring& Session::site_coloring() {
     const Timeline* shown = timeline();
     if (shown && elements_db_) {
       try {
-        site_coloring_ = color_by_site(*elements_db_, settings.device, settings.kind, shown->element_count());
+        site_coloring_ = color_by_site(*elements_db_, shown->input());
       } catch (const std::exception& failure) {
         error_ = failure.what();
       }

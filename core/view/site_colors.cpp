@@ -10,18 +10,19 @@
 
 namespace snapscope {
 
-SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind kind, size_t element_count) {
-  std::vector<ElementsDbReader::ElementStack> rows = db.element_stacks(device, kind);
+SiteColoring color_by_site(const ElementsDbReader& db, const ReplayInput& input) {
+  const size_t element_count = input.elements.size();
   StackTextReader stacks(db);
   // Stacks are shared by many allocations: resolve each distinct one once.
-  std::unordered_map<int64_t, uint32_t> site_of_stack;
+  std::unordered_map<StackId, uint32_t> site_of_stack;
   std::unordered_map<std::string, uint32_t> site_of_label;
   std::vector<AllocationSite> sites;
   std::vector<uint32_t> unranked(element_count, 0);
-  for (const auto& row : rows) {
-    auto [it, inserted] = site_of_stack.try_emplace(row.stack_id, 0);
+  for (size_t elem = 0; elem < element_count; ++elem) {
+    const ReplayElement& element = input.elements[elem];
+    auto [it, inserted] = site_of_stack.try_emplace(element.stack, 0);
     if (inserted) {
-      const std::vector<FrameText> frames = stacks.stack(row.stack_id);
+      const std::vector<FrameText> frames = stacks.stack(element.stack);
       const size_t user = first_user_frame(frames);
       const std::string label =
           user < frames.size() ? location_label(frames[user].name, frames[user].filename, frames[user].line)
@@ -30,9 +31,8 @@ SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind 
       if (new_site) sites.push_back({label, 0, 0});
       it->second = site->second;
     }
-    if (row.elem >= element_count) continue;
-    unranked[row.elem] = it->second;
-    sites[it->second].bytes += row.size;
+    unranked[elem] = it->second;
+    sites[it->second].bytes += element.size;
     sites[it->second].count += 1;
   }
   std::vector<uint32_t> order(sites.size());

@@ -23,7 +23,8 @@ struct SiteColoring {
   std::vector<AllocationSite> sites;  // by bytes, largest first
 };
 
-// One query over the device's allocations plus one stack lookup per distinct stack.
-SiteColoring color_by_site(const ElementsDbReader& db, int device, TimelineKind kind, size_t element_count);
+// The elements' stacks and sizes from the timeline in memory, plus one stack lookup per distinct
+// stack in `db`.
+SiteColoring color_by_site(const ElementsDbReader& db, const ReplayInput& input);
 
 }  // namespace snapscope

@@ -32,16 +32,14 @@ void tolerate_errors(Read read) {
   }
 }
 
-void read_stacks(const std::string& db, int device) {
+void read_stacks(const std::string& db, const DeviceDocument& device) {
   const ElementsDbReader reader(db);
   const DbStackSource stacks(db);
   for (TimelineKind kind : {TimelineKind::Blocks, TimelineKind::Segments}) {
-    const auto elements = reader.element_stacks(device, kind);
-    for (size_t i = 0; i < elements.size() && i < 8; ++i) {
-      tolerate_errors([&] { (void)read_allocation_details(reader, device, kind, elements[i].elem); });
-      for (FrameId frame : stacks.stack_frames(static_cast<StackId>(elements[i].stack_id))) {
-        (void)stacks.frame(frame);
-      }
+    const Timeline& timeline = device.timeline(kind);
+    for (uint32_t elem = 0; elem < timeline.element_count() && elem < 8; ++elem) {
+      tolerate_errors([&] { (void)read_allocation_details(reader, device.device, kind, elem); });
+      for (FrameId frame : stacks.stack_frames(timeline.element(elem).stack)) (void)stacks.frame(frame);
     }
   }
 }
@@ -62,7 +60,7 @@ void read_everything(const Document& document) {
   tolerate_errors([&] { (void)read_db_annotations(db); });
   tolerate_errors([&] { (void)catalog_from_elements_db(db); });
   for (const DeviceDocument& device : document.devices) {
-    tolerate_errors([&] { read_stacks(db, device.device); });
+    tolerate_errors([&] { read_stacks(db, device); });
     tolerate_errors([&] { (void)final_state_from_db(db, device.device); });
     tolerate_errors([&] { (void)allocator_history_from_db(db, device.device); });
     tolerate_errors([&] { read_private_pools(db, device.blocks); });

@@ -42,15 +42,22 @@ const ElementStreams& streams_of(const ElementStreams* given, const Snapshot& sn
 }
 
 // The columns both timelines' tables share, in order: alloc_event, free_event, origin,
-// stack_id, stream, total_after_alloc.
-void put_lifetime(std::span<FeedValue> v, const Timeline& timeline, uint32_t elem, uint64_t stream) {
+// stack_id, stream, total_after_alloc. `stack_id` NULL: the alloc event's (allocation_rows).
+void put_lifetime(std::span<FeedValue> v, const Timeline& timeline, uint32_t elem, uint64_t stream,
+                  bool stack_from_event) {
   const ReplayElement& element = timeline.element(elem);
   v[0] = feed_value(event_or_null(element.alloc_event));
   v[1] = feed_value(event_or_null(element.free_event));
   v[2] = {static_cast<int64_t>(element.origin)};
-  v[3] = {element.stack};
+  v[3] = stack_from_event ? FeedValue{0, true} : FeedValue{element.stack};
   v[4] = {static_cast<int64_t>(stream)};
   v[5] = {static_cast<int64_t>(timeline.total_at_state(timeline.alloc_state(elem)))};
+}
+
+// A traced element is its alloc event's address, size and stack (ReplayInput::on_alloc):
+// allocation_rows leaves them to the event.
+bool traced(const ReplayElement& element) {
+  return element.origin == Origin::Traced && element.alloc_event >= 0;
 }
 
 }  // namespace
@@ -60,21 +67,22 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
   ElementStreams storage;
   const ElementStreams& streams = streams_of(device.block_streams, snapshot, timeline, storage);
   // id and the stored columns: device and elem are computed from id.
-  SqliteRowFeed feed(db, "allocations", 12, "allocations_feed");
-  const bool append = appends_from(db, "allocations", event_key(device.stats.device, 0));
+  SqliteRowFeed feed(db, "allocation_rows", 12, "allocations_feed");
+  const bool append = appends_from(db, "allocation_rows", event_key(device.stats.device, 0));
   feed.insert(timeline.element_count(), [&](size_t row, std::span<FeedValue> v) {
     const auto elem = static_cast<uint32_t>(row);
     const ReplayElement& element = timeline.element(elem);
     const uint32_t block_index = timeline.input().block_of(elem);
     const Block* block = block_index < snapshot.blocks.size() ? &snapshot.blocks[block_index] : nullptr;
     v[0] = run_key(event_key(device.stats.device, elem), row, append);
+    const bool from_event = traced(element);
     v[1] = {timeline.stack_position(elem)};
-    v[2] = {static_cast<int64_t>(element.addr)};
-    v[3] = {static_cast<int64_t>(element.size)};
+    v[2] = from_event ? FeedValue{0, true} : FeedValue{static_cast<int64_t>(element.addr)};
+    v[3] = from_event ? FeedValue{0, true} : FeedValue{static_cast<int64_t>(element.size)};
     v[4] = feed_value(block && block->requested_size != element.size
                           ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
                           : std::nullopt);
-    put_lifetime(v.subspan(5, 6), timeline, elem, streams[elem]);
+    put_lifetime(v.subspan(5, 6), timeline, elem, streams[elem], from_event);
     v[11] = feed_value(block ? index_or_null(block_index) : std::nullopt);
   });
 }
@@ -93,7 +101,7 @@ void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, con
     v[2] = {timeline.stack_position(elem)};
     v[3] = {static_cast<int64_t>(element.addr)};
     v[4] = {static_cast<int64_t>(element.size)};
-    put_lifetime(v.subspan(5, 6), timeline, elem, streams[elem]);
+    put_lifetime(v.subspan(5, 6), timeline, elem, streams[elem], false);
     v[11] = feed_value(segment < snapshot.segments.size() ? index_or_null(segment) : std::nullopt);
   });
 }

@@ -184,22 +184,6 @@ std::optional<AllocationRow> ElementsDbReader::allocation(int device, TimelineKi
   return result;
 }
 
-std::vector<ElementsDbReader::ElementStack> ElementsDbReader::element_stacks(int device,
-                                                                             TimelineKind kind) const {
-  SqliteStatement rows = db_->prepare(
-      kind == TimelineKind::Blocks ? "SELECT elem, stack_id, size FROM allocations "
-                                     "WHERE id BETWEEN ?1 << 40 AND (?1 << 40) | 1099511627775 ORDER BY id"
-                                   : "SELECT elem, stack_id, size FROM segment_allocations WHERE device = ? "
-                                     "ORDER BY elem");
-  rows.bind(1, int64_t{device});
-  std::vector<ElementStack> result;
-  while (rows.next_row()) {
-    result.push_back({static_cast<uint32_t>(rows.column_int(0)), rows.column_int(1),
-                      static_cast<uint64_t>(rows.column_int(2))});
-  }
-  return result;
-}
-
 namespace {
 
 // The annotate events (raw action "annotate", kept in event_extras) as `x`, with their event row
@@ -343,7 +327,7 @@ std::vector<std::pair<int64_t, std::array<int64_t, 2>>> ElementsDbReader::event_
 
 std::vector<uint64_t> ElementsDbReader::allocation_streams(int device,
                                                            const std::vector<uint32_t>& elems) const {
-  SqliteStatement row = db_->prepare("SELECT stream FROM allocations WHERE id = (?1 << 40) | ?2");
+  SqliteStatement row = db_->prepare("SELECT stream FROM allocation_rows WHERE id = (?1 << 40) | ?2");
   std::vector<uint64_t> streams;
   streams.reserve(elems.size());
   for (uint32_t elem : elems) {

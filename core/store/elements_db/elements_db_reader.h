@@ -113,13 +113,6 @@ class ElementsDbReader {
   StackTables stack_tables() const;
 
   std::optional<AllocationRow> allocation(int device, TimelineKind kind, uint32_t elem) const;
-  struct ElementStack {
-    uint32_t elem = 0;
-    int64_t stack_id = 0;
-    uint64_t size = 0;
-  };
-  // Every element of one timeline with its stack, in element order.
-  std::vector<ElementStack> element_stacks(int device, TimelineKind kind) const;
 
   // The events whose user_metadata or compile_context string contains `text` (ASCII
   // case-insensitive), ascending: the allocations they allocate are found in the timeline

@@ -3,10 +3,11 @@
 namespace snapscope {
 
 // Hot tables hold nothing derivable (size is what matters at millions of rows): events and
-// allocations are rowid tables keyed by device << 40 | index, the events' times relative to
-// devices.first_time_us; allocations' device and elem are virtual columns computed from the key
-// (a rowid table fills its pages when appended to, and SQLite numbers appended rows itself:
-// a WITHOUT ROWID table took 15 % more pages and 40 % more time to write). An event's stream,
+// allocation_rows are rowid tables keyed by device << 40 | index, the events' times relative to
+// devices.first_time_us (a rowid table fills its pages when appended to, and SQLite numbers
+// appended rows itself: a WITHOUT ROWID table took 15 % more pages and 40 % more time to
+// write). A traced allocation's addr, size and stack_id are its alloc event's, so its row holds
+// NULL there (11 bytes less per row); the allocations view puts them back. An event's stream,
 // compile_context and user_metadata (zero on nearly every event, a few distinct triples at
 // most) are one event_contexts id. stacks is WITHOUT ROWID. The views put the derivable columns
 // back. Keep docs/FORMAT.md in sync.
@@ -40,12 +41,10 @@ CREATE TABLE event_extras (
   device INTEGER NOT NULL, idx INTEGER NOT NULL, raw_action INTEGER NOT NULL,
   pool_id_0 INTEGER, pool_id_1 INTEGER, forward_frames INTEGER NOT NULL,
   PRIMARY KEY (device, idx)) WITHOUT ROWID;
-CREATE TABLE allocations (
-  id INTEGER PRIMARY KEY, device INTEGER GENERATED ALWAYS AS (id >> 40) VIRTUAL,
-  elem INTEGER GENERATED ALWAYS AS (id & 1099511627775) VIRTUAL, stack_index INTEGER NOT NULL,
-  addr INTEGER NOT NULL, size INTEGER NOT NULL, requested_size INTEGER,
-  alloc_event INTEGER, free_event INTEGER, origin INTEGER NOT NULL, stack_id INTEGER NOT NULL,
-  stream INTEGER NOT NULL, total_after_alloc INTEGER NOT NULL, block_id INTEGER);
+CREATE TABLE allocation_rows (
+  id INTEGER PRIMARY KEY, stack_index INTEGER NOT NULL, addr INTEGER, size INTEGER,
+  requested_size INTEGER, alloc_event INTEGER, free_event INTEGER, origin INTEGER NOT NULL,
+  stack_id INTEGER, stream INTEGER NOT NULL, total_after_alloc INTEGER NOT NULL, block_id INTEGER);
 CREATE TABLE segment_allocations (
   device INTEGER NOT NULL, elem INTEGER NOT NULL, stack_index INTEGER NOT NULL,
   addr INTEGER NOT NULL, size INTEGER NOT NULL, alloc_event INTEGER, free_event INTEGER,
@@ -70,19 +69,26 @@ CREATE VIEW event_view AS
 SELECT e.id >> 40 AS device, e.id & 1099511627775 AS idx, e.action, e.addr, e.size, c.stream,
        d.first_time_us + e.dt_us AS time_us, e.stack_id, c.compile_context, c.user_metadata
 FROM events e LEFT JOIN devices d ON d.device = e.id >> 40 LEFT JOIN event_contexts c ON c.id = e.context;
+CREATE VIEW allocations AS
+SELECT a.id, a.id >> 40 AS device, a.id & 1099511627775 AS elem, a.stack_index,
+       coalesce(a.addr, ae.addr) AS addr, coalesce(a.size, ae.size) AS size, a.requested_size,
+       a.alloc_event, a.free_event, a.origin, coalesce(a.stack_id, ae.stack_id) AS stack_id, a.stream,
+       a.total_after_alloc, a.block_id
+FROM allocation_rows a
+LEFT JOIN events ae ON ae.id = ((a.id >> 40) << 40) + a.alloc_event;
 CREATE VIEW allocation_view AS
-SELECT a.id, a.device, a.elem, a.stack_index, a.addr, a.size, coalesce(a.requested_size, a.size) AS requested_size,
-       a.alloc_event, a.free_event, a.origin, a.stack_id, a.stream,
+SELECT a.id, a.id >> 40 AS device, a.id & 1099511627775 AS elem, a.stack_index,
+       coalesce(a.addr, ae.addr) AS addr, coalesce(a.size, ae.size) AS size,
+       coalesce(a.requested_size, a.size, ae.size) AS requested_size,
+       a.alloc_event, a.free_event, a.origin, coalesce(a.stack_id, ae.stack_id) AS stack_id, a.stream,
        d.first_time_us + ae.dt_us AS alloc_time_us, d.first_time_us + fe.dt_us AS free_time_us,
        coalesce(sc.compile_context, 0) AS compile_context, coalesce(sc.user_metadata, 0) AS user_metadata,
        a.total_after_alloc, a.block_id
-FROM allocations a
-LEFT JOIN devices d ON d.device = a.device
-LEFT JOIN events ae ON ae.id = (a.device << 40) + a.alloc_event
-LEFT JOIN events fe ON fe.id = (a.device << 40) + a.free_event
-LEFT JOIN events se ON se.id = (a.device << 40) +
-                              CASE a.origin WHEN 0 THEN a.alloc_event WHEN 1 THEN a.free_event END
-LEFT JOIN event_contexts sc ON sc.id = se.context;
+FROM allocation_rows a
+LEFT JOIN devices d ON d.device = a.id >> 40
+LEFT JOIN events ae ON ae.id = ((a.id >> 40) << 40) + a.alloc_event
+LEFT JOIN events fe ON fe.id = ((a.id >> 40) << 40) + a.free_event
+LEFT JOIN event_contexts sc ON sc.id = CASE a.origin WHEN 0 THEN ae.context WHEN 1 THEN fe.context END;
 CREATE VIEW segment_allocation_view AS
 SELECT a.device, a.elem, a.stack_index, a.addr, a.size, a.alloc_event, a.free_event, a.origin,
        a.stack_id, a.stream, d.first_time_us + ae.dt_us AS alloc_time_us,
