@@ -19,8 +19,11 @@ std::string_view decimal(Integer value, char (&digits)[24]) {
 }  // namespace
 
 BufferedFile::BufferedFile(std::string path, Create mode, Encoding encoding) : path_(std::move(path)) {
-  if (encoding == Encoding::Zstd) zstd_ = std::make_unique<ZstdEncoder>();  // before the file: it can throw
-  buffer_.reserve(kFlushBytes + 4096);
+  if (encoding == Encoding::Zstd) {
+    zstd_ = std::make_unique<ZstdEncoder>();  // before the file: it can throw
+    flush_bytes_ = kZstdFrameBytes;
+  }
+  buffer_.reserve(flush_bytes_ + 4096);
   file_ = std::fopen(path_.c_str(), mode == Create::Exclusive ? "wbx" : "wb");
   if (file_ == nullptr) fail("cannot create");
 }
@@ -42,16 +45,17 @@ BufferedFile& BufferedFile::operator<<(int64_t value) {
 }
 
 void BufferedFile::flush(bool last) {
-  if (zstd_) {
+  if (!zstd_) {
+    write(buffer_);
+  } else if (!buffer_.empty() || (last && !wrote_frame_)) {  // an empty text is one empty frame
     compressed_.clear();
     try {
-      zstd_->compress(buffer_, last, compressed_);
+      zstd_->compress_frame(buffer_, compressed_);
     } catch (const std::runtime_error& error) {
       throw std::runtime_error(path_ + ": " + error.what());
     }
     write(compressed_);
-  } else {
-    write(buffer_);
+    wrote_frame_ = true;
   }
   buffer_.clear();
 }

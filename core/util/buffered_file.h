@@ -20,7 +20,7 @@ class BufferedFile {
   };
   enum class Encoding : uint8_t {
     Plain,
-    Zstd,  // one Zstandard frame of the text (level 1, checksummed)
+    Zstd,  // Zstandard frames of 8 MiB of text each (level 1, sizes and checksums recorded)
   };
   explicit BufferedFile(std::string path, Create mode = Create::Truncate,
                         Encoding encoding = Encoding::Plain);
@@ -35,7 +35,7 @@ class BufferedFile {
   // One character, without the flush check: for loops that call flush_if_full() once at the end.
   void append_char(char c) { buffer_.push_back(c); }
   void flush_if_full() {
-    if (buffer_.size() >= kFlushBytes) flush();
+    if (buffer_.size() >= flush_bytes_) flush();
   }
 
   BufferedFile& operator<<(std::string_view text) {
@@ -54,6 +54,8 @@ class BufferedFile {
 
  private:
   static constexpr size_t kFlushBytes = size_t{1} << 20;
+  // Encoding::Zstd writes each flush as one frame: 8 MiB of text per frame (ZstdEncoder).
+  static constexpr size_t kZstdFrameBytes = size_t{8} << 20;
   void flush(bool last = false);
   void write(std::string_view bytes);
   [[noreturn]] void fail(const char* what) const;
@@ -63,6 +65,8 @@ class BufferedFile {
   std::string buffer_;
   std::unique_ptr<ZstdEncoder> zstd_;  // null for Encoding::Plain
   std::string compressed_;             // the encoder's output, reused between flushes
+  size_t flush_bytes_ = kFlushBytes;
+  bool wrote_frame_ = false;
 };
 
 }  // namespace snapscope

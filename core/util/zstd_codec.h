@@ -1,5 +1,6 @@
-// Zstandard for the converter's layout file (allocations.json.zst): a streaming encoder for
-// BufferedFile and a whole-buffer decoder with a size limit, since the files are untrusted.
+// Zstandard for the converter's layout file (allocations.json.zst): an encoder that writes each
+// piece of text as one frame recording its size, and a decoder with a size limit (the files are
+// untrusted) that decodes such frames on all cores into one buffer allocated once.
 #pragma once
 
 #include <cstddef>
@@ -20,8 +21,10 @@ class ZstdEncoder {
   ZstdEncoder(const ZstdEncoder&) = delete;
   ZstdEncoder& operator=(const ZstdEncoder&) = delete;
 
-  // Appends the compressed form of `input` to `output`; `last` ends the frame.
-  void compress(std::string_view input, bool last, std::string& output);
+  // Appends `input` to `output` as one frame with its content size and checksum. Frames are
+  // independent, so a reader can decode them in parallel (a few MiB each loses little ratio:
+  // level 1 looks back 512 KiB at most).
+  void compress_frame(std::string_view input, std::string& output);
 
  private:
   struct Context;
@@ -29,10 +32,18 @@ class ZstdEncoder {
 };
 
 // The concatenated content of the frames in `compressed`, or the reason it cannot be had
-// (corrupt, truncated, trailing bytes, more than `max_bytes` of content).
-struct ZstdDecoded {
-  std::string content;
+// (corrupt, truncated, trailing bytes, more than `max_bytes` of content). Frames that state
+// their content size (ZstdEncoder's) are decoded in parallel straight into place; others (e.g.
+// the zstd tool's, from a pipe) are streamed into a growing buffer.
+class ZstdDecoded {
+ public:
+  std::string_view content() const { return {bytes_.get(), size_}; }
   std::optional<std::string> error;
+
+ private:
+  friend ZstdDecoded zstd_decompress(std::string_view compressed, size_t max_bytes);
+  std::unique_ptr<char[]> bytes_;  // not zero-filled: every byte is written by the decoder
+  size_t size_ = 0;
 };
 ZstdDecoded zstd_decompress(std::string_view compressed, size_t max_bytes);
 

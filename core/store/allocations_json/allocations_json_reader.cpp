@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <limits>
+#include <optional>
 
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
@@ -424,17 +425,14 @@ class LayoutText {
  public:
   LayoutText(const std::string& path, size_t max_text_bytes) : file_(path) {
     if (!starts_zstd_frame(file_.text())) return;
-    ZstdDecoded decoded = zstd_decompress(file_.text(), max_text_bytes);
-    if (decoded.error) throw InputError(path + ": " + *decoded.error);
-    decompressed_ = std::move(decoded.content);
-    compressed_ = true;
+    decoded_ = zstd_decompress(file_.text(), max_text_bytes);
+    if (decoded_->error) throw InputError(path + ": " + *decoded_->error);
   }
-  std::string_view text() const { return compressed_ ? std::string_view(decompressed_) : file_.text(); }
+  std::string_view text() const { return decoded_ ? decoded_->content() : file_.text(); }
 
  private:
   MappedFile file_;
-  std::string decompressed_;
-  bool compressed_ = false;
+  std::optional<ZstdDecoded> decoded_;
 };
 
 size_t default_max_text_bytes() {

@@ -84,7 +84,7 @@ nlohmann::json converted_layout(const fs::path& input, const fs::path& output) {
   const ConvertSummary summary = test::convert_into(input, output);
   const ZstdDecoded text = zstd_decompress(test::read_file(output / kAllocationsFileName), size_t{1} << 30);
   REQUIRE_FALSE(text.error);
-  nlohmann::json layout = nlohmann::json::parse(text.content);
+  nlohmann::json layout = nlohmann::json::parse(text.content());
   layout.erase("source_file");
   layout.erase("source_bytes");
   layout["summary_devices"] = summary_to_json(summary)["devices"];

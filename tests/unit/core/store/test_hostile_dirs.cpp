@@ -98,7 +98,7 @@ TEST_CASE("converted directories: one from before allocations.json.zst (plain te
   const ZstdDecoded text = zstd_decompress(test::read_file(older / kAllocationsFileName), size_t{1} << 30);
   REQUIRE_FALSE(text.error);
   fs::remove(older / kAllocationsFileName);
-  test::write_file(older / kPlainAllocationsFileName, text.content);
+  test::write_file(older / kPlainAllocationsFileName, std::string(text.content()));
   LoadProgress progress;
   const auto document = open_document(older.string(), progress);
   LoadProgress good_progress;
