@@ -69,6 +69,13 @@ TEST_CASE("zstd: text in sized frames or one streamed frame decompresses to itse
   REQUIRE_FALSE(mixed.error);
   CHECK(mixed.content() == text + text);
 
+  // Thousands of tiny frames are streamed rather than listed, and still give the whole text.
+  std::string many;
+  for (int i = 0; i < 5000; ++i) many += framed("7,", 2);
+  const ZstdDecoded from_many = zstd_decompress(many, 1 << 20);
+  REQUIRE_FALSE(from_many.error);
+  CHECK(from_many.content().size() == 10000);
+
   // An empty text is one empty frame.
   const ZstdDecoded empty = zstd_decompress(framed("", 1), 1);
   REQUIRE_FALSE(empty.error);
