@@ -9,16 +9,16 @@ void MemoValues::set(size_t index, const Value& value) {
   if (slot.wide()) {
     if (MemoSlot::fits(value)) {
       free_wide_.push_back(slot.index());
-      slot = MemoSlot::make(static_cast<uint8_t>(value.kind), value.id);
+      slot.assign(static_cast<uint8_t>(value.kind), value.id);
     } else {
       wide_[slot.index()] = value;  // reuse its entry
     }
     return;
   }
-  slot = slot_for(value);
+  assign(slot, value);
 }
 
-MemoSlot MemoValues::wide_slot(const Value& value) {
+uint32_t MemoValues::wide_index(const Value& value) {
   uint32_t at;
   if (!free_wide_.empty()) {
     at = free_wide_.back();
@@ -29,7 +29,7 @@ MemoSlot MemoValues::wide_slot(const Value& value) {
     at = static_cast<uint32_t>(wide_.size());
     wide_.push_back(value);
   }
-  return MemoSlot::make(MemoSlot::kWide, at);
+  return at;
 }
 
 }  // namespace snapscope::pickle

@@ -31,11 +31,11 @@ struct MemoSlot {
 
   // Handles with no aux fit in a slot; None too (its payload is all zero).
   static bool fits(const Value& v) { return v.kind == Kind::None || (v.kind >= Kind::String && v.aux == 0); }
-  static MemoSlot make(uint8_t tag, uint32_t index) {
-    MemoSlot out;
-    out.tag = tag;
-    std::memcpy(out.id, &index, sizeof index);
-    return out;
+  // Written in place, field by field, as get_run reads it: a slot assembled elsewhere and
+  // copied in stalled on store forwarding, once per memoised value.
+  void assign(uint8_t new_tag, uint32_t new_index) {
+    tag = new_tag;
+    std::memcpy(id, &new_index, sizeof new_index);
   }
 };
 static_assert(sizeof(MemoSlot) == 5);
@@ -55,17 +55,21 @@ class MemoValues {
     return slot.wide() ? wide_[slot.index()] : slot.narrow_value();
   }
   void set(size_t index, const Value& value);  // index < size()
-  void push_back(const Value& value) { slots_.push_back(slot_for(value)); }
+  void push_back(const Value& value) { assign(slots_.emplace_back(), value); }
 
   size_t wide_in_use() const { return wide_.size() - free_wide_.size(); }
 
  private:
-  // Inline: a memo PUT per event dict and frames list makes this a hot path.
-  MemoSlot slot_for(const Value& value) {
-    return MemoSlot::fits(value) ? MemoSlot::make(static_cast<uint8_t>(value.kind), value.id)
-                                 : wide_slot(value);
+  // Inline: a memo PUT per event dict and frames list makes this a hot path. `value` is read
+  // field by field, never copied whole (see Unpickler::memo_put).
+  void assign(MemoSlot& slot, const Value& value) {
+    if (MemoSlot::fits(value)) {
+      slot.assign(static_cast<uint8_t>(value.kind), value.id);
+    } else {
+      slot.assign(MemoSlot::kWide, wide_index(value));
+    }
   }
-  MemoSlot wide_slot(const Value& value);
+  uint32_t wide_index(const Value& value);  // a side-table entry holding `value`
 
   ReservedArray<MemoSlot> slots_;
   std::vector<Value> wide_;

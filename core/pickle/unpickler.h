@@ -50,8 +50,12 @@ class ContainerReducer {
  public:
   virtual ~ContainerReducer() = default;
   // `container` just became an item of another container, i.e. it is complete. Returns its
-  // compact replacement, or nothing to keep it as a generic container.
-  virtual std::optional<Value> reduce(const Container& container, const Unpickler& unpickler) = 0;
+  // compact replacement, or keep() to keep it as a generic container. (A Value, not an optional:
+  // it comes back in two registers, and the unpickler stores it whole; see finish_item.)
+  virtual Value reduce(const Container& container, const Unpickler& unpickler) = 0;
+
+  static Value keep() { return Value::handle(Kind::Container, UINT32_MAX); }
+  static bool kept(Value replacement) { return replacement.kind == Kind::Container; }
 };
 
 struct UnpicklerLimits {
@@ -162,7 +166,7 @@ class Unpickler {
 
   std::vector<Container> containers_;
   std::vector<uint32_t> free_containers_;
-  std::vector<std::pair<uint32_t, Value>> pending_;  // reduced this opcode, recycled after it
+  std::vector<uint32_t> pending_;  // containers reduced this opcode, recycled after it
   std::vector<std::string> bytes_;
 };
 

@@ -222,10 +222,10 @@ void SnapshotReducer::close_stream() {
   finish_stream();
 }
 
-std::optional<Value> SnapshotReducer::reduce(const Container& container, const Unpickler& unpickler) {
+Value SnapshotReducer::reduce(const Container& container, const Unpickler& unpickler) {
   if (container.kind == ContainerKind::Dict) return reduce_dict(container, unpickler);
   if (container.kind == ContainerKind::List) return reduce_list(container);
-  return std::nullopt;
+  return ContainerReducer::keep();
 }
 
 namespace {
@@ -301,27 +301,27 @@ int64_t to_time_us(Value v) {
 
 }  // namespace
 
-std::optional<Value> SnapshotReducer::reduce_dict(const Container& dict, const Unpickler& up) {
+Value SnapshotReducer::reduce_dict(const Container& dict, const Unpickler& up) {
   const auto action = last_values(dict, std::array<StringId, 2>{keys_.action, keys_.name});
   if (action[0] && action[0]->kind == Kind::String) return make_event(dict, up);
   if (action[1]) return make_frame(dict, up);
-  return std::nullopt;
+  return ContainerReducer::keep();
 }
 
 // A list made only of frames is a call stack; anything else stays generic.
-std::optional<Value> SnapshotReducer::reduce_list(const Container& list) {
+Value SnapshotReducer::reduce_list(const Container& list) {
   scratch_.clear();
   for (Value item : list.items) {
-    if (item.kind != Kind::Frame) return std::nullopt;
+    if (item.kind != Kind::Frame) return ContainerReducer::keep();
     scratch_.push_back(item.id);
   }
   return Value::handle(Kind::Stack, snapshot_.stacks.intern(scratch_));
 }
 
-std::optional<Value> SnapshotReducer::make_frame(const Container& dict, const Unpickler& up) {
-  if (has_non_string_key(dict)) return std::nullopt;
+Value SnapshotReducer::make_frame(const Container& dict, const Unpickler& up) {
+  if (has_non_string_key(dict)) return ContainerReducer::keep();
   const auto v = last_values(dict, frame_keys(keys_));
-  if (!v[kFilename] || !v[kLine]) return std::nullopt;
+  if (!v[kFilename] || !v[kLine]) return ContainerReducer::keep();
   Frame frame;
   frame.name = optional_string(v[kName], "frame name");
   frame.filename = to_string_id(*v[kFilename], "frame filename");

@@ -33,8 +33,7 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   explicit SnapshotReducer(Snapshot& snapshot, EventSink* sink = nullptr, int only_device = -1,
                            size_t expected_events = 0);
 
-  std::optional<pickle::Value> reduce(const pickle::Container& container,
-                                      const pickle::Unpickler& unpickler) override;
+  pickle::Value reduce(const pickle::Container& container, const pickle::Unpickler& unpickler) override;
 
   // At most `max` (capped at TraceEvent::kLinkLimit) entries in Snapshot::event_extras.
   void limit_event_extras(uint32_t max) { max_event_extras_ = std::min(max, TraceEvent::kLinkLimit); }
@@ -51,9 +50,9 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   void close_stream();
 
  private:
-  std::optional<pickle::Value> reduce_dict(const pickle::Container& dict, const pickle::Unpickler& up);
-  std::optional<pickle::Value> reduce_list(const pickle::Container& list);
-  std::optional<pickle::Value> make_frame(const pickle::Container& dict, const pickle::Unpickler& up);
+  pickle::Value reduce_dict(const pickle::Container& dict, const pickle::Unpickler& up);
+  pickle::Value reduce_list(const pickle::Container& list);
+  pickle::Value make_frame(const pickle::Container& dict, const pickle::Unpickler& up);
   pickle::Value make_event(const pickle::Container& dict, const pickle::Unpickler& up);
   bool of_skipped_device(const pickle::Unpickler& up) const;
   StringId optional_text(const pickle::Value* value, const pickle::Unpickler& up);

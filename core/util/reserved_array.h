@@ -54,6 +54,14 @@ class ReservedArray {
     if (size < size_) size_ = size;
   }
 
+  // Appends a value-initialised element and returns it, for a caller that fills it in place.
+  T& emplace_back() {
+    if (size_ == capacity_) [[unlikely]]
+      throw std::length_error("ReservedArray is full");
+    ::new (static_cast<void*>(data_ + size_)) T();
+    return data_[size_++];
+  }
+
   void push_back(const T& value) {
     if (size_ == capacity_) [[unlikely]]
       throw std::length_error("ReservedArray is full");
