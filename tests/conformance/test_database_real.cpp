@@ -1,6 +1,6 @@
 // Every real snapshot converted: the allocations view gives back each element exactly as the
 // layout file has it (a traced allocation's row leaves addr, size and stack_id to its alloc
-// event), and every event's context row exists.
+// event, most rows leave stack_index to the devices row), and every event's context row exists.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -11,6 +11,7 @@
 #include "core/convert/convert.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/sqlite_handle.h"
+#include "core/timeline/timeline.h"
 #include "real_snapshots.h"
 
 namespace fs = std::filesystem;
@@ -28,19 +29,22 @@ int64_t single_int(SqliteDatabase& db, const std::string& sql) {
 // Elements whose allocations row differs from the layout file's element, and rows seen.
 void check_device(SqliteDatabase& db, const DeviceLayout& layout) {
   SqliteStatement rows = db.prepare(
-      "SELECT elem, addr, size, stack_id, origin FROM allocations "
+      "SELECT elem, addr, size, stack_id, origin, stack_index FROM allocations "
       "WHERE id BETWEEN ?1 << 40 AND (?1 << 40) | 1099511627775 ORDER BY id");
   rows.bind(1, int64_t{layout.device});
   const auto& elements = layout.blocks.elements;
+  const Timeline timeline(layout.blocks);
   size_t seen = 0, differing = 0;
   while (rows.next_row()) {
     const auto elem = static_cast<size_t>(rows.column_int(0));
     REQUIRE(elem < elements.size());
     const ReplayElement& e = elements[elem];
-    const bool same = rows.column_int(1) == static_cast<int64_t>(e.addr) &&
-                      rows.column_int(2) == static_cast<int64_t>(e.size) &&
-                      rows.column_int(3) == static_cast<int64_t>(e.stack) &&
-                      rows.column_int(4) == static_cast<int64_t>(e.origin);
+    const bool same =
+        rows.column_int(1) == static_cast<int64_t>(e.addr) &&
+        rows.column_int(2) == static_cast<int64_t>(e.size) &&
+        rows.column_int(3) == static_cast<int64_t>(e.stack) &&
+        rows.column_int(4) == static_cast<int64_t>(e.origin) &&
+        rows.column_int(5) == static_cast<int64_t>(timeline.stack_position(static_cast<uint32_t>(elem)));
     differing += same ? 0 : 1;
     ++seen;
   }

@@ -60,6 +60,15 @@ bool traced(const ReplayElement& element) {
   return element.origin == Origin::Traced && element.alloc_event >= 0;
 }
 
+// Allocations come in stack order after everything pre-existing, so a stack position is
+// nearly always the element's index plus the device's pre-existing elements (exactly so after
+// the last free-without-alloc element): allocation_rows leaves that to the view (NULL).
+FeedValue stack_index_or_null(const Timeline& timeline, uint32_t elem, const DeviceStats& stats) {
+  const int64_t position = timeline.stack_position(elem);
+  return position == static_cast<int64_t>(elem + stats.pre_existing()) ? FeedValue{0, true}
+                                                                       : FeedValue{position};
+}
+
 }  // namespace
 
 void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
@@ -76,7 +85,7 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
     const Block* block = block_index < snapshot.blocks.size() ? &snapshot.blocks[block_index] : nullptr;
     v[0] = run_key(event_key(device.stats.device, elem), row, append);
     const bool from_event = traced(element);
-    v[1] = {timeline.stack_position(elem)};
+    v[1] = stack_index_or_null(timeline, elem, device.stats);
     v[2] = from_event ? FeedValue{0, true} : FeedValue{static_cast<int64_t>(element.addr)};
     v[3] = from_event ? FeedValue{0, true} : FeedValue{static_cast<int64_t>(element.size)};
     v[4] = feed_value(block && block->requested_size != element.size

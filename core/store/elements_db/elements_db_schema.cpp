@@ -7,10 +7,12 @@ namespace snapscope {
 // devices.first_time_us (a rowid table fills its pages when appended to, and SQLite numbers
 // appended rows itself: a WITHOUT ROWID table took 15 % more pages and 40 % more time to
 // write). A traced allocation's addr, size and stack_id are its alloc event's, so its row holds
-// NULL there (11 bytes less per row); the allocations view puts them back. An event's stream,
-// compile_context and user_metadata (zero on nearly every event, a few distinct triples at
-// most) are one event_contexts id. stacks is WITHOUT ROWID. The views put the derivable columns
-// back. Keep docs/FORMAT.md in sync.
+// NULL there (11 bytes less per row); the allocations view puts them back. It also computes
+// a NULL stack_index, the usual one: the element's index plus the device's pre-existing
+// elements (3 bytes less per row), in a subquery that only such rows evaluate. An event's
+// stream, compile_context and user_metadata (zero on nearly every event, a few distinct
+// triples at most) are one event_contexts id. stacks is WITHOUT ROWID. The views put the
+// derivable columns back. Keep docs/FORMAT.md in sync.
 const char* const kElementsDbTables = R"sql(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE action_names (action INTEGER PRIMARY KEY, name TEXT NOT NULL);
@@ -42,7 +44,7 @@ CREATE TABLE event_extras (
   pool_id_0 INTEGER, pool_id_1 INTEGER, forward_frames INTEGER NOT NULL,
   PRIMARY KEY (device, idx)) WITHOUT ROWID;
 CREATE TABLE allocation_rows (
-  id INTEGER PRIMARY KEY, stack_index INTEGER NOT NULL, addr INTEGER, size INTEGER,
+  id INTEGER PRIMARY KEY, stack_index INTEGER, addr INTEGER, size INTEGER,
   requested_size INTEGER, alloc_event INTEGER, free_event INTEGER, origin INTEGER NOT NULL,
   stack_id INTEGER, stream INTEGER NOT NULL, total_after_alloc INTEGER NOT NULL, block_id INTEGER);
 CREATE TABLE segment_allocations (
@@ -70,14 +72,17 @@ SELECT e.id >> 40 AS device, e.id & 1099511627775 AS idx, e.action, e.addr, e.si
        d.first_time_us + e.dt_us AS time_us, e.stack_id, c.compile_context, c.user_metadata
 FROM events e LEFT JOIN devices d ON d.device = e.id >> 40 LEFT JOIN event_contexts c ON c.id = e.context;
 CREATE VIEW allocations AS
-SELECT a.id, a.id >> 40 AS device, a.id & 1099511627775 AS elem, a.stack_index,
+SELECT a.id, a.id >> 40 AS device, a.id & 1099511627775 AS elem,
+       coalesce(a.stack_index, (a.id & 1099511627775) + (SELECT d.snapshot_blocks + d.free_without_alloc
+                                                         FROM devices d WHERE d.device = a.id >> 40)) AS stack_index,
        coalesce(a.addr, ae.addr) AS addr, coalesce(a.size, ae.size) AS size, a.requested_size,
        a.alloc_event, a.free_event, a.origin, coalesce(a.stack_id, ae.stack_id) AS stack_id, a.stream,
        a.total_after_alloc, a.block_id
 FROM allocation_rows a
 LEFT JOIN events ae ON ae.id = ((a.id >> 40) << 40) + a.alloc_event;
 CREATE VIEW allocation_view AS
-SELECT a.id, a.id >> 40 AS device, a.id & 1099511627775 AS elem, a.stack_index,
+SELECT a.id, a.id >> 40 AS device, a.id & 1099511627775 AS elem,
+       coalesce(a.stack_index, (a.id & 1099511627775) + d.snapshot_blocks + d.free_without_alloc) AS stack_index,
        coalesce(a.addr, ae.addr) AS addr, coalesce(a.size, ae.size) AS size,
        coalesce(a.requested_size, a.size, ae.size) AS requested_size,
        a.alloc_event, a.free_event, a.origin, coalesce(a.stack_id, ae.stack_id) AS stack_id, a.stream,

@@ -117,6 +117,26 @@ TEST_CASE("elements.db: a known allocation's columns and stack frames") {
   CHECK_FALSE(a.next_row());
 }
 
+TEST_CASE("elements.db: stack_index through both views; stored only where the view cannot compute it") {
+  const auto built = build_fixture_db();
+  SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
+  for (const char* view : {"allocations", "allocation_view"}) {
+    CAPTURE(view);
+    SqliteStatement rows = db.prepare(std::string("SELECT device, elem, stack_index FROM ") + view);
+    size_t seen = 0;
+    while (rows.next_row()) {
+      const Timeline& blocks = *built->timelines[static_cast<size_t>(rows.column_int(0)) * 2];
+      CHECK(rows.column_int(2) == blocks.stack_position(static_cast<uint32_t>(rows.column_int(1))));
+      ++seen;
+    }
+    CHECK(seen == 6);
+  }
+  // Device 0 has a free-without-alloc element, so its rows need both kinds.
+  CHECK(query_int(db, "SELECT count(*) FROM allocation_rows WHERE stack_index IS NULL AND id < 1 << 40") > 0);
+  CHECK(query_int(db, "SELECT count(*) FROM allocation_rows WHERE stack_index IS NOT NULL AND id < 1 << 40") >
+        0);
+}
+
 TEST_CASE("elements.db: pre-existing and still-live allocations have NULL events") {
   const auto built = build_fixture_db();
   SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
