@@ -1,6 +1,7 @@
 // Every real snapshot converted: the allocations view gives back each element exactly as the
 // layout file has it (a traced allocation's row leaves addr, size and stack_id to its alloc
-// event, most rows leave stack_index to the devices row), and every event's context row exists.
+// event, most rows leave stack_index to the devices row and free_event to the alloc event), and
+// every event's context row exists.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -29,7 +30,8 @@ int64_t single_int(SqliteDatabase& db, const std::string& sql) {
 // Elements whose allocations row differs from the layout file's element, and rows seen.
 void check_device(SqliteDatabase& db, const DeviceLayout& layout) {
   SqliteStatement rows = db.prepare(
-      "SELECT elem, addr, size, stack_id, origin, stack_index FROM allocations "
+      "SELECT elem, addr, size, stack_id, origin, stack_index, coalesce(alloc_event, -1), "
+      "coalesce(free_event, -1) FROM allocations "
       "WHERE id BETWEEN ?1 << 40 AND (?1 << 40) | 1099511627775 ORDER BY id");
   rows.bind(1, int64_t{layout.device});
   const auto& elements = layout.blocks.elements;
@@ -44,7 +46,8 @@ void check_device(SqliteDatabase& db, const DeviceLayout& layout) {
         rows.column_int(2) == static_cast<int64_t>(e.size) &&
         rows.column_int(3) == static_cast<int64_t>(e.stack) &&
         rows.column_int(4) == static_cast<int64_t>(e.origin) &&
-        rows.column_int(5) == static_cast<int64_t>(timeline.stack_position(static_cast<uint32_t>(elem)));
+        rows.column_int(5) == static_cast<int64_t>(timeline.stack_position(static_cast<uint32_t>(elem))) &&
+        rows.column_int(6) == e.alloc_event && rows.column_int(7) == e.free_event;
     differing += same ? 0 : 1;
     ++seen;
   }

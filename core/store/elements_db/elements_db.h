@@ -23,7 +23,7 @@ class StreamedEvents;
 
 // 3: no allocations_by_addr index; 4: nor by alloc_event; 5: allocations keyed by id, device and
 // elem computed from it; 6: events' stream, compile_context, user_metadata in event_contexts;
-// 7: allocation_rows.stack_index NULL when the view can compute it
+// 7: allocation_rows.stack_index NULL when the views can compute it, free_after for free_event
 inline constexpr int kElementsDbVersion = 7;
 
 // A stream for each element of a timeline, as an index into `values`: a snapshot uses a handful

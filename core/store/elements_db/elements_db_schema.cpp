@@ -9,7 +9,9 @@ namespace snapscope {
 // write). A traced allocation's addr, size and stack_id are its alloc event's, so its row holds
 // NULL there (11 bytes less per row); the allocations view puts them back. It also computes
 // a NULL stack_index, the usual one: the element's index plus the device's pre-existing
-// elements (3 bytes less per row), in a subquery that only such rows evaluate. An event's
+// elements (3 bytes less per row), in a subquery that only such rows evaluate; and free_event
+// from free_after, the events from the alloc event (or from event 0) to the free, a short
+// distance for most allocations (2 bytes less per row). An event's
 // stream, compile_context and user_metadata (zero on nearly every event, a few distinct
 // triples at most) are one event_contexts id. stacks is WITHOUT ROWID. The views put the
 // derivable columns back. Keep docs/FORMAT.md in sync.
@@ -45,7 +47,7 @@ CREATE TABLE event_extras (
   PRIMARY KEY (device, idx)) WITHOUT ROWID;
 CREATE TABLE allocation_rows (
   id INTEGER PRIMARY KEY, stack_index INTEGER, addr INTEGER, size INTEGER,
-  requested_size INTEGER, alloc_event INTEGER, free_event INTEGER, origin INTEGER NOT NULL,
+  requested_size INTEGER, alloc_event INTEGER, free_after INTEGER, origin INTEGER NOT NULL,
   stack_id INTEGER, stream INTEGER NOT NULL, total_after_alloc INTEGER NOT NULL, block_id INTEGER);
 CREATE TABLE segment_allocations (
   device INTEGER NOT NULL, elem INTEGER NOT NULL, stack_index INTEGER NOT NULL,
@@ -76,8 +78,8 @@ SELECT a.id, a.id >> 40 AS device, a.id & 1099511627775 AS elem,
        coalesce(a.stack_index, (a.id & 1099511627775) + (SELECT d.snapshot_blocks + d.free_without_alloc
                                                          FROM devices d WHERE d.device = a.id >> 40)) AS stack_index,
        coalesce(a.addr, ae.addr) AS addr, coalesce(a.size, ae.size) AS size, a.requested_size,
-       a.alloc_event, a.free_event, a.origin, coalesce(a.stack_id, ae.stack_id) AS stack_id, a.stream,
-       a.total_after_alloc, a.block_id
+       a.alloc_event, coalesce(a.alloc_event, 0) + a.free_after AS free_event, a.origin,
+       coalesce(a.stack_id, ae.stack_id) AS stack_id, a.stream, a.total_after_alloc, a.block_id
 FROM allocation_rows a
 LEFT JOIN events ae ON ae.id = ((a.id >> 40) << 40) + a.alloc_event;
 CREATE VIEW allocation_view AS
@@ -85,14 +87,14 @@ SELECT a.id, a.id >> 40 AS device, a.id & 1099511627775 AS elem,
        coalesce(a.stack_index, (a.id & 1099511627775) + d.snapshot_blocks + d.free_without_alloc) AS stack_index,
        coalesce(a.addr, ae.addr) AS addr, coalesce(a.size, ae.size) AS size,
        coalesce(a.requested_size, a.size, ae.size) AS requested_size,
-       a.alloc_event, a.free_event, a.origin, coalesce(a.stack_id, ae.stack_id) AS stack_id, a.stream,
-       d.first_time_us + ae.dt_us AS alloc_time_us, d.first_time_us + fe.dt_us AS free_time_us,
+       a.alloc_event, coalesce(a.alloc_event, 0) + a.free_after AS free_event, a.origin,
+       coalesce(a.stack_id, ae.stack_id) AS stack_id, a.stream, d.first_time_us + ae.dt_us AS alloc_time_us, d.first_time_us + fe.dt_us AS free_time_us,
        coalesce(sc.compile_context, 0) AS compile_context, coalesce(sc.user_metadata, 0) AS user_metadata,
        a.total_after_alloc, a.block_id
 FROM allocation_rows a
 LEFT JOIN devices d ON d.device = a.id >> 40
 LEFT JOIN events ae ON ae.id = ((a.id >> 40) << 40) + a.alloc_event
-LEFT JOIN events fe ON fe.id = ((a.id >> 40) << 40) + a.free_event
+LEFT JOIN events fe ON fe.id = ((a.id >> 40) << 40) + coalesce(a.alloc_event, 0) + a.free_after
 LEFT JOIN event_contexts sc ON sc.id = CASE a.origin WHEN 0 THEN ae.context WHEN 1 THEN fe.context END;
 CREATE VIEW segment_allocation_view AS
 SELECT a.device, a.elem, a.stack_index, a.addr, a.size, a.alloc_event, a.free_event, a.origin,

@@ -117,23 +117,37 @@ TEST_CASE("elements.db: a known allocation's columns and stack frames") {
   CHECK_FALSE(a.next_row());
 }
 
-TEST_CASE("elements.db: stack_index through both views; stored only where the view cannot compute it") {
+TEST_CASE("elements.db: stack_index and free_event through both views, stored only as the views need") {
   const auto built = build_fixture_db();
   SqliteDatabase db(built->path, SqliteDatabase::Mode::ReadOnly);
   for (const char* view : {"allocations", "allocation_view"}) {
     CAPTURE(view);
-    SqliteStatement rows = db.prepare(std::string("SELECT device, elem, stack_index FROM ") + view);
+    SqliteStatement rows =
+        db.prepare(std::string("SELECT device, elem, stack_index, coalesce(alloc_event, -1), "
+                               "coalesce(free_event, -1) FROM ") +
+                   view);
     size_t seen = 0;
     while (rows.next_row()) {
       const Timeline& blocks = *built->timelines[static_cast<size_t>(rows.column_int(0)) * 2];
-      CHECK(rows.column_int(2) == blocks.stack_position(static_cast<uint32_t>(rows.column_int(1))));
+      const auto elem = static_cast<uint32_t>(rows.column_int(1));
+      CHECK(rows.column_int(2) == blocks.stack_position(elem));
+      CHECK(rows.column_int(3) == blocks.element(elem).alloc_event);
+      CHECK(rows.column_int(4) == blocks.element(elem).free_event);
       ++seen;
     }
     CHECK(seen == 6);
   }
-  // Device 0 has a free-without-alloc element, so its rows need both kinds.
+  // Device 0 has a free-without-alloc element, so its rows need both kinds of stack_index.
   CHECK(query_int(db, "SELECT count(*) FROM allocation_rows WHERE stack_index IS NULL AND id < 1 << 40") > 0);
   CHECK(query_int(db, "SELECT count(*) FROM allocation_rows WHERE stack_index IS NOT NULL AND id < 1 << 40") >
+        0);
+  // free_after counts from the alloc event; the free-without-alloc element's from event 0.
+  CHECK(query_int(db,
+                  "SELECT count(*) FROM allocation_rows r JOIN allocations a USING (id) "
+                  "WHERE r.free_after != a.free_event - coalesce(a.alloc_event, 0)") == 0);
+  CHECK(query_int(
+            db, "SELECT count(*) FROM allocation_rows WHERE alloc_event IS NOT NULL AND free_after > 0") > 0);
+  CHECK(query_int(db, "SELECT count(*) FROM allocation_rows WHERE alloc_event IS NULL AND free_after > 0") >
         0);
 }
 
