@@ -100,7 +100,7 @@ void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const Devic
                           ? std::optional<int64_t>(static_cast<int64_t>(block->requested_size))
                           : std::nullopt);
     put_lifetime(v.subspan(5, 6), timeline, elem, streams[elem], from_event);
-    v[6] = free_after(element);
+    v[6] = free_after(element);  // in place of put_lifetime's free_event
     v[11] = feed_value(block ? index_or_null(block_index) : std::nullopt);
   });
 }

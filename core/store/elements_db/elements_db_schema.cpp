@@ -7,14 +7,12 @@ namespace snapscope {
 // devices.first_time_us (a rowid table fills its pages when appended to, and SQLite numbers
 // appended rows itself: a WITHOUT ROWID table took 15 % more pages and 40 % more time to
 // write). A traced allocation's addr, size and stack_id are its alloc event's, so its row holds
-// NULL there (11 bytes less per row); the allocations view puts them back. It also computes
-// a NULL stack_index, the usual one: the element's index plus the device's pre-existing
-// elements (3 bytes less per row), in a subquery that only such rows evaluate; and free_event
-// from free_after, the events from the alloc event (or from event 0) to the free, a short
-// distance for most allocations (2 bytes less per row). An event's
-// stream, compile_context and user_metadata (zero on nearly every event, a few distinct
-// triples at most) are one event_contexts id. stacks is WITHOUT ROWID. The views put the
-// derivable columns back. Keep docs/FORMAT.md in sync.
+// NULL there (11 bytes less per row). Its usual stack_index (the element's index plus the
+// device's pre-existing elements) is NULL too, and its free event is stored as free_after, the
+// distance from the alloc event (5 bytes less per row together). The views put all of these
+// back; the stack_index in a subquery that only NULL rows evaluate. An event's stream,
+// compile_context and user_metadata (zero on nearly every event, a few distinct triples at
+// most) are one event_contexts id. stacks is WITHOUT ROWID. Keep docs/FORMAT.md in sync.
 const char* const kElementsDbTables = R"sql(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE action_names (action INTEGER PRIMARY KEY, name TEXT NOT NULL);
@@ -88,7 +86,8 @@ SELECT a.id, a.id >> 40 AS device, a.id & 1099511627775 AS elem,
        coalesce(a.addr, ae.addr) AS addr, coalesce(a.size, ae.size) AS size,
        coalesce(a.requested_size, a.size, ae.size) AS requested_size,
        a.alloc_event, coalesce(a.alloc_event, 0) + a.free_after AS free_event, a.origin,
-       coalesce(a.stack_id, ae.stack_id) AS stack_id, a.stream, d.first_time_us + ae.dt_us AS alloc_time_us, d.first_time_us + fe.dt_us AS free_time_us,
+       coalesce(a.stack_id, ae.stack_id) AS stack_id, a.stream,
+       d.first_time_us + ae.dt_us AS alloc_time_us, d.first_time_us + fe.dt_us AS free_time_us,
        coalesce(sc.compile_context, 0) AS compile_context, coalesce(sc.user_metadata, 0) AS user_metadata,
        a.total_after_alloc, a.block_id
 FROM allocation_rows a
