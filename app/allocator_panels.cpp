@@ -54,8 +54,7 @@ void AllocatorPanels::on_new_device(Session& state) {
   shown_device_ = device ? std::optional(device->device) : std::nullopt;
   open_events(state);
   if (device == nullptr) return;
-  usage_ =
-      std::make_unique<UsageCurve>(device->blocks, device->segments, device->pyramid(TimelineKind::Segments));
+  usage_ = std::make_unique<UsageCurve>(device->blocks, device->reserved);
 }
 
 // The shown device's event list, from elements.db once it is there (none while it is written).

@@ -355,8 +355,7 @@ bool Application::panels_settled() {
 void Application::fit_both_runs() {
   const Session* run_b = state_.compare_session();
   const DeviceDocument* device_b = run_b ? run_b->device() : nullptr;
-  const uint64_t peak_b =
-      device_b ? std::max(device_b->blocks.peak_bytes(), device_b->segments.peak_bytes()) : 0;
+  const uint64_t peak_b = device_b ? std::max(device_b->blocks.peak_bytes(), device_b->reserved.peak()) : 0;
   session().fit_view(peak_b);
   session().settings.y_fit.at_least = peak_b;
 }

@@ -49,10 +49,7 @@ std::span<const AnnotationRecord> annotations_of(const Session& session) {
 }
 
 uint64_t reserved_at(const DeviceDocument& device, const Timeline& blocks, size_t state) {
-  if (device.segments.action_count() == 0 && device.segments.element_count() == 0) return 0;
-  const size_t segment_state =
-      state == 0 ? 0 : state_after_event(device.segments, event_of_state(blocks, state));
-  return device.segments.total_at_state(segment_state);
+  return device.reserved.after_event(state == 0 ? -1 : event_of_state(blocks, state));
 }
 
 // The first step drawn for `state` (the steps of the action that follows it).

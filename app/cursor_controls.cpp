@@ -111,7 +111,7 @@ void draw_cursor_status(const Session& state) {
     return;
   }
   const CursorReadout readout =
-      read_cursor(*state.timeline(), device->blocks, device->segments, state.cursor.state());
+      read_cursor(*state.timeline(), device->blocks, device->reserved, state.cursor.state());
   std::string text =
       "cursor: event " + (readout.event < 0 ? std::string("start") : "#" + std::to_string(readout.event));
   if (readout.elapsed_us) text += "  t=+" + format_duration_us(static_cast<double>(*readout.elapsed_us));

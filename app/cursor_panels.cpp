@@ -174,7 +174,7 @@ nlohmann::json CursorPanels::cursor_json(Session& state) {
   json["private_pools"] = private_pools_json(state);
   if (!state.cursor.placed()) return json;
   const CursorReadout readout =
-      read_cursor(*timeline, device->blocks, device->segments, state.cursor.state());
+      read_cursor(*timeline, device->blocks, device->reserved, state.cursor.state());
   json["state"] = readout.state;
   json["event"] = readout.event;
   json["time_us"] = readout.time_us ? nlohmann::json(*readout.time_us) : nlohmann::json();

@@ -103,6 +103,7 @@ std::function<void()> ExportDialog::prepare(Session& state, const std::string& f
   input.device = device->device;
   input.blocks = &device->blocks;
   input.segments = &device->segments;
+  input.reserved = &device->reserved;
   input.stacks = stacks_.get();
   input.annotations = annotations_;
   ExportRequest request;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/theme.h"
+#include "core/allocator/usage_curve.h"
 
 namespace snapscope {
 namespace {
@@ -27,13 +28,30 @@ std::vector<MemoryExtent> columns_of(const MemoryPyramid& pyramid, const Timelin
   return out;
 }
 
+// The highest reserved bytes (the device's ReservedSeries) over the same stretches of the block
+// timeline as columns_of() gives the allocated ones.
+std::vector<MemoryExtent> reserved_columns_of(const DeviceDocument& device, int columns,
+                                              const TimeWarp* warp) {
+  const Timeline& blocks = device.blocks;
+  if (blocks.timesteps() == 0 || columns <= 0) return {};
+  std::vector<double> edges(static_cast<size_t>(columns) + 1);
+  for (size_t c = 0; c < edges.size(); ++c) {
+    const double fraction = static_cast<double>(c) / columns;
+    edges[c] = warp ? warp->step_at(warp->axis_end() * fraction)
+                    : static_cast<double>(blocks.timesteps()) * fraction;
+  }
+  const std::vector<UsageColumn> usage = UsageCurve(blocks, device.reserved).columns(blocks, edges);
+  std::vector<MemoryExtent> out(usage.size());
+  for (size_t c = 0; c < usage.size(); ++c) out[c].max_bytes = usage[c].reserved_max;
+  return out;
+}
+
 }  // namespace
 
 void Minimap::rebuild(Session& state, const DeviceDocument& device, int columns) {
   const bool time_axis = state.view.warp() != nullptr;
   if (device_ != &device) {
     allocated_ = device.pyramid(TimelineKind::Blocks);
-    reserved_ = device.pyramid(TimelineKind::Segments);
     device_ = &device;
     columns_ = 0;
   }
@@ -44,10 +62,10 @@ void Minimap::rebuild(Session& state, const DeviceDocument& device, int columns)
   // chart.
   allocated_columns_ = columns_of(*allocated_, device.blocks, columns,
                                   time_axis ? state.time_warp(device.blocks).get() : nullptr);
-  reserved_columns_ = columns_of(*reserved_, device.segments, columns,
-                                 time_axis ? state.time_warp(device.segments).get() : nullptr);
+  reserved_columns_ =
+      reserved_columns_of(device, columns, time_axis ? state.time_warp(device.blocks).get() : nullptr);
   top_bytes_ =
-      static_cast<double>(std::max({device.blocks.peak_bytes(), device.segments.peak_bytes(), uint64_t{1}}));
+      static_cast<double>(std::max({device.blocks.peak_bytes(), device.reserved.peak(), uint64_t{1}}));
 }
 
 void Minimap::draw(Session& state, float x_offset, float width, float height) {

@@ -1,5 +1,5 @@
-// Overview strip under the chart: total allocated (block timeline) and reserved (segment
-// timeline) memory over the whole trace, with the visible window drawn on top. Dragging in it
+// Overview strip under the chart: total allocated (block timeline) and reserved (the device's
+// ReservedSeries) memory over the whole trace, with the visible window drawn on top. Dragging in it
 // moves the view. On the wall-clock axis its x is linear in time too (each timeline's own warp).
 #pragma once
 
@@ -23,7 +23,7 @@ class Minimap {
   double step_at(const Session& state, double fraction) const;
 
   const DeviceDocument* device_ = nullptr;
-  std::shared_ptr<const MemoryPyramid> allocated_, reserved_;
+  std::shared_ptr<const MemoryPyramid> allocated_;
   int columns_ = 0;
   bool time_axis_ = false;
   std::vector<MemoryExtent> allocated_columns_, reserved_columns_;

@@ -160,16 +160,12 @@ Side load_side(const std::string& path, const DiffOptions& options, std::optiona
   side.tree = build_call_tree(live, *side.source.stacks);
   const Classification classification = classify_source(side.source, nullptr);
   side.categories = category_moment_table(live, classification, side.state);
-  if (side.source.segments) {
-    side.reserved_bytes = read_cursor(timeline, timeline, *side.source.segments, side.state).reserved_bytes;
-  }
+  side.reserved_bytes = read_cursor(timeline, timeline, side.source.reserved, side.state).reserved_bytes;
   return side;
 }
 
 uint64_t peak_of(const Side& side) { return side.source.blocks->peak_bytes(); }
-uint64_t reserved_peak_of(const Side& side) {
-  return side.source.segments ? side.source.segments->peak_bytes() : 0;
-}
+uint64_t reserved_peak_of(const Side& side) { return side.source.reserved.peak(); }
 
 std::string event_text(int64_t event) {
   return event < 0 ? std::string("the start") : "event #" + std::to_string(event);

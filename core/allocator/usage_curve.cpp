@@ -12,20 +12,14 @@ double fragmentation_ratio(uint64_t allocated, uint64_t reserved) {
   return std::clamp(1.0 - static_cast<double>(allocated) / static_cast<double>(reserved), 0.0, 1.0);
 }
 
-UsageCurve::UsageCurve(const Timeline& blocks, const Timeline& segments,
-                       std::shared_ptr<const MemoryPyramid> segment_pyramid)
-    : blocks_(blocks),
-      segments_(segments),
-      segment_pyramid_(segment_pyramid ? std::move(segment_pyramid)
-                                       : std::make_shared<MemoryPyramid>(segments)) {}
+UsageCurve::UsageCurve(const Timeline& blocks, const ReservedSeries& reserved)
+    : blocks_(blocks), reserved_(reserved) {}
 
 uint64_t UsageCurve::allocated_after(int64_t event) const {
   return blocks_.total_at_state(state_after_event(blocks_, event));
 }
 
-uint64_t UsageCurve::reserved_after(int64_t event) const {
-  return segments_.total_at_state(state_after_event(segments_, event));
-}
+uint64_t UsageCurve::reserved_after(int64_t event) const { return reserved_.after_event(event); }
 
 UsageColumn UsageCurve::column(const Timeline& shown, uint64_t first_step, uint64_t last_step) const {
   // The raw events the column spans: from its first action's event to its last action's event.
@@ -35,14 +29,8 @@ UsageColumn UsageCurve::column(const Timeline& shown, uint64_t first_step, uint6
   out.valid = true;
   out.allocated = allocated_after(last_event);
   out.reserved = reserved_after(last_event);
-  out.reserved_max = std::max(out.reserved, reserved_after(first_event - 1));
-  // Segment actions inside the column: the pyramid gives their highest total.
-  const size_t first_action = state_after_event(segments_, first_event - 1);
-  const size_t end_action = state_after_event(segments_, last_event);
-  if (first_action < end_action && end_action <= segments_.action_count()) {
-    out.reserved_max =
-        std::max(out.reserved_max, segment_pyramid_->over_actions(first_action, end_action - 1).max_bytes);
-  }
+  // From just before the column's first event to its last.
+  out.reserved_max = reserved_.max_between(std::min(first_event - 1, last_event), last_event);
   out.fragmentation = fragmentation_ratio(out.allocated, out.reserved);
   return out;
 }

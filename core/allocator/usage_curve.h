@@ -1,13 +1,12 @@
 // Reserved memory and fragmentation (1 - allocated / reserved) per pixel column of the chart,
-// from the two timelines' O(1) totals: a column costs a few binary searches and one max-pyramid
-// query, so a whole view is O(columns log n) whatever the trace length.
+// from the block timeline's O(1) totals and the ReservedSeries: a column costs a few binary
+// searches and one max query, so a whole view is O(columns log n) whatever the trace length.
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
-#include "core/timeline/memory_pyramid.h"
+#include "core/timeline/reserved_series.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -25,17 +24,15 @@ double fragmentation_ratio(uint64_t allocated, uint64_t reserved);
 
 class UsageCurve {
  public:
-  // Both timelines of one device; they must outlive the curve.
-  // `segment_pyramid` (optional): the segment timeline's already built MemoryPyramid.
-  UsageCurve(const Timeline& blocks, const Timeline& segments,
-             std::shared_ptr<const MemoryPyramid> segment_pyramid = nullptr);
+  // The block timeline and reserved series of one device; they must outlive the curve.
+  UsageCurve(const Timeline& blocks, const ReservedSeries& reserved);
 
   // One column per pair of neighbouring edges (timesteps of `shown`, one of the two timelines,
   // increasing; ViewTransform::column_edges gives the screen's).
   std::vector<UsageColumn> columns(const Timeline& shown, const std::vector<double>& edges) const;
   // `width` equal columns over timesteps [x0, x1).
   std::vector<UsageColumn> columns(const Timeline& shown, double x0, double x1, int width) const;
-  // Allocated (block timeline) and reserved (segment timeline) right after raw event `event`.
+  // Allocated (block timeline) and reserved (ReservedSeries) right after raw event `event`.
   uint64_t allocated_after(int64_t event) const;
   uint64_t reserved_after(int64_t event) const;
 
@@ -43,8 +40,7 @@ class UsageCurve {
   UsageColumn column(const Timeline& shown, uint64_t first_step, uint64_t last_step) const;
 
   const Timeline& blocks_;
-  const Timeline& segments_;
-  std::shared_ptr<const MemoryPyramid> segment_pyramid_;
+  const ReservedSeries& reserved_;
 };
 
 }  // namespace snapscope

@@ -51,6 +51,7 @@ struct DeviceReplay {
 // What a device's replay needs from the trace events, taken before they are freed.
 struct DeviceInputs {
   ReplayInput blocks, segments;
+  ReservedSeries reserved;
   DeviceStats stats;
   ElementStreams block_streams, segment_streams;
 };
@@ -94,6 +95,7 @@ DeviceInputs derive_device_inputs(const Snapshot& snapshot, int device) {
   inputs.block_streams = element_streams(snapshot, inputs.blocks);
   std::tie(inputs.segments, inputs.segment_streams) = segments.get();
   inputs.stats = trace_stats(snapshot, device);
+  inputs.reserved = reserved_series_of(snapshot, device);
   return inputs;
 }
 
@@ -101,11 +103,12 @@ std::unique_ptr<DeviceReplay> build_replay(DeviceInputs inputs) {
   auto segments = std::async(std::launch::async, [&] { return Timeline(std::move(inputs.segments)); });
   Timeline blocks(std::move(inputs.blocks));
   auto timelines = std::make_shared<const ReplayedDevice>(
-      ReplayedDevice{inputs.stats.device, std::move(blocks), segments.get()});
+      ReplayedDevice{inputs.stats.device, std::move(blocks), segments.get(), std::move(inputs.reserved)});
   auto replay = std::make_unique<DeviceReplay>(DeviceReplay{std::move(timelines), inputs.stats,
                                                             std::move(inputs.block_streams),
                                                             std::move(inputs.segment_streams)});
-  add_timeline_stats(replay->stats, replay->timelines->blocks, replay->timelines->segments);
+  add_timeline_stats(replay->stats, replay->timelines->blocks, replay->timelines->segments,
+                     replay->timelines->reserved);
   return replay;
 }
 
@@ -185,7 +188,7 @@ void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const
   std::vector<DeviceTimelines> layouts;
   for (const auto& replay : replays) {
     layouts.push_back({&replay->timelines->blocks, &replay->timelines->segments, replay->stats,
-                       &replay->block_streams, &replay->segment_streams});
+                       &replay->block_streams, &replay->segment_streams, &replay->timelines->reserved});
   }
   db.give_layouts(std::move(layouts));
   timings.derive_s = derive.wall_s();

@@ -32,6 +32,7 @@ struct ReplayedDevice {
   int device = 0;
   Timeline blocks;
   Timeline segments;
+  ReservedSeries reserved;  // reserved bytes after each event (segment_map / unmap counted)
 };
 using ReplayedDevices = std::vector<std::shared_ptr<const ReplayedDevice>>;
 

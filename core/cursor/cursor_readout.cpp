@@ -28,7 +28,7 @@ std::optional<int64_t> first_time(const Timeline& shown) {
 
 }  // namespace
 
-CursorReadout read_cursor(const Timeline& shown, const Timeline& blocks, const Timeline& segments,
+CursorReadout read_cursor(const Timeline& shown, const Timeline& blocks, const ReservedSeries& reserved,
                           size_t state) {
   CursorReadout readout;
   readout.state = std::min(state, shown.action_count());
@@ -37,8 +37,7 @@ CursorReadout read_cursor(const Timeline& shown, const Timeline& blocks, const T
   if (const auto start = first_time(shown); readout.time_us && start)
     readout.elapsed_us = *readout.time_us - *start;
   readout.allocated_bytes = blocks.total_at_state(same_moment(shown, readout.state, readout.event, blocks));
-  readout.reserved_bytes =
-      segments.total_at_state(same_moment(shown, readout.state, readout.event, segments));
+  readout.reserved_bytes = reserved.after_event(readout.event);
   return readout;
 }
 

@@ -1,12 +1,13 @@
 // What the status bar says about the cursor: its event, time, and the allocated and reserved
-// bytes at that moment. Allocated comes from the block timeline and reserved from the segment
-// timeline, both at the same raw event, whichever of the two the chart shows.
+// bytes at that moment. Allocated comes from the block timeline and reserved from the device's
+// ReservedSeries, both at the same raw event, whichever of the two timelines the chart shows.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 
+#include "core/timeline/reserved_series.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -20,8 +21,8 @@ struct CursorReadout {
   uint64_t reserved_bytes = 0;
 };
 
-// `shown` is `blocks` or `segments` (the timeline the cursor state belongs to).
-CursorReadout read_cursor(const Timeline& shown, const Timeline& blocks, const Timeline& segments,
+// `shown` is the block or the segment timeline (the one the cursor state belongs to).
+CursorReadout read_cursor(const Timeline& shown, const Timeline& blocks, const ReservedSeries& reserved,
                           size_t state);
 
 }  // namespace snapscope

@@ -80,14 +80,15 @@ class TraceWriter {
 
 // Counters change only where a timestamped action changes them; the first timestamped action
 // also carries the totals before it (pre-existing memory).
-void write_counters(TraceWriter& trace, const Timeline& blocks, const Timeline& segments) {
+void write_counters(TraceWriter& trace, const Timeline& blocks, const Timeline& segments,
+                    const ReservedSeries& series) {
   bool started = false;
   uint64_t allocated = 0, reserved = 0;
-  walk_usage(blocks, segments, [&](const UsageStep& step) {
+  walk_usage(blocks, segments, series, [&](const UsageStep& step) {
     if (step.time_us == kNoTime) return;
     if (!started) {
       allocated = step.segment ? step.allocated : blocks.total_at_state(step.action);
-      reserved = step.segment ? segments.total_at_state(step.action) : step.reserved;
+      reserved = series.after_event(step.event - 1);
       trace.counter("allocated", step.time_us, allocated);
       trace.counter("reserved", step.time_us, reserved);
       started = true;
@@ -107,7 +108,8 @@ bool has_times(const Timeline& timeline) {
 }  // namespace
 
 void write_chrome_trace(const ExportInput& input, const std::string& path) {
-  if (input.segments == nullptr) throw InputError(input.file + ": chrome-trace needs the segment timeline");
+  if (input.segments == nullptr || input.reserved == nullptr)
+    throw InputError(input.file + ": chrome-trace needs the segment timeline");
   if (!has_times(*input.blocks) && !has_times(*input.segments)) {
     throw InputError(input.file + ": the trace has no time_us, so a Chrome trace cannot place it");
   }
@@ -116,7 +118,7 @@ void write_chrome_trace(const ExportInput& input, const std::string& path) {
                  is_host_device(input.device) ? "Pinned host memory (" + device_name(input.device) + ")"
                                               : "CUDA memory, " + device_name(input.device));
   trace.metadata("thread_name", kPhaseThread, "annotations");
-  write_counters(trace, *input.blocks, *input.segments);
+  write_counters(trace, *input.blocks, *input.segments, *input.reserved);
   const PhaseTable phases =
       build_phase_table(*input.blocks, pair_annotations(input.annotations, input.device));
   for (const PhaseRow& row : phases.rows) {

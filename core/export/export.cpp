@@ -93,6 +93,7 @@ ExportInput export_input(const AnalysisSource& source) {
   input.device = source.device;
   input.blocks = source.blocks.get();
   input.segments = source.segments.get();
+  input.reserved = &source.reserved;
   input.stacks = source.stacks.get();
   input.annotations = source.annotations;
   return input;

@@ -18,6 +18,7 @@
 #include "core/classify/classifier.h"
 #include "core/lod/chart_view.h"
 #include "core/timeline/private_pool_layout.h"
+#include "core/timeline/reserved_series.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -55,9 +56,10 @@ struct EventRange {
 struct ExportInput {
   std::string file;  // shown in profile names and error messages
   int device = 0;
-  const Timeline* blocks = nullptr;     // required
-  const Timeline* segments = nullptr;   // required by timeline-json and chrome-trace
-  const StackSource* stacks = nullptr;  // required
+  const Timeline* blocks = nullptr;          // required
+  const Timeline* segments = nullptr;        // required by timeline-json and chrome-trace
+  const ReservedSeries* reserved = nullptr;  // required by timeline-json and chrome-trace
+  const StackSource* stacks = nullptr;       // required
   std::span<const AnnotationRecord> annotations;
 };
 ExportInput export_input(const AnalysisSource& source);

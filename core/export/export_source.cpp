@@ -13,6 +13,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/elements_db_check.h"
+#include "core/store/elements_db/elements_db_reader.h"
 
 namespace snapscope {
 
@@ -54,6 +55,7 @@ AnalysisSource load_pickle(const std::string& path, const SourceOptions& options
     source.segments =
         make_timeline(path, derive_replay_input(snapshot, source.device, TimelineKind::Segments));
   }
+  source.reserved = reserved_series_of(snapshot, source.device);
   source.annotations = snapshot_annotations(snapshot);
   return source;
 }
@@ -75,6 +77,7 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
     source.blocks = make_timeline(path, std::move(layout.blocks));
     if (options.with_segments) source.segments = make_timeline(path, std::move(layout.segments));
   }
+  source.reserved = read_reserved_series(ElementsDbReader(db), source.device);
   source.stacks = std::make_unique<DbStackSource>(db);
   source.annotations = read_db_annotations(db);
   source.elements_db = db;

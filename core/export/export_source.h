@@ -13,6 +13,7 @@
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/stack_source.h"
 #include "core/timeline/private_pool_layout.h"
+#include "core/timeline/reserved_series.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -31,6 +32,7 @@ struct AnalysisSource {
   std::unique_ptr<StackSource> stacks;
   std::unique_ptr<Timeline> blocks;    // memory_viz's Active Memory Timeline
   std::unique_ptr<Timeline> segments;  // Active Cached Segment Timeline; null unless with_segments
+  ReservedSeries reserved;             // the one reserved figure (reserved_series.h)
   std::vector<AnnotationRecord> annotations;
   std::string elements_db;  // converted directory input only
 };

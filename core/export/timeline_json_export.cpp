@@ -56,7 +56,8 @@ void write_step(JsonTextWriter& out, const Timeline& timeline, const UsageStep& 
 }  // namespace
 
 void write_timeline_json(const ExportInput& input, const std::string& path) {
-  if (input.segments == nullptr) throw InputError(input.file + ": timeline-json needs the segment timeline");
+  if (input.segments == nullptr || input.reserved == nullptr)
+    throw InputError(input.file + ": timeline-json needs the segment timeline");
   const Timeline& blocks = *input.blocks;
   const Timeline& segments = *input.segments;
   JsonTextWriter out(path);
@@ -70,12 +71,12 @@ void write_timeline_json(const ExportInput& input, const std::string& path) {
   out.key("device");
   out.integer(input.device);
   member(out, "initial_allocated", blocks.total_at_state(0));
-  member(out, "initial_reserved", segments.total_at_state(0));
+  member(out, "initial_reserved", input.reserved->initial());
   out.raw(",");
   out.key("events");
   out.raw("[");
   bool first = true;
-  walk_usage(blocks, segments, [&](const UsageStep& step) {
+  walk_usage(blocks, segments, *input.reserved, [&](const UsageStep& step) {
     write_step(out, step.segment ? segments : blocks, step, first);
     first = false;
   });

@@ -1,10 +1,12 @@
 // Both timelines of a device walked together in raw-event order: after each alloc/free (block
-// timeline) or segment alloc/free (segment timeline), the allocated and reserved totals. The
-// timeline-json and chrome-trace exports are this walk written out.
+// timeline) or segment alloc/free (segment timeline), the allocated total and the reserved bytes
+// (ReservedSeries, so segment_map / unmap in between count). The timeline-json and chrome-trace
+// exports are this walk written out.
 #pragma once
 
 #include <cstdint>
 
+#include "core/timeline/reserved_series.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -15,13 +17,14 @@ struct UsageStep {
   int64_t event = -1;    // raw trace event; -1 for a synthetic action
   int64_t time_us = kNoTime;
   uint64_t allocated = 0;  // block timeline total after this step
-  uint64_t reserved = 0;   // segment timeline total after this step
+  uint64_t reserved = 0;   // ReservedSeries after this step's event
 };
 
 // Calls visit(const UsageStep&) for every action of both timelines, by event; a block action
 // comes first when both share an event.
 template <typename Visit>
-void walk_usage(const Timeline& blocks, const Timeline& segments, Visit&& visit) {
+void walk_usage(const Timeline& blocks, const Timeline& segments, const ReservedSeries& reserved,
+                Visit&& visit) {
   size_t b = 0, s = 0;
   while (b < blocks.action_count() || s < segments.action_count()) {
     const bool take_segment =
@@ -37,7 +40,7 @@ void walk_usage(const Timeline& blocks, const Timeline& segments, Visit&& visit)
     step.time_us = action < times.size() ? times[action] : kNoTime;
     ++action;
     step.allocated = blocks.total_at_state(b);
-    step.reserved = segments.total_at_state(s);
+    step.reserved = reserved.after_event(step.event);
     visit(step);
   }
 }

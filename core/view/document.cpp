@@ -18,6 +18,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/elements_db_check.h"
+#include "core/store/elements_db/elements_db_reader.h"
 #include "core/util/background_priority.h"
 #include "core/util/run_beside.h"
 #include "core/view/app_dirs.h"
@@ -232,6 +233,7 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
   progress.stage = LoadProgress::Indexing;
   const StageTimer timer(&progress.stages, "timelines and pyramids");
   const size_t count = layout.devices.size();
+  const ElementsDbReader db(document->elements_db().string());
   for (size_t i = 0; i < count; ++i) {
     DeviceLayout& device = layout.devices[i];
     const bool timed = has_time(device.blocks);
@@ -239,7 +241,8 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
     std::optional<Timeline> blocks, segments;
     run_beside([&] { segments.emplace(std::move(device.segments)); },
                [&] { blocks.emplace(std::move(device.blocks)); });
-    document->devices.emplace_back(device.device, std::move(*blocks), std::move(*segments), timed);
+    document->devices.emplace_back(device.device, std::move(*blocks), std::move(*segments),
+                                   read_reserved_series(db, device.device), timed);
     progress.fraction = static_cast<float>(i + 1) / static_cast<float>(count);
   }
   build_first_pyramids(*document);

@@ -39,9 +39,11 @@ struct DeviceDocument {
 
  public:
   // Takes both timelines (a converted directory read from disk).
-  DeviceDocument(int device_index, Timeline blocks_timeline, Timeline segments_timeline, bool timed)
-      : DeviceDocument(std::make_shared<const ReplayedDevice>(ReplayedDevice{
-                           device_index, std::move(blocks_timeline), std::move(segments_timeline)}),
+  DeviceDocument(int device_index, Timeline blocks_timeline, Timeline segments_timeline,
+                 ReservedSeries reserved_series, bool timed)
+      : DeviceDocument(std::make_shared<const ReplayedDevice>(
+                           ReplayedDevice{device_index, std::move(blocks_timeline),
+                                          std::move(segments_timeline), std::move(reserved_series)}),
                        timed) {}
   // Shares a conversion's timelines (ConvertOptions::on_timelines): the chart before the database.
   DeviceDocument(std::shared_ptr<const ReplayedDevice> replayed, bool timed)
@@ -49,12 +51,14 @@ struct DeviceDocument {
         device(timelines_->device),
         blocks(timelines_->blocks),
         segments(timelines_->segments),
+        reserved(timelines_->reserved),
         has_time(timed) {}
 
   int device = 0;
   const Timeline& blocks;
   const Timeline& segments;
-  bool has_time = false;  // the trace carries time_us
+  const ReservedSeries& reserved;  // the one reserved figure (reserved_series.h)
+  bool has_time = false;           // the trace carries time_us
 
   const Timeline& timeline(TimelineKind kind) const {
     return kind == TimelineKind::Blocks ? blocks : segments;

@@ -61,7 +61,7 @@ RankSummary summarise_rank(const std::string& path, int device) {
   summary.device = source.device;
   summary.peak_bytes = timeline.peak_bytes();
   summary.peak_event = event_of_state(timeline, peak);
-  summary.reserved_peak = source.segments ? source.segments->peak_bytes() : 0;
+  summary.reserved_peak = source.reserved.peak();
   summary.phase_at_peak = phase_at(source, peak);
   if (!moment.rows.empty()) {
     summary.top_location = moment.rows.front().label;

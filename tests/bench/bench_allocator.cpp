@@ -12,6 +12,7 @@
 #include "core/allocator/segment_layout.h"
 #include "core/allocator/usage_curve.h"
 #include "core/store/allocations_json/allocations_json.h"
+#include "core/store/elements_db/elements_db_reader.h"
 
 using namespace snapscope;
 
@@ -57,8 +58,9 @@ int main(int argc, char** argv) {
   AllocationsFile file = read_allocations_json(allocations_file_in(argv[1]).string());
   for (DeviceLayout& layout : file.devices) {
     if (layout.device != device) continue;
-    const Timeline blocks_timeline(std::move(layout.blocks)), segments_timeline(std::move(layout.segments));
-    const UsageCurve curve(blocks_timeline, segments_timeline);
+    const Timeline blocks_timeline(std::move(layout.blocks));
+    const ReservedSeries reserved = read_reserved_series(ElementsDbReader(db), device);
+    const UsageCurve curve(blocks_timeline, reserved);
     start = std::chrono::steady_clock::now();
     const auto columns =
         curve.columns(blocks_timeline, 0, static_cast<double>(blocks_timeline.timesteps()), 1920);

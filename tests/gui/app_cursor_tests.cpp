@@ -94,7 +94,7 @@ TEST_CASE("script: at the peak the call tree root and the moment table hold memo
   CHECK(peak["moment"]["rows_sum"] == timeline.peak_bytes());
   CHECK(peak["moment"]["live_bytes"] == timeline.peak_bytes());
   CHECK(peak["allocated"] == timeline.peak_bytes());
-  const auto readout = read_cursor(timeline, device.blocks, device.segments, peak_state(timeline) - 3);
+  const auto readout = read_cursor(timeline, device.blocks, device.reserved, peak_state(timeline) - 3);
   const auto& back = lines[1];
   CHECK(back["state"] == peak_state(timeline) - 3);
   CHECK(back["event"] == readout.event);
@@ -154,7 +154,7 @@ TEST_CASE("xdotool: clicking empty chart space places the cursor; arrows, Home, 
   CHECK(lines[6]["state"] == peak_state(timeline));
   CHECK(lines[6]["tree"]["root_bytes"] == timeline.peak_bytes());
   for (const auto& line : lines) {
-    const auto readout = read_cursor(timeline, device.blocks, device.segments, line["state"].get<size_t>());
+    const auto readout = read_cursor(timeline, device.blocks, device.reserved, line["state"].get<size_t>());
     CHECK(line["event"] == readout.event);
     CHECK(line["allocated"] == readout.allocated_bytes);
     CHECK(line["reserved"] == readout.reserved_bytes);

@@ -53,7 +53,7 @@ TEST_CASE("xdotool: after a crafted directory fails to open, the window still an
   REQUIRE(lines.size() == 2);
   CHECK(lines[0]["loaded"] == false);
   CHECK(lines[0]["error"] ==
-        (crafted / "elements.db").string() + ": unsupported elements.db format version '99' (expected 7)");
+        (crafted / "elements.db").string() + ": unsupported elements.db format version '99' (expected 8)");
   CHECK(lines[1] == nlohmann::json::parse(R"({"sql":{"running":false}})"));
 }
 

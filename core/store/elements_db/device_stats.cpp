@@ -44,20 +44,22 @@ DeviceStats trace_stats(const Snapshot& snapshot, int device) {
   return stats;
 }
 
-void add_timeline_stats(DeviceStats& stats, const Timeline& blocks, const Timeline& segments) {
+void add_timeline_stats(DeviceStats& stats, const Timeline& blocks, const Timeline& segments,
+                        const ReservedSeries& reserved) {
   stats.allocations = blocks.element_count();
   count_origins(blocks.input(), stats);
   stats.peak_bytes = blocks.peak_bytes();
   if (blocks.action_count() > 0) stats.peak_event = blocks.action_event(blocks.peak_action());
   stats.initial_bytes = blocks.total_at_state(0);
   stats.final_bytes = blocks.total_at_state(blocks.action_count());
-  stats.peak_reserved_bytes = segments.peak_bytes();
+  stats.peak_reserved_bytes = reserved.peak();
   stats.segment_elements = segments.element_count();
 }
 
-DeviceStats compute_device_stats(const Snapshot& snapshot, const Timeline& blocks, const Timeline& segments) {
+DeviceStats compute_device_stats(const Snapshot& snapshot, const Timeline& blocks, const Timeline& segments,
+                                 const ReservedSeries& reserved) {
   DeviceStats stats = trace_stats(snapshot, blocks.input().device);
-  add_timeline_stats(stats, blocks, segments);
+  add_timeline_stats(stats, blocks, segments, reserved);
   return stats;
 }
 

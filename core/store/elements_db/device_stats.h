@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/snapshot/model.h"
+#include "core/timeline/reserved_series.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope {
@@ -20,7 +21,7 @@ struct DeviceStats {
   uint64_t initial_bytes = 0;        // live at state 0
   uint64_t final_bytes = 0;          // live after the last action
   uint64_t reserved_bytes = 0;       // sum of the snapshot's segment sizes on the device
-  uint64_t peak_reserved_bytes = 0;  // segment timeline peak
+  uint64_t peak_reserved_bytes = 0;  // ReservedSeries::peak (segment_map / unmap counted)
   uint64_t segment_elements = 0;     // segment timeline elements
   int64_t first_time_us = kNoTime;   // earliest / latest event time_us; kNoTime without timestamps
   int64_t last_time_us = kNoTime;
@@ -28,11 +29,13 @@ struct DeviceStats {
   uint64_t pre_existing() const { return free_without_alloc + snapshot_blocks; }
 };
 
-DeviceStats compute_device_stats(const Snapshot& snapshot, const Timeline& blocks, const Timeline& segments);
+DeviceStats compute_device_stats(const Snapshot& snapshot, const Timeline& blocks, const Timeline& segments,
+                                 const ReservedSeries& reserved);
 
 // The same in two steps, for a caller that frees the trace events before building the
 // timelines: what needs the snapshot (events, time range, reserved bytes), then the rest.
 DeviceStats trace_stats(const Snapshot& snapshot, int device);
-void add_timeline_stats(DeviceStats& stats, const Timeline& blocks, const Timeline& segments);
+void add_timeline_stats(DeviceStats& stats, const Timeline& blocks, const Timeline& segments,
+                        const ReservedSeries& reserved);
 
 }  // namespace snapscope

@@ -94,6 +94,7 @@ void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const De
   db_->exec(kElementsDbLayoutIndexes);
   for (const DeviceTimelines& device : devices) {
     elements_db::write_device_row(*db_, device);
+    elements_db::write_reserved_steps(*db_, device);
     elements_db::write_allocations(*db_, snapshot, device);
     elements_db::write_segment_allocations(*db_, snapshot, device);
   }

@@ -10,6 +10,7 @@
 #include "core/snapshot/event_sink.h"
 #include "core/snapshot/model.h"
 #include "core/store/elements_db/device_stats.h"
+#include "core/timeline/reserved_series.h"
 #include "core/timeline/timeline.h"
 #include "core/util/stage_log.h"
 
@@ -24,7 +25,7 @@ class StreamedEvents;
 // 3: no allocations_by_addr index; 4: nor by alloc_event; 5: allocations keyed by id, device and
 // elem computed from it; 6: events' stream, compile_context, user_metadata in event_contexts;
 // 7: allocation_rows.stack_index NULL when the views can compute it, free_after for free_event
-inline constexpr int kElementsDbVersion = 7;
+inline constexpr int kElementsDbVersion = 8;
 
 // A stream for each element of a timeline, as an index into `values`: a snapshot uses a handful
 // of streams, and a timeline has millions of elements.
@@ -44,6 +45,7 @@ struct DeviceTimelines {
   // before the layout tables are written; null: looked up in the snapshot's events.
   const ElementStreams* block_streams = nullptr;
   const ElementStreams* segment_streams = nullptr;
+  const ReservedSeries* reserved = nullptr;  // reserved bytes after each event; null: none written
 };
 
 // allocations.stream of an element: the stream of its source event, else of its snapshot segment.

@@ -140,6 +140,19 @@ void write_device_row(SqliteDatabase& db, const DeviceTimelines& device) {
   insert.flush();
 }
 
+void write_reserved_steps(SqliteDatabase& db, const DeviceTimelines& device) {
+  if (device.reserved == nullptr) return;
+  SqliteBatchInsert insert(db, "reserved_steps", 3);
+  // Event -1: before the first event.
+  insert.add(device.stats.device).add(int64_t{-1}).add(device.reserved->initial());
+  insert.end_row();
+  for (const ReservedStep& step : device.reserved->steps()) {
+    insert.add(device.stats.device).add(step.event).add(step.reserved);
+    insert.end_row();
+  }
+  insert.flush();
+}
+
 }  // namespace snapscope::elements_db
 
 namespace snapscope {

@@ -354,6 +354,20 @@ std::vector<SegmentRow> ElementsDbReader::final_segments(int device) const {
   return segments;
 }
 
+std::vector<ReservedStep> ElementsDbReader::reserved_steps(int device) const {
+  SqliteStatement rows =
+      db_->prepare("SELECT idx, reserved FROM reserved_steps WHERE device = ?1 ORDER BY idx");
+  rows.bind(1, device);
+  std::vector<ReservedStep> steps;
+  while (rows.next_row()) {
+    const int64_t event = rows.column_int(0), reserved = rows.column_int(1);
+    if (event < -1 || reserved < 0 || (steps.empty() && event != -1))
+      throw std::runtime_error(path() + ": reserved_steps: a bad row for device " + std::to_string(device));
+    steps.push_back({event, static_cast<uint64_t>(reserved)});
+  }
+  return steps;
+}
+
 std::vector<LiveBlockRow> ElementsDbReader::final_live_blocks(int device) const {
   SqliteStatement rows = db_->prepare(
       "SELECT b.address, b.size, b.requested_size, b.stack_id, b.state = 'active_pending_free' "
@@ -384,6 +398,14 @@ std::vector<std::pair<std::string, std::string>> ElementsDbReader::allocator_set
   std::vector<std::pair<std::string, std::string>> settings;
   while (rows.next_row()) settings.emplace_back(rows.column_text(0), rows.column_text(1));
   return settings;
+}
+
+ReservedSeries read_reserved_series(const ElementsDbReader& db, int device) {
+  std::vector<ReservedStep> steps = db.reserved_steps(device);
+  if (steps.empty()) return {};
+  const uint64_t initial = steps.front().reserved;
+  steps.erase(steps.begin());
+  return ReservedSeries(initial, std::move(steps));
 }
 
 }  // namespace snapscope

@@ -15,6 +15,7 @@
 
 #include "core/snapshot/model.h"
 #include "core/timeline/replay_input.h"
+#include "core/timeline/reserved_series.h"
 
 namespace snapscope {
 
@@ -140,6 +141,9 @@ class ElementsDbReader {
   // The stream of each block-timeline element in `elems` (0 for one the file lacks).
   std::vector<uint64_t> allocation_streams(int device, const std::vector<uint32_t>& elems) const;
   std::vector<SegmentRow> final_segments(int device) const;
+  // The device's reserved bytes after each event that changed them (reserved_steps), the first
+  // entry (event -1) before the first event. Empty for a device without the table's rows.
+  std::vector<ReservedStep> reserved_steps(int device) const;
   std::vector<LiveBlockRow> final_live_blocks(int device) const;
 
   std::vector<AnnotationRow> annotations() const;                               // in file order
@@ -150,5 +154,8 @@ class ElementsDbReader {
   std::unique_ptr<SqliteDatabase> db_;
   std::unique_ptr<Statements> statements_;  // prepared on first use
 };
+
+// The device's ReservedSeries from reserved_steps (an empty series without rows).
+ReservedSeries read_reserved_series(const ElementsDbReader& db, int device);
 
 }  // namespace snapscope

@@ -67,6 +67,9 @@ CREATE TABLE annotations (
   id INTEGER PRIMARY KEY, device INTEGER NOT NULL, stage TEXT NOT NULL, name TEXT NOT NULL,
   time_us INTEGER);
 CREATE TABLE allocator_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE reserved_steps (
+  device INTEGER NOT NULL, idx INTEGER NOT NULL, reserved INTEGER NOT NULL,
+  PRIMARY KEY (device, idx)) WITHOUT ROWID;
 CREATE VIEW event_view AS
 SELECT e.id >> 40 AS device, e.id & 1099511627775 AS idx, e.action, e.addr, e.size, c.stream,
        d.first_time_us + e.dt_us AS time_us, e.stack_id, c.compile_context, c.user_metadata

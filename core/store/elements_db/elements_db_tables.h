@@ -50,5 +50,6 @@ void write_allocator_settings(SqliteDatabase& db, const nlohmann::json& settings
 void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device);
 void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device);
 void write_device_row(SqliteDatabase& db, const DeviceTimelines& device);
+void write_reserved_steps(SqliteDatabase& db, const DeviceTimelines& device);
 
 }  // namespace snapscope::elements_db

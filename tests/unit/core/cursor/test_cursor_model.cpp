@@ -4,6 +4,7 @@
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/cursor_readout.h"
 #include "core/cursor/time_cursor.h"
+#include "core/timeline/reserved_series.h"
 #include "unit/support/replay_actions.h"
 #include "unit/support/test_analysis_fixtures.h"
 
@@ -104,7 +105,7 @@ TEST_CASE("remap keeps the cursor at the same raw event on another timeline") {
   CHECK(cursor.state() == 5);
 }
 
-TEST_CASE("readout: event, time, allocated from blocks and reserved from segments at the same event") {
+TEST_CASE("readout: event, time, allocated from blocks and reserved from the series at the same event") {
   ReplayInput blocks_input = model_replay();
   for (size_t i = 0; i < blocks_input.actions.size(); ++i)
     blocks_input.action_time_us.push_back(100 + int64_t(i));
@@ -114,25 +115,28 @@ TEST_CASE("readout: event, time, allocated from blocks and reserved from segment
   push_action(segments_input, 0, 1);
   push_action(segments_input, 1, 9);
   const Timeline segments(std::move(segments_input));
+  // The segments of events 1 and 9, and a segment_map of 500 bytes at event 3 that the segment
+  // timeline does not see: 3500 reserved at the end.
+  const ReservedSeries reserved = reserved_series_from_changes(3500, {{1, 1000}, {3, 500}, {9, 2000}});
 
-  const CursorReadout at_peak = read_cursor(blocks, blocks, segments, 5);
+  const CursorReadout at_peak = read_cursor(blocks, blocks, reserved, 5);
   CHECK(at_peak.event == 8);
   REQUIRE(at_peak.time_us.has_value());
   CHECK(*at_peak.time_us == 104);
   CHECK(at_peak.elapsed_us == 4);  // since the first action at 100 us
   CHECK(at_peak.allocated_bytes == 1530);
-  CHECK(at_peak.reserved_bytes == 1000);  // only the segment of event 1 exists by event 8
+  CHECK(at_peak.reserved_bytes == 1500);  // the segment of event 1 and the map of event 3
 
-  const CursorReadout start = read_cursor(blocks, blocks, segments, 0);
+  const CursorReadout start = read_cursor(blocks, blocks, reserved, 0);
   CHECK(start.event == -1);
   CHECK_FALSE(start.time_us.has_value());
   CHECK(start.allocated_bytes == 70);
   CHECK(start.reserved_bytes == 0);
 
   // Shown timeline = segments: allocated still comes from the blocks at that event.
-  const CursorReadout on_segments = read_cursor(segments, blocks, segments, 2);
+  const CursorReadout on_segments = read_cursor(segments, blocks, reserved, 2);
   CHECK(on_segments.event == 9);
-  CHECK(on_segments.reserved_bytes == 3000);
+  CHECK(on_segments.reserved_bytes == 3500);
   CHECK(on_segments.allocated_bytes == blocks.total_at_state(state_after_event(blocks, 9)));
   CHECK_FALSE(on_segments.time_us.has_value());  // the segment replay has no times
 }

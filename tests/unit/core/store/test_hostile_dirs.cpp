@@ -62,7 +62,7 @@ struct Case {
 
 const Case kCases[] = {
     {"version", "UPDATE meta SET value = '99' WHERE key = 'format_version'",
-     "unsupported elements.db format version '99' (expected 7)"},
+     "unsupported elements.db format version '99' (expected 8)"},
     {"format", "UPDATE meta SET value = 'other' WHERE key = 'format'", "not a snapscope elements.db"},
     {"no_meta", "DROP TABLE meta", "not a snapscope elements.db"},
     {"extra_view", "CREATE VIEW extra AS SELECT 1",

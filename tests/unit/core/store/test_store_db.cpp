@@ -25,6 +25,7 @@ struct BuiltDb {
   TempDir dir;
   Snapshot snapshot;
   std::vector<std::unique_ptr<Timeline>> timelines;  // blocks, segments per device
+  std::vector<std::unique_ptr<ReservedSeries>> reserved;
   std::string path;
 };
 
@@ -43,7 +44,12 @@ std::unique_ptr<BuiltDb> build_fixture_db() {
                                    .emplace_back(std::make_unique<Timeline>(
                                        derive_replay_input(built->snapshot, device, TimelineKind::Segments)))
                                    .get();
-    devices.push_back({blocks, segments, compute_device_stats(built->snapshot, *blocks, *segments)});
+    const ReservedSeries* reserved =
+        built->reserved
+            .emplace_back(std::make_unique<ReservedSeries>(reserved_series_of(built->snapshot, device)))
+            .get();
+    devices.push_back({blocks, segments, compute_device_stats(built->snapshot, *blocks, *segments, *reserved),
+                       nullptr, nullptr, reserved});
   }
   built->path = (built->dir / "elements.db").string();
   write_elements_db(built->snapshot, devices, built->path);
