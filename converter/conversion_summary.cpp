@@ -2,6 +2,7 @@
 
 #include "converter/source_findings.h"
 #include "core/analysis/state_mapping.h"
+#include "core/classify/category_evidence.h"
 
 #include <cstdio>
 #include <sstream>
@@ -100,8 +101,10 @@ nlohmann::json summary_with_analysis(const ConvertSummary& summary) {
     options.with_segments = false;
     const AnalysisSource source = load_analysis_source(summary.output_dir, options);
     const Classification classification = classify_source(source, nullptr);
-    device["categories_at_peak"] =
-        categories_json(classification, *source.blocks, peak_state(*source.blocks));
+    const size_t peak = peak_state(*source.blocks);
+    device["categories_at_peak"] = categories_json(classification, *source.blocks, peak);
+    device["category_strength_at_peak"] =
+        category_evidence_json(classification, category_evidence_at(classification, *source.blocks, peak));
     device["findings"] = findings_json(source_findings(source, classification), *source.blocks);
   }
   return json;

@@ -14,6 +14,7 @@
 #include "core/analysis/moment_table.h"
 #include "core/analysis/phase_table.h"
 #include "core/analysis/state_mapping.h"
+#include "core/classify/category_evidence.h"
 #include "core/export/export_source.h"
 #include "core/findings/finding_text.h"
 #include "core/util/format.h"
@@ -137,6 +138,11 @@ std::string report_text(const ReportOptions& options, const AnalysisSource& inpu
           "\n\n";
   const GroupNames group = options.by_category ? GroupNames{"Category", "categories"} : GroupNames{};
   text += moment_table_text(moment, options.top, group) + "\n";
+  if (options.by_category) {
+    text += "evidence (certain: the allocation's own stack or lifetime says it; likely: inferred):\n" +
+            category_evidence_text(classification, category_evidence_at(classification, timeline, state)) +
+            "\n";
+  }
   const PhaseTable phases = build_phase_table(timeline, pair_annotations(input.annotations, input.device));
   text += "phases (annotations on device " + std::to_string(input.device) + "):\n" + phase_table_text(phases);
   if (options.findings) text += "\nfindings:\n" + findings_text(source_findings(input, classification));

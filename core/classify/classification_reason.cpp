@@ -51,23 +51,45 @@ std::string evidence_text(const ReasonContext& c) {
     case Reason::Rule:
     case Reason::WorkspaceFrame:
       return "";
-    case Reason::PreexistingParameters:
-      return c.classification.optimizer_state_traced
-                 ? "allocated before recording, alive throughout: likely parameters (the optimizer creates "
-                   "its state during the trace, so this is not optimizer state)"
-                 : "allocated before recording, alive throughout: likely parameters (or buffers)";
-    case Reason::PreexistingWithOptimizerState:
-      return "allocated before recording, alive throughout: parameters, or optimizer state from earlier "
-             "steps (the optimizer step in this trace creates no state)";
-    case Reason::PreexistingWithGradients:
-      return "allocated before recording, alive throughout: parameters, or gradients kept across steps "
-             "(the backward pass in this trace creates no gradient tensors)";
+    case Reason::ModelConstruction:
+      return "allocated by " + c.location +
+             " through a layer's constructor, Module.to / .cuda or load_state_dict: model weights";
+    case Reason::PreexistingNoTraining:
+      return "allocated before recording with no stack, alive throughout, and the trace shows no backward "
+             "pass, optimizer step or gradient: weights, a KV cache, a CUDA-graph pool and a data buffer all "
+             "live this long";
     case Reason::PreexistingMatchesGradient:
-      return "allocated before recording, alive throughout, and the backward pass makes a gradient of its "
-             "size: a parameter";
+      return "allocated before recording, alive throughout, and a gradient of its size exists: a parameter";
     case Reason::PreexistingWithoutGradient:
-      return "allocated before recording, alive throughout, but no gradient of its size is made: a buffer, "
-             "a frozen parameter or an input";
+      return "allocated before recording with no stack, alive throughout, and no gradient or optimizer state "
+             "of its size: a buffer, a frozen parameter or an input";
+    case Reason::PreexistingFrozen:
+      return "allocated before recording with no stack, alive throughout a training run, and no gradient of "
+             "its size: a frozen parameter or a model buffer (weights outlive every step; a data buffer or "
+             "a cache would too, so this is a likely answer, not a certain one)";
+    case Reason::PreexistingPairedParameter:
+      return "allocated before recording with no stack, alive throughout; no gradient is allocated in the "
+             "trace, so each parameter's gradient is a block of the same size from before it: one of such a "
+             "pair, counted as the parameter";
+    case Reason::PreexistingPairedGradient:
+      return "allocated before recording with no stack, alive throughout; the backward accumulates into "
+             "gradients from before recording, each beside a parameter of its size: counted as the gradient";
+    case Reason::PreexistingInPlaceState:
+      return "allocated before recording with no stack, alive throughout, the size of a gradient whose "
+             "parameter is already counted; the optimizer step allocates no state, so it updates its state "
+             "in place: optimizer state";
+    case Reason::PreexistingStackOptimizer:
+      return "allocated before recording by the optimizer step (its own stack: " + c.location +
+             "), alive throughout: optimizer state";
+    case Reason::PreexistingStackBackward:
+      return "allocated before recording by the backward pass (its own stack: " + c.location +
+             "), alive throughout: a gradient";
+    case Reason::PreexistingStackConstruction:
+      return "allocated before recording by " + c.location +
+             " through a layer's constructor, Module.to / .cuda or load_state_dict: model weights";
+    case Reason::PreexistingStackForward:
+      return "allocated before recording by a forward (" + c.location +
+             "), alive throughout: an output, a cache or a buffer";
     case Reason::PreexistingReplacedState:
       return "allocated before recording, freed inside the optimizer step at " + c.free_event +
              ", which allocates state that outlives it: optimizer state the step replaced";
@@ -107,7 +129,15 @@ std::string evidence_text(const ReasonContext& c) {
              "), still alive after the backward pass: an output or "
              "a cache, not an activation";
     case Reason::ForwardNoBackward:
-      return "made in the forward (" + c.location + "), alive to the end with no backward pass after it";
+      return "made in the forward (" + c.location +
+             "), alive to the end; the trace shows no backward pass or optimizer step at all";
+    case Reason::ForwardAtEnd:
+      return "made in the forward (" + c.location +
+             "), alive when the trace ends: an activation saved for a backward pass the trace does not "
+             "contain";
+    case Reason::ForwardBackwardUnfinished:
+      return "made in the forward (" + c.location +
+             "), still alive when the trace ends inside the backward pass that frees such activations";
     case Reason::NoEvidence:
       return "no stack recorded and no phase annotation covers it";
   }
@@ -124,7 +154,11 @@ std::string classification_reason(const Classification& classification, const Ti
   const bool traced = timeline.ever_live(elem) && alloc_state > 0;
   LocationIndex locations(stacks, LocationRule::FirstUserFrame);
   ReasonContext context{classification, timeline, elem, "", "", "", ""};
-  context.location = std::string(locations.label(locations.location_of(traced ? element.stack : StackId{0})));
+  // A block from the segment snapshot keeps its allocation stack (a free's stack says nothing of
+  // where the memory was made).
+  const bool own_stack = traced || element.origin == Origin::SnapshotBlock;
+  context.location =
+      std::string(locations.label(locations.location_of(own_stack ? element.stack : StackId{0})));
   if (traced) {
     const uint32_t region = classification.phases.region_of(alloc_state - 1);
     context.alloc_region = classification.phases.describe(region, classification.annotations);
@@ -141,7 +175,9 @@ std::string classification_reason(const Classification& classification, const Ti
     default:
       why = evidence_text(context);
   }
-  return std::string(classification.category_name(elem)) + ": " + why;
+  const Strength strength = classification.strength(elem);
+  const std::string qualifier = strength == Strength::Likely ? " (likely)" : "";
+  return std::string(classification.category_name(elem)) + qualifier + ": " + why;
 }
 
 }  // namespace snapscope

@@ -7,6 +7,7 @@
 
 #include "core/analysis/frame_kind.h"
 #include "core/analysis/source_location.h"
+#include "core/classify/stackless_matcher.h"
 #include "core/util/parallel_jobs.h"
 
 namespace snapscope {
@@ -85,6 +86,14 @@ struct Verdict {
   Reason reason;
 };
 
+// Allocated before recording: on the initial stack, or the element memory_viz promotes to the
+// only action of a trace without actions.
+bool from_before_recording(const Timeline& timeline, uint32_t elem) {
+  const ReplayInput& input = timeline.input();
+  return timeline.in_initial_stack(elem) ||
+         (input.synthetic_action && !input.actions.empty() && input.actions.front().elem == elem);
+}
+
 struct Lifetime {
   std::optional<size_t> alloc_action;  // empty: allocated before recording
   std::optional<size_t> free_action;   // empty: never freed
@@ -115,6 +124,18 @@ class Classifier {
     first_backward_ = std::find_if(regions.begin(), regions.end(), [](const PhaseRegion& region) {
                         return region.phase == Phase::Backward;
                       }) != regions.end();
+    // Training shows in an optimizer or zero_grad annotation even where it covers no allocation,
+    // and in the memory from before recording (optimizer state, gradients).
+    // Any device's: one process steps the optimizer for all of its devices.
+    for (const AnnotationRecord& annotation : input_.annotations) {
+      const Phase phase = annotation_phase(annotation.name);
+      training_seen_ = training_seen_ || (phase != Phase::None && phase != Phase::Forward);
+    }
+    for (const uint32_t elem : input_.timeline.input().initial_stack) {
+      if (training_seen_) break;
+      const Phase shown = out_.phases.alloc_evidence(elem);
+      training_seen_ = shown == Phase::Optimizer || shown == Phase::Backward || shown == Phase::ZeroGrad;
+    }
   }
 
   Verdict traced(uint32_t elem, const Lifetime& life) {
@@ -122,6 +143,10 @@ class Classifier {
     const size_t alloc = *life.alloc_action;
     Phase phase = out_.phases.alloc_evidence(elem);
     if (phase == Phase::None) phase = out_.phases.phase_of(alloc);
+    // Module.to / a layer's constructor / load_state_dict inside the trace: weights, and they stay.
+    if (phase == Phase::Forward && out_.phases.construction_evidence(elem) &&
+        !(life.free_action && out_.phases.phase_of(*life.free_action) == Phase::Backward))
+      return {Category::Parameter, Reason::ModelConstruction};
     const uint32_t region = alloc_region(alloc);
     const size_t region_end =
         region == kNoIndex ? input_.timeline.action_count() : out_.phases.regions()[region].end_action;
@@ -150,31 +175,12 @@ class Classifier {
     return {Category::Unknown, Reason::NoEvidence};
   }
 
-  // After the traced pass: the sizes of the gradients it found, to match parameters against.
-  void collect_gradient_sizes() {
-    for (uint32_t elem = 0; elem < out_.categories.size(); ++elem) {
-      if (out_.categories[elem] == category_id(Category::Gradient) && !input_.timeline.in_initial_stack(elem))
-        ++gradient_sizes_[input_.timeline.element(elem).size];
-    }
-  }
-
-  Verdict pre_existing(const Lifetime& life, uint64_t size) {
-    if (!life.free_action) {
-      // Alive throughout: parameters, unless the trace shows a step that should have made
-      // optimizer state or gradients and did not (then they are in here too).
-      if (has_optimizer_ && !out_.optimizer_state_traced)
-        return {Category::Unknown, Reason::PreexistingWithOptimizerState};
-      if (has_backward_ && !out_.gradients_traced)
-        return {Category::Unknown, Reason::PreexistingWithGradients};
-      if (gradient_sizes_.empty()) return {Category::Parameter, Reason::PreexistingParameters};
-      // Every parameter that learns gets a gradient of its size: match them one to one.
-      const auto match = gradient_sizes_.find(size);
-      if (match == gradient_sizes_.end() || match->second == 0)
-        return {Category::Unknown, Reason::PreexistingWithoutGradient};
-      --match->second;
-      return {Category::Parameter, Reason::PreexistingMatchesGradient};
-    }
-    switch (out_.phases.phase_of(*life.free_action)) {
+  // An element from before recording that the trace frees: what its free shows.
+  Verdict freed_before_recorded(uint32_t elem, size_t free_action) const {
+    // The free's own stack says zero_grad even where it falls just before the annotation.
+    if (out_.phases.alloc_evidence(elem) == Phase::ZeroGrad)
+      return {Category::Gradient, Reason::PreexistingFreedZeroGrad};
+    switch (out_.phases.phase_of(free_action)) {
       case Phase::ZeroGrad:
         return {Category::Gradient, Reason::PreexistingFreedZeroGrad};
       case Phase::Backward:
@@ -188,14 +194,41 @@ class Classifier {
     }
   }
 
+  // A block alive throughout whose allocation stack the segment snapshot kept; nullopt without one.
+  std::optional<Verdict> alive_by_own_stack(uint32_t elem) const {
+    if (input_.timeline.element(elem).stack == 0) return std::nullopt;
+    if (out_.phases.workspace_evidence(elem)) return Verdict{Category::Workspace, Reason::WorkspaceFrame};
+    switch (out_.phases.alloc_evidence(elem)) {
+      case Phase::Optimizer:
+        return Verdict{Category::OptimizerState, Reason::PreexistingStackOptimizer};
+      case Phase::Backward:
+      case Phase::ZeroGrad:
+        return Verdict{Category::Gradient, Reason::PreexistingStackBackward};
+      case Phase::Forward:
+        if (out_.phases.construction_evidence(elem))
+          return Verdict{Category::Parameter, Reason::PreexistingStackConstruction};
+        return Verdict{Category::Unknown, Reason::PreexistingStackForward};
+      case Phase::None:
+        break;
+    }
+    return std::nullopt;
+  }
+
+  bool training_seen() const { return training_seen_; }
+
  private:
   Verdict forward(const Lifetime& life, bool freed_inside, uint32_t region) const {
     if (freed_inside) return {Category::Temporary, Reason::ForwardTemporary};
     if (life.free_action && out_.phases.phase_of(*life.free_action) == Phase::Backward)
       return {Category::Activation, Reason::ForwardActivation};
     const bool backward_follows = backward_after(region);
-    return {Category::Unknown,
-            backward_follows ? Reason::ForwardSurvivesBackward : Reason::ForwardNoBackward};
+    if (!life.free_action && ends_in_backward_ && backward_follows)
+      return {Category::Activation, Reason::ForwardBackwardUnfinished};
+    if (backward_follows) return {Category::Unknown, Reason::ForwardSurvivesBackward};
+    // Alive at the end with no backward after it: saved for a backward the trace does not
+    // contain, if the trace is a training run at all.
+    if (!life.free_action && training_seen_) return {Category::Activation, Reason::ForwardAtEnd};
+    return {Category::Unknown, Reason::ForwardNoBackward};
   }
 
   bool backward_after(uint32_t region) const {
@@ -217,10 +250,13 @@ class Classifier {
   const ClassifyInput& input_;
   Classification& out_;
   size_t region_hint_ = 0;
-  std::unordered_map<uint64_t, uint32_t> gradient_sizes_;
   std::vector<bool> backward_follows_;
   bool has_optimizer_ = out_.phases.has(Phase::Optimizer);
   bool has_backward_ = out_.phases.has(Phase::Backward);
+  bool training_seen_ = has_optimizer_ || has_backward_ || out_.phases.has(Phase::ZeroGrad);
+  // The last phase region is a backward pass: the trace stops before that backward ends.
+  bool ends_in_backward_ =
+      !out_.phases.regions().empty() && out_.phases.regions().back().phase == Phase::Backward;
   bool first_backward_ = false;
 };
 
@@ -263,7 +299,7 @@ void classify_traced(const ClassifyInput& input, Classification& out, const std:
         check_cancel(cancel, elem);
         if (!timeline.ever_live(elem)) continue;
         const Lifetime life = lifetime_of(timeline, elem);
-        if (!life.alloc_action) continue;
+        if (!life.alloc_action || from_before_recording(timeline, elem)) continue;
         const Verdict verdict = classifier.traced(elem, life);
         out.categories[elem] = category_id(verdict.category);
         out.reasons[elem] = verdict.reason;
@@ -274,6 +310,55 @@ void classify_traced(const ClassifyInput& input, Classification& out, const std:
   for (const Classifier& classifier : classifiers) {
     out.optimizer_state_traced = out.optimizer_state_traced || classifier.saw_optimizer_state;
     out.gradients_traced = out.gradients_traced || classifier.saw_gradients;
+  }
+}
+
+// One generation of gradients and of surviving optimizer state among the traced allocations.
+void count_traced_evidence(const Timeline& timeline, const Classification& out, StacklessEvidence& evidence) {
+  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+    if (!timeline.ever_live(elem) || from_before_recording(timeline, elem)) continue;
+    const uint64_t key = size_key(timeline.element(elem).size);
+    if (out.categories[elem] == category_id(Category::Gradient)) ++evidence.gradients[key];
+    if (out.categories[elem] == category_id(Category::OptimizerState) &&
+        timeline.free_state(elem) == timeline.never_freed())
+      ++evidence.state[key];
+  }
+}
+
+// Memory allocated before recording: what the trace does to it, else its own stack, else its size
+// against the gradients and optimizer state in sight (stackless_matcher.h).
+void classify_before_recording(const ClassifyInput& input, Classification& out) {
+  const Timeline& timeline = input.timeline;
+  Classifier classifier(input, out);
+  StacklessEvidence evidence;
+  count_traced_evidence(timeline, out, evidence);
+  SizeCounts earlier_gradients;
+  std::vector<uint32_t> stackless;
+  std::vector<uint64_t> stackless_sizes;
+  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+    if (!timeline.ever_live(elem) || !from_before_recording(timeline, elem)) continue;
+    const Lifetime life = lifetime_of(timeline, elem);
+    const std::optional<Verdict> verdict = life.free_action
+                                               ? classifier.freed_before_recorded(elem, *life.free_action)
+                                               : classifier.alive_by_own_stack(elem);
+    if (!verdict) {
+      stackless.push_back(elem);
+      stackless_sizes.push_back(timeline.element(elem).size);
+      continue;
+    }
+    out.categories[elem] = category_id(verdict->category);
+    out.reasons[elem] = verdict->reason;
+    const uint64_t key = size_key(timeline.element(elem).size);
+    if (verdict->category == Category::Gradient) ++earlier_gradients[key];
+    if (verdict->category == Category::OptimizerState && !life.free_action) ++evidence.state[key];
+  }
+  if (evidence.gradients.empty()) evidence.gradients = std::move(earlier_gradients);
+  evidence.training = classifier.training_seen();
+  evidence.state_in_place = out.phases.has(Phase::Optimizer) && !out.optimizer_state_traced;
+  const std::vector<StacklessVerdict> verdicts = match_stackless(stackless_sizes, evidence);
+  for (size_t i = 0; i < stackless.size(); ++i) {
+    out.categories[stackless[i]] = category_id(verdicts[i].category);
+    out.reasons[stackless[i]] = verdicts[i].reason;
   }
 }
 
@@ -290,19 +375,144 @@ Classification classify_allocations(const ClassifyInput& input, const std::atomi
   // Traced allocations first: whether the optimizer made its state decides what the memory
   // from before recording most likely is.
   classify_traced(input, out, cancel);
-  Classifier classifier(input, out);
-  std::vector<uint32_t> pre_existing;
-  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
-    if (timeline.in_initial_stack(elem)) pre_existing.push_back(elem);
-  }
-  classifier.collect_gradient_sizes();
-  for (const uint32_t elem : pre_existing) {
-    const Verdict verdict = classifier.pre_existing(lifetime_of(timeline, elem), timeline.element(elem).size);
-    out.categories[elem] = category_id(verdict.category);
-    out.reasons[elem] = verdict.reason;
-  }
+  classify_before_recording(input, out);
   if (!out.rules.empty()) apply_rules(input, out, cancel);
   return out;
+}
+
+const char* strength_name(Strength strength) {
+  switch (strength) {
+    case Strength::Certain:
+      return "certain";
+    case Strength::Likely:
+      return "likely";
+    case Strength::None:
+      break;
+  }
+  return "none";
+}
+
+Strength reason_strength(Reason reason) {
+  switch (reason) {
+    case Reason::Rule:
+    case Reason::WorkspaceFrame:
+    case Reason::ModelConstruction:
+    case Reason::OptimizerStateAliveAfter:
+    case Reason::OptimizerStateNeverFreed:
+    case Reason::OptimizerTemporary:
+    case Reason::ZeroGradTemporary:
+    case Reason::BackwardGradient:
+    case Reason::BackwardTemporary:
+    case Reason::ForwardActivation:
+    case Reason::ForwardTemporary:
+    case Reason::PreexistingStackOptimizer:
+    case Reason::PreexistingStackConstruction:
+    case Reason::PreexistingFreedZeroGrad:
+      return Strength::Certain;
+    case Reason::NeverLive:
+    case Reason::NoEvidence:
+      return Strength::None;
+    default:
+      return Strength::Likely;
+  }
+}
+
+const char* reason_summary(Reason reason) {
+  switch (reason) {
+    case Reason::NeverLive:
+      return "never live";
+    case Reason::Rule:
+      return "a user rule";
+    case Reason::WorkspaceFrame:
+      return "a workspace or communication frame";
+    case Reason::ModelConstruction:
+      return "made by a constructor, Module.to or load_state_dict";
+    case Reason::PreexistingNoTraining:
+      return "from before recording, no stack, no training in the trace";
+    case Reason::PreexistingMatchesGradient:
+      return "from before recording, a gradient of its size";
+    case Reason::PreexistingWithoutGradient:
+      return "from before recording, no stack, no gradient of its size";
+    case Reason::PreexistingFrozen:
+      return "from before recording, no gradient of its size in a training run";
+    case Reason::PreexistingPairedParameter:
+      return "from before recording, paired with a same-size gradient";
+    case Reason::PreexistingPairedGradient:
+      return "from before recording, paired with a same-size parameter";
+    case Reason::PreexistingInPlaceState:
+      return "from before recording, gradient-sized, the step makes no state";
+    case Reason::PreexistingStackOptimizer:
+      return "from before recording, its stack is the optimizer step";
+    case Reason::PreexistingStackBackward:
+      return "from before recording, its stack is the backward pass";
+    case Reason::PreexistingStackConstruction:
+      return "from before recording, its stack builds the model";
+    case Reason::PreexistingStackForward:
+      return "from before recording, made by a forward, alive throughout";
+    case Reason::PreexistingReplacedState:
+      return "from before recording, replaced by the optimizer step";
+    case Reason::PreexistingFreedZeroGrad:
+      return "from before recording, freed by zero_grad";
+    case Reason::PreexistingFreedBackward:
+      return "from before recording, freed in the backward pass";
+    case Reason::PreexistingFreed:
+      return "from before recording, freed outside any known phase";
+    case Reason::OptimizerStateAliveAfter:
+      return "made in the optimizer step, alive after it";
+    case Reason::OptimizerStateNeverFreed:
+      return "made in the optimizer step, never freed";
+    case Reason::OptimizerTemporary:
+      return "made and freed in the optimizer step";
+    case Reason::ZeroGradTemporary:
+      return "made and freed in zero_grad";
+    case Reason::ZeroGradAlive:
+      return "made in zero_grad and kept";
+    case Reason::BackwardGradient:
+      return "made in the backward pass, alive after it";
+    case Reason::BackwardGradientAtEnd:
+      return "made in the backward pass, alive when the trace ends in it";
+    case Reason::BackwardTemporary:
+      return "made and freed in the backward pass";
+    case Reason::ForwardActivation:
+      return "made in the forward, freed in the backward";
+    case Reason::ForwardTemporary:
+      return "made and freed in the forward";
+    case Reason::ForwardSurvivesBackward:
+      return "made in the forward, alive after its backward pass";
+    case Reason::ForwardNoBackward:
+      return "made in the forward, alive to the end, no training in the trace";
+    case Reason::ForwardAtEnd:
+      return "made in the forward, alive when the trace ends before its backward";
+    case Reason::ForwardBackwardUnfinished:
+      return "made in the forward, alive when the trace ends inside its backward";
+    case Reason::NoEvidence:
+      return "no stack and no phase";
+  }
+  return "";
+}
+
+std::vector<std::array<uint64_t, 3>> category_strength_bytes_at(const Classification& classification,
+                                                                const Timeline& timeline, size_t state) {
+  std::vector<std::array<uint64_t, 3>> bytes(classification.names.size(), {0, 0, 0});
+  std::vector<LiveAllocation> live;
+  timeline.live_at(state, live);
+  for (const LiveAllocation& allocation : live) {
+    bytes[classification.categories[allocation.elem]]
+         [static_cast<size_t>(classification.strength(allocation.elem))] += allocation.size;
+  }
+  return bytes;
+}
+
+std::vector<uint64_t> reason_bytes_at(const Classification& classification, const Timeline& timeline,
+                                      size_t state, CategoryId category) {
+  std::vector<uint64_t> bytes(static_cast<size_t>(Reason::NoEvidence) + 1, 0);
+  std::vector<LiveAllocation> live;
+  timeline.live_at(state, live);
+  for (const LiveAllocation& allocation : live) {
+    if (classification.categories[allocation.elem] == category)
+      bytes[static_cast<size_t>(classification.reasons[allocation.elem])] += allocation.size;
+  }
+  return bytes;
 }
 
 MomentTable category_moment_table(std::span<const LiveElement> live, const Classification& classification,

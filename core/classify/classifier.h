@@ -1,9 +1,13 @@
-// Gives every allocation of a timeline one category and the reason for it, from what the snapshot
-// holds: user rules first, then workspace frames, then lifetimes relative to the phases
-// (phase_regions.h). Where the evidence is weak the answer is `unknown`, with the reason saying
-// what was seen. O(allocations + distinct stacks); no GUI, no database.
+// Gives every allocation of a timeline one category, how strong the evidence is and the reason
+// for it, from what the snapshot holds: user rules first, then workspace frames, then the
+// allocation's own stack and its lifetime relative to the phases (phase_regions.h); memory from
+// before recording by its own stack (a snapshot block keeps its allocation stack), else by
+// matching its size against the gradients and optimizer state the trace shows. Where the
+// evidence is absent or conflicts the answer is `unknown`, with the reason saying what was seen.
+// O(allocations + distinct stacks); no GUI, no database. docs/RULES.md states the rules.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <span>
@@ -23,31 +27,48 @@ namespace snapscope {
 
 enum class Reason : uint8_t {
   NeverLive,
-  Rule,                           // a user rule matched (rule_of says which)
-  WorkspaceFrame,                 // cuBLAS / cuDNN workspace, NCCL / c10d buffer frame
-  PreexistingParameters,          // before recording, alive throughout; the trace does not contradict it
-  PreexistingWithOptimizerState,  // before recording, alive throughout; the step made no optimizer state
-  PreexistingWithGradients,       // before recording, alive throughout; the backward made no gradients
-  PreexistingMatchesGradient,     // before recording, alive throughout, a traced gradient of its size
-  PreexistingWithoutGradient,     // before recording, alive throughout, no traced gradient of its size
-  PreexistingReplacedState,       // before recording, freed in a step that makes surviving state
-  PreexistingFreedZeroGrad,       // before recording, freed by zero_grad
-  PreexistingFreedBackward,       // before recording, freed in the backward pass
-  PreexistingFreed,               // before recording, freed elsewhere
-  OptimizerStateAliveAfter,       // made in the optimizer step, alive after it
-  OptimizerStateNeverFreed,       // made in the optimizer step, never freed
-  OptimizerTemporary,             // made and freed in the optimizer step
+  Rule,                          // a user rule matched (rule_of says which)
+  WorkspaceFrame,                // cuBLAS / cuDNN workspace, NCCL / c10d buffer frame
+  PreexistingNoTraining,         // before recording, alive throughout, no stack; no training in sight
+  PreexistingMatchesGradient,    // before recording, alive throughout, a gradient of its size
+  PreexistingWithoutGradient,    // before recording, alive throughout, no gradient of its size
+  PreexistingFrozen,             // the same in a training run: a frozen parameter or a model buffer
+  PreexistingPairedParameter,    // before recording, alive throughout, one of a parameter/gradient pair
+  PreexistingPairedGradient,     // the other one: a gradient the backward accumulates into in place
+  PreexistingInPlaceState,       // before recording, a gradient's size beyond its parameter; the step
+                                 // allocates no state, so it updates this in place
+  PreexistingStackOptimizer,     // before recording, its stack is the optimizer step: state
+  PreexistingStackBackward,      // before recording, its stack is the backward pass: a gradient
+  PreexistingStackConstruction,  // before recording, its stack builds or moves the model: a parameter
+  PreexistingStackForward,       // before recording, its stack is a forward, alive throughout
+  PreexistingReplacedState,      // before recording, freed in a step that makes surviving state
+  PreexistingFreedZeroGrad,      // before recording, freed by zero_grad
+  PreexistingFreedBackward,      // before recording, freed in the backward pass
+  PreexistingFreed,              // before recording, freed elsewhere
+  ModelConstruction,             // made by a constructor / Module.to / load_state_dict in the trace
+  OptimizerStateAliveAfter,      // made in the optimizer step, alive after it
+  OptimizerStateNeverFreed,      // made in the optimizer step, never freed
+  OptimizerTemporary,            // made and freed in the optimizer step
   ZeroGradTemporary,
   ZeroGradAlive,
-  BackwardGradient,         // made in the backward pass, alive after it ended
-  BackwardGradientAtEnd,    // made in the backward pass, alive when the trace ends inside it
-  BackwardTemporary,        // made and freed in the backward pass
-  ForwardActivation,        // made in the forward, freed in the backward
-  ForwardTemporary,         // made and freed in the forward
-  ForwardSurvivesBackward,  // made in the forward, alive after the backward that followed
-  ForwardNoBackward,        // made in the forward, alive when no backward follows
-  NoEvidence,               // no stack and no phase annotation
+  BackwardGradient,           // made in the backward pass, alive after it ended
+  BackwardGradientAtEnd,      // made in the backward pass, alive when the trace ends inside it
+  BackwardTemporary,          // made and freed in the backward pass
+  ForwardActivation,          // made in the forward, freed in the backward
+  ForwardTemporary,           // made and freed in the forward
+  ForwardSurvivesBackward,    // made in the forward, alive after the backward that followed
+  ForwardNoBackward,          // made in the forward, alive to the end; no backward, no training seen
+  ForwardAtEnd,               // made in the forward, alive when the trace ends before its backward
+  ForwardBackwardUnfinished,  // made in the forward, alive when the trace ends inside its backward
+  NoEvidence,                 // no stack and no phase annotation
 };
+
+// How sure a category is: `certain` where the allocation's own stack or lifetime says it (made
+// and freed inside one phase, made by the optimizer step and kept, a rule), `likely` where it is
+// inferred (sizes matched against gradients, a trace that ends mid-step), `none` for unknown.
+enum class Strength : uint8_t { Certain, Likely, None };
+const char* strength_name(Strength strength);  // "certain", "likely", "none"
+Strength reason_strength(Reason reason);
 
 struct Classification {
   CategoryNames names;
@@ -61,6 +82,10 @@ struct Classification {
   bool gradients_traced = false;        // the trace shows the backward creating gradients
 
   CategoryId category(uint32_t elem) const { return categories[elem]; }
+  Strength strength(uint32_t elem) const {
+    return categories[elem] == category_id(Category::Unknown) ? Strength::None
+                                                              : reason_strength(reasons[elem]);
+  }
   std::string_view category_name(uint32_t elem) const { return names.name(categories[elem]); }
 };
 
@@ -87,5 +112,16 @@ std::string classification_reason(const Classification& classification, const Ti
 // to timeline.total_at_state(state).
 std::vector<uint64_t> category_bytes_at(const Classification& classification, const Timeline& timeline,
                                         size_t state);
+
+// The same split by strength: [category][strength] (Strength as index).
+std::vector<std::array<uint64_t, 3>> category_strength_bytes_at(const Classification& classification,
+                                                                const Timeline& timeline, size_t state);
+
+// Bytes live in `state` per reason (indexed by Reason) among allocations of `category`: why
+// anything is unknown, how the likely ones were inferred.
+std::vector<uint64_t> reason_bytes_at(const Classification& classification, const Timeline& timeline,
+                                      size_t state, CategoryId category);
+// A short phrase for a reason, for tables and legends ("no stack, no training evidence").
+const char* reason_summary(Reason reason);
 
 }  // namespace snapscope

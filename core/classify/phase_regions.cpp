@@ -30,13 +30,35 @@ struct StackEvidence {
   bool zero_grad = false, optimizer = false, backward = false;
 };
 
+// "/torch/optim/" on POSIX or Windows paths.
+bool in_folder(std::string_view filename, std::string_view posix_folder) {
+  if (contains(filename, posix_folder)) return true;
+  std::string windows(posix_folder);
+  std::replace(windows.begin(), windows.end(), '/', '\\');
+  return contains(filename, windows);
+}
+
+// torch.optim (the Optimizer.step wrapper and hooks too) and the optimizer libraries people use.
+bool is_optimizer_file(std::string_view filename) {
+  static constexpr std::array<std::string_view, 9> kFolders = {"/torch/optim/",
+                                                               "/apex/optimizers/",
+                                                               "/apex/contrib/optimizers/",
+                                                               "/bitsandbytes/optim/",
+                                                               "/deepspeed/ops/adam/",
+                                                               "/deepspeed/ops/lamb/",
+                                                               "/deepspeed/runtime/zero/",
+                                                               "/torchao/optim/",
+                                                               "/transformers/optimization.py"};
+  return std::any_of(kFolders.begin(), kFolders.end(),
+                     [&](std::string_view folder) { return in_folder(filename, folder); });
+}
+
 void note_python_frame(const FrameRef& frame, StackEvidence& evidence) {
   if (frame.name == "zero_grad") {
     evidence.zero_grad = true;
     return;
   }
-  if (contains(frame.filename, "/torch/optim/") || contains(frame.filename, "\\torch\\optim\\"))
-    evidence.optimizer = true;
+  if (is_optimizer_file(frame.filename)) evidence.optimizer = true;
   // A hand-written optimizer: `step` in optimizer.py / optimizers.py / my_optim.py.
   if (frame.name == "step" && contains_lower(file_stem(frame.filename), "optim")) evidence.optimizer = true;
   if (frame.name == "backward" || frame.name == "_engine_run_backward" || frame.name == "run_backward")
@@ -69,6 +91,21 @@ const char* phase_name(Phase phase) {
       break;
   }
   return "unknown phase";
+}
+
+bool is_construction_frame(const FrameRef& frame) {
+  // init_weight(s) / init_weight_list, load_weights, load_state_dict / _load_from_state_dict, ...
+  static constexpr std::array<std::string_view, 6> kStems = {"init_weight",      "load_weight",
+                                                             "reset_parameters", "from_pretrained",
+                                                             "load_state_dict",  "load_checkpoint"};
+  if (std::any_of(kStems.begin(), kStems.end(),
+                  [&](std::string_view stem) { return contains(frame.name, stem); }))
+    return true;
+  if (!in_folder(frame.filename, "/torch/nn/")) return false;
+  // Module.to / .cuda / .half ... go through _apply; a layer's constructor makes its weights.
+  static constexpr std::array<std::string_view, 5> kInTorchNn = {"_apply", "__init__", "to_empty",
+                                                                 "register_parameter", "__new__"};
+  return std::find(kInTorchNn.begin(), kInTorchNn.end(), frame.name) != kInTorchNn.end();
 }
 
 bool is_workspace_frame(const FrameRef& frame) {
@@ -129,8 +166,10 @@ PhaseRegions::PhaseRegions(const Timeline& timeline, const StackSource& stacks,
     const std::span<const FrameId> frames = stacks.stack_frames(stack);
     const bool workspace = std::any_of(frames.begin(), frames.end(),
                                        [&](FrameId id) { return is_workspace_frame(stacks.frame(id)); });
+    const bool construction = std::any_of(
+        frames.begin(), frames.end(), [&](FrameId id) { return is_construction_frame(stacks.frame(id)); });
     return static_cast<uint8_t>(static_cast<uint8_t>(stack_phase(frames, stacks)) |
-                                (workspace ? kWorkspaceBit : 0));
+                                (workspace ? kWorkspaceBit : 0) | (construction ? kConstructionBit : 0));
   });
   const auto stack_evidence = [&](StackId stack) { return stack == 0 ? uint8_t{0} : memo.get(stack); };
   const auto cached_stack_phase = [&](StackId stack) {
@@ -154,6 +193,15 @@ PhaseRegions::PhaseRegions(const Timeline& timeline, const StackSource& stacks,
   std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) {
     return a.action != b.action ? a.action < b.action : a.delta < b.delta;
   });
+  // Pre-existing elements have their own stack too: a block's allocation stack, or the stack of
+  // the free that ended an element allocated before recording.
+  const ReplayInput& input = timeline.input();
+  for (const uint32_t elem : input.initial_stack)
+    alloc_evidence_[elem] = stack_evidence(timeline.element(elem).stack);
+  if (input.synthetic_action && !input.actions.empty()) {
+    const uint32_t promoted = input.actions.front().elem;
+    alloc_evidence_[promoted] = stack_evidence(timeline.element(promoted).stack);
+  }
   std::array<int, 5> open{};
   std::array<int, 5> latest_open{-1, -1, -1, -1, -1};  // per phase, the last range opened
   size_t next_edge = 0;
@@ -178,8 +226,9 @@ PhaseRegions::PhaseRegions(const Timeline& timeline, const StackSource& stacks,
     if (!timeline.action_is_free(action)) {
       const uint8_t evidence = stack_evidence(timeline.element(elem).stack);
       const auto shown = static_cast<Phase>(evidence & kPhaseBits);
-      alloc_evidence_[elem] = static_cast<uint8_t>(
-          static_cast<uint8_t>(annotated != Phase::None ? annotated : shown) | (evidence & kWorkspaceBit));
+      alloc_evidence_[elem] =
+          static_cast<uint8_t>(static_cast<uint8_t>(annotated != Phase::None ? annotated : shown) |
+                               (evidence & (kWorkspaceBit | kConstructionBit)));
       if (phase == Phase::None) phase = shown;
     } else if (phase == Phase::None && timeline.element(elem).origin == Origin::FreeWithoutAlloc) {
       phase = cached_stack_phase(timeline.element(elem).stack);  // its only stack is the free's

@@ -3,7 +3,8 @@
 //   1. annotations (external_annotations) whose names say the phase ("Optimizer.step#AdamW.step",
 //      "Optimizer.zero_grad...", "...backward...", "...forward...");
 //   2. the allocation's stack: an autograd node or engine frame (backward), an optimizer frame
-//      (torch/optim, a user `step` in an optim* file, zero_grad), any other frame (forward).
+//      (torch/optim, an optimizer library, a user `step` in an optim* file, zero_grad), any other
+//      frame (forward).
 // Frees carry the phase of the allocation before them. A region is a maximal run of actions in
 // one phase, so "freed in the backward that followed" is a region lookup.
 #pragma once
@@ -27,6 +28,13 @@ const char* phase_name(Phase phase);  // "forward", "backward pass", "optimizer 
 Phase stack_phase(std::span<const FrameId> frames, const StackSource& source);
 // A cuBLAS / cuDNN workspace or NCCL / c10d frame: library memory, not a tensor.
 bool is_workspace_frame(const FrameRef& frame);
+// A frame that makes a model's weights: a torch.nn layer's constructor, Module.to / .cuda /
+// .half (Module._apply), or a function named for it (init_weight(s), load_weights,
+// load_state_dict, reset_parameters, from_pretrained, load_checkpoint).
+bool is_construction_frame(const FrameRef& frame);
+// torch.optim (with the Optimizer.step wrapper and its hooks), apex, bitsandbytes, DeepSpeed,
+// torchao or transformers' optimizers: a frame there is the optimizer step.
+bool is_optimizer_file(std::string_view filename);
 // The phase an annotation's name announces, or None.
 Phase annotation_phase(std::string_view name);
 
@@ -58,15 +66,19 @@ class PhaseRegions {
   // Whether any region has this phase.
   bool has(Phase phase) const;
   // The phase the element's own allocation shows (its stack or a phase annotation), None if neither.
+  // For an element from before recording: what its own stack shows (a snapshot block's allocation
+  // stack; the stack of the free of an element allocated before recording).
   Phase alloc_evidence(uint32_t elem) const { return static_cast<Phase>(alloc_evidence_[elem] & kPhaseBits); }
   // Its allocation stack holds a workspace frame (is_workspace_frame).
   bool workspace_evidence(uint32_t elem) const { return (alloc_evidence_[elem] & kWorkspaceBit) != 0; }
+  // Its allocation stack makes model weights (is_construction_frame).
+  bool construction_evidence(uint32_t elem) const { return (alloc_evidence_[elem] & kConstructionBit) != 0; }
   // "the optimizer step (Optimizer.step#AdamW.step)", "the backward pass", ...
   std::string describe(uint32_t region, std::span<const PlacedAnnotation> placed) const;
 
  private:
   std::vector<PhaseRegion> regions_;
-  static constexpr uint8_t kPhaseBits = 0x07, kWorkspaceBit = 0x08;
+  static constexpr uint8_t kPhaseBits = 0x07, kWorkspaceBit = 0x08, kConstructionBit = 0x10;
   // Per element: its allocation's Phase, | kWorkspaceBit. Read by the classifier's threads, so
   // nothing else of the stacks is needed after construction.
   std::vector<uint8_t> alloc_evidence_;

@@ -62,8 +62,14 @@ TEST_SUITE("conformance") {
     const Timeline& timeline = *source.blocks;
     const Classification classification = classify_source(source, nullptr);
     const std::vector<uint64_t> at_peak = category_bytes_at(classification, timeline, peak_state(timeline));
-    const uint64_t parameters = bytes_of(classification, at_peak, Category::Parameter);
+    // The parameters each traced gradient vouches for, and 1.25 MiB of stackless blocks from before
+    // recording with no gradient of their size (buffers or frozen weights: parameter, likely).
+    const std::vector<uint64_t> parameter_reasons =
+        reason_bytes_at(classification, timeline, peak_state(timeline), category_id(Category::Parameter));
+    const uint64_t parameters = parameter_reasons[size_t(Reason::PreexistingMatchesGradient)];
     CHECK(parameters == 13'627'238'400);
+    CHECK(parameter_reasons[size_t(Reason::PreexistingFrozen)] == 1'314'816);
+    CHECK(bytes_of(classification, at_peak, Category::Parameter) == parameters + 1'314'816);
     CHECK(bytes_of(classification, at_peak, Category::Gradient) == parameters);
     CHECK(bytes_of(classification, at_peak, Category::OptimizerState) == 2 * parameters);
     CHECK(bytes_of(classification, at_peak, Category::Activation) == 0);
@@ -94,8 +100,16 @@ TEST_SUITE("conformance") {
     }
     CHECK(replaced > 0);
     CHECK(bytes_of(classification, at_end, Category::OptimizerState) == replaced);
-    // Parameters and the gradients kept across steps cannot be told apart: unknown, not a guess.
-    CHECK(bytes_of(classification, at_end, Category::Parameter) == 0);
-    CHECK(bytes_of(classification, at_end, Category::Unknown) > 0);
+    // No gradient is allocated: the backward accumulates into the stackless blocks from before
+    // recording, one beside each parameter of its size; AdamW keeps two state tensors per parameter.
+    uint64_t paired_parameters = 0;
+    for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+      if (classification.reasons[elem] == Reason::PreexistingPairedParameter)
+        paired_parameters += timeline.element(elem).size;
+    }
+    CHECK(paired_parameters == 761'840'640);
+    CHECK(bytes_of(classification, at_end, Category::Gradient) == paired_parameters);
+    CHECK(bytes_of(classification, at_end, Category::OptimizerState) == 2 * paired_parameters);
+    CHECK(bytes_of(classification, at_end, Category::Unknown) == 0);
   }
 }

@@ -48,10 +48,12 @@ TEST_CASE("classify: a training step read off its stacks gives every allocation 
   CHECK(classification_reason(classification, timeline, stacks, 2) ==
         "activation: made in the forward (/work/model.py:10 (forward)), freed in the backward pass at event "
         "#6");
-  CHECK(classification_reason(classification, timeline, stacks, 0) ==
-        "parameter: allocated before recording, alive throughout, and the backward pass makes a gradient of "
-        "its "
-        "size: a parameter");
+  CHECK(
+      classification_reason(classification, timeline, stacks, 0) ==
+      "parameter (likely): allocated before recording, alive throughout, and a gradient of its size exists: "
+      "a parameter");
+  CHECK(classification.strength(0) == Strength::Likely);
+  CHECK(classification.strength(7) == Strength::Certain);
   CHECK(classification_reason(classification, timeline, stacks, 1)
             .starts_with("gradient: allocated before recording, freed by zero_grad at event #0"));
 }
@@ -83,7 +85,10 @@ TEST_CASE("classify: without stacks or annotations the evidence is weak, so the 
     CHECK(category_of(classification, elem) == "unknown");
   CHECK(classification_reason(classification, timeline, no_frames, 2) ==
         "unknown: no stack recorded and no phase annotation covers it");
-  CHECK(category_of(classification, 0) == "parameter");  // no step contradicts it
+  // Alive throughout proves nothing without training in sight: weights, caches and buffers all are.
+  CHECK(category_of(classification, 0) == "unknown");
+  CHECK(classification.reasons[0] == Reason::PreexistingNoTraining);
+  CHECK(classification.strength(0) == Strength::None);
 }
 
 TEST_CASE("classify: annotations name the phase when the stacks do not") {
@@ -103,20 +108,25 @@ TEST_CASE("classify: annotations name the phase when the stacks do not") {
         "optimizer state: allocated inside Optimizer.step#AdamW.step, alive across steps (never freed)");
 }
 
-TEST_CASE("classify: a step that makes no optimizer state leaves memory from before recording unknown") {
+TEST_CASE("classify: a step that updates its state in place leaves that state among the blocks from before") {
   const FakeStackSource stacks = training_stacks();
   ReplayInput input = training_step();
-  input.elements[7].stack = 3;
   input.actions.resize(9);  // stops before the optimizer allocates its state ...
   input.elements.push_back(element(20, 3));
   push_action(input, 10, 9);  // ... and only makes a temporary
   push_action(input, 10, 10);
+  // Two more stackless 400 B blocks from before recording: the state the step updates in place.
+  for (int i = 0; i < 2; ++i) {
+    input.elements.push_back(element(400, 0, Origin::SnapshotBlock));
+    input.initial_stack.push_back(static_cast<uint32_t>(input.elements.size() - 1));
+  }
   const Timeline timeline(std::move(input));
   const Classification classification = classify(timeline, stacks);
-  CHECK(category_of(classification, 0) == "unknown");
-  CHECK(
-      classification_reason(classification, timeline, stacks, 0).find("optimizer state from earlier steps") !=
-      std::string::npos);
+  CHECK(category_of(classification, 0) == "parameter");  // the gradient of element 6 vouches for it
+  CHECK(category_of(classification, 11) == "optimizer state");
+  CHECK(category_of(classification, 12) == "optimizer state");
+  CHECK(classification.reasons[11] == Reason::PreexistingInPlaceState);
+  CHECK(classification.strength(11) == Strength::Likely);
 }
 
 TEST_CASE("classify: user rules come first, in file order, with custom categories") {
