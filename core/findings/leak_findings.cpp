@@ -34,9 +34,9 @@ LiveAtEnd live_at_end(const Timeline& timeline, const Classification& classifica
   live.by_category.assign(classification.names.size(), 0);
   std::unordered_map<LocationId, LocationBytes> by_location;
   for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
-    if (!timeline.ever_live(elem) || timeline.in_initial_stack(elem)) continue;  // made in the trace only
-    if (timeline.free_state(elem) != timeline.never_freed()) continue;
     const ReplayElement& element = timeline.element(elem);
+    if (!made_while_recording(timeline, elem)) continue;
+    if (timeline.free_state(elem) != timeline.never_freed()) continue;
     LocationBytes& row = by_location[locations.location_of(element.stack)];
     row.bytes += element.size;
     ++row.count;

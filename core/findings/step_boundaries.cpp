@@ -32,4 +32,9 @@ bool expected_to_persist(CategoryId category) {
          category == category_id(Category::Gradient) || category == category_id(Category::Workspace);
 }
 
+bool made_while_recording(const Timeline& timeline, uint32_t elem) {
+  return timeline.ever_live(elem) && !timeline.in_initial_stack(elem) &&
+         timeline.element(elem).origin == Origin::Traced;
+}
+
 }  // namespace snapscope

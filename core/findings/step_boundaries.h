@@ -18,4 +18,8 @@ std::vector<size_t> step_starts(const Classification& classification);
 // workspaces): never a leak and never step growth.
 bool expected_to_persist(CategoryId category);
 
+// An allocation the trace saw made: not one live before recording, nor a snapshot block that
+// memory_viz promotes to the only action of a trace without events.
+bool made_while_recording(const Timeline& timeline, uint32_t elem);
+
 }  // namespace snapscope

@@ -47,7 +47,7 @@ StepLeaks find_step_leaks(const Timeline& timeline, const Classification& classi
   if (starts.size() < 3) return leaks;
   std::unordered_map<LocationId, Kept> by_location;
   for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
-    if (!timeline.ever_live(elem) || timeline.in_initial_stack(elem)) continue;  // made in the trace only
+    if (!made_while_recording(timeline, elem)) continue;
     if (expected_to_persist(classification.category(elem))) continue;
     const std::optional<size_t> step = step_of(starts, timeline.alloc_state(elem) - 1);
     if (!step) continue;  // set-up before the first step
