@@ -15,6 +15,7 @@ ImVec4 kind_color(FindingKind kind) {
     case FindingKind::StepGrowth:
       return ImVec4(1.0f, 0.75f, 0.35f, 1);
     case FindingKind::Caveat:
+    case FindingKind::LiveAtEnd:  // a neutral fact, not a warning
       return ImVec4(0.7f, 0.7f, 0.7f, 1);
     case FindingKind::Peak:
       break;

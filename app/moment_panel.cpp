@@ -114,6 +114,9 @@ void MomentPanel::draw_rows(Session& state, const CursorAnalysis& analysis) {
       ImGui::TextDisabled("%s", category.empty() ? "-" : category.c_str());
       ImGui::TableNextColumn();
       location_text(row.label);
+      // The generated file's name changes every run, so it is the tooltip, not the label.
+      if (row.compiled && ImGui::IsItemHovered())
+        ImGui::SetTooltip("made by torch.compile's generated code:\n%s", row.compiled_frame.c_str());
     }
   }
   ImGui::EndTable();

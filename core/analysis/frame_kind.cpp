@@ -164,11 +164,37 @@ bool is_stdlib(const std::string& path) {
   return false;
 }
 
+// Python names code without a file "<...>": <frozen importlib._bootstrap>, <string>,
+// <eval_with_key>.3 (an FX graph), <torch_dynamo_resume_in_f_at_12>, <ipython-input-3-...>.
+bool is_pseudo_file(std::string_view filename) { return filename.starts_with("<"); }
+
 bool is_python_file(std::string_view filename) {
-  return filename.ends_with(".py") || filename.ends_with(".pyx") || filename.starts_with("<frozen");
+  return filename.ends_with(".py") || filename.ends_with(".pyx") || is_pseudo_file(filename);
+}
+
+// Any directory of the path named torchinductor_<user> (Inductor's cache, on Linux under /tmp,
+// on Windows under %TEMP%), whichever separator the recording OS used.
+bool in_inductor_cache(std::string_view filename) {
+  size_t start = 0;
+  while (start < filename.size()) {
+    const size_t end = std::min(filename.find_first_of("/\\", start), filename.size());
+    if (filename.substr(start, end - start).starts_with("torchinductor_") && end < filename.size())
+      return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+// Code torch.compile (or exec) made at run time. <frozen ...> is the interpreter's own import
+// machinery and a notebook cell (<ipython-input-...>) is the user's code: neither is generated.
+bool is_generated_file(std::string_view filename) {
+  if (in_inductor_cache(filename)) return true;
+  return is_pseudo_file(filename) && !filename.starts_with("<frozen") &&
+         !filename.starts_with("<ipython-input");
 }
 
 FrameKind classify_python(std::string_view filename) {
+  if (is_generated_file(filename)) return FrameKind::Generated;
   const std::string path = normalized_path(filename);
   if (filename.starts_with("<frozen") || in_package(path, "torch") || in_package(path, "functorch") ||
       is_stdlib(path))
@@ -296,16 +322,25 @@ FrameKind classify_frame(std::string_view name, std::string_view filename) {
 }
 
 size_t location_frame_index(size_t count, const std::function<FrameKind(size_t)>& kind_of) {
-  size_t first_operator = count, first_shown = count;
+  size_t first_operator = count, first_shown = count, first_generated = count;
   for (size_t i = 0; i < count; ++i) {
     const FrameKind kind = kind_of(i);
     if (kind == FrameKind::User || kind == FrameKind::AutogradNode) return i;
     if (kind == FrameKind::Operator) first_operator = std::min(first_operator, i);
-    if (kind != FrameKind::Hidden) first_shown = std::min(first_shown, i);
+    if (kind != FrameKind::Hidden && kind != FrameKind::Generated) first_shown = std::min(first_shown, i);
+    if (kind == FrameKind::Generated) first_generated = std::min(first_generated, i);
   }
   if (first_operator < count) return first_operator;
   if (first_shown < count) return first_shown;
+  if (first_generated < count) return first_generated;  // nothing else to name
   return 0;  // every frame hidden (or none): the innermost, so a stack never loses its location
+}
+
+size_t compiled_frame_index(size_t count, size_t location, const std::function<FrameKind(size_t)>& kind_of) {
+  for (size_t i = 0; i < std::min(count, location); ++i) {
+    if (kind_of(i) == FrameKind::Generated) return i;
+  }
+  return count;
 }
 
 std::string short_function_name(std::string_view name) {

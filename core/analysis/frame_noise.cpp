@@ -27,4 +27,8 @@ size_t FrameNoiseCache::location_index(std::span<const FrameId> frames) const {
   return location_frame_index(frames.size(), [&](size_t i) { return kind(frames[i]); });
 }
 
+size_t FrameNoiseCache::compiled_index(std::span<const FrameId> frames, size_t location) const {
+  return compiled_frame_index(frames.size(), location, [&](size_t i) { return kind(frames[i]); });
+}
+
 }  // namespace snapscope

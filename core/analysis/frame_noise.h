@@ -21,6 +21,9 @@ class FrameNoiseCache {
   void kept_frames(std::span<const FrameId> frames, std::vector<FrameId>& out) const;
   // Index into `frames` (innermost first) of the location frame; 0 for an empty stack.
   size_t location_index(std::span<const FrameId> frames) const;
+  // Index of the innermost generated frame inside the location frame (compiled_frame_index);
+  // frames.size() when the location is eager code.
+  size_t compiled_index(std::span<const FrameId> frames, size_t location) const;
 
  private:
   const StackSource& source_;

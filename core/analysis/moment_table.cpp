@@ -26,9 +26,14 @@ std::vector<std::string> text_cells(const MomentRow& row) {
 }  // namespace
 
 MomentTable build_moment_table(std::span<const LiveElement> live, LocationIndex& locations, size_t state) {
-  return build_grouped_table(
+  MomentTable table = build_grouped_table(
       live, [&](const LiveElement& element) { return locations.location_of(element.stack); },
       [&](uint32_t location) { return std::string(locations.label(location)); }, state);
+  for (MomentRow& row : table.rows) {
+    row.compiled = locations.compiled(row.location);
+    row.compiled_frame = locations.compiled_frame(row.location);
+  }
+  return table;
 }
 
 MomentTable build_grouped_table(std::span<const LiveElement> live,

@@ -15,7 +15,9 @@ namespace snapscope {
 
 struct MomentRow {
   LocationId location = kUntracedLocation;
-  std::string label;  // "file:line (function)" or kUntracedLabel
+  std::string label;      // "file:line (function)" or kUntracedLabel; ends in kCompiledSuffix if compiled
+  bool compiled = false;  // made by torch.compile's generated code called from this line
+  std::string compiled_frame;  // that generated frame, for a tooltip; empty for eager code
   uint64_t bytes = 0;
   uint64_t cumulative = 0;   // this row plus every row above it
   uint64_t median_size = 0;  // mean of the two middle sizes for an even count, rounded down

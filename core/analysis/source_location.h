@@ -36,14 +36,25 @@ class LocationIndex {
   LocationId location_of(StackId stack);
   std::string_view label(LocationId location) const { return labels_[location]; }
   size_t size() const { return labels_.size(); }
+  // FirstUserFrame only: the allocation was made by compiled code (an Inductor kernel, an FX
+  // graph) that the location's line called; its label ends in kCompiledSuffix.
+  bool compiled(LocationId location) const { return !compiled_frames_[location].empty(); }
+  // The generated frame itself ("/tmp/torchinductor_me/ab/cab....py:1690 (call)"), for a
+  // tooltip: the first one seen for the location; empty for eager code.
+  std::string_view compiled_frame(LocationId location) const { return compiled_frames_[location]; }
 
  private:
-  std::optional<FrameId> location_frame(StackId stack);
+  struct Placed {
+    FrameId frame = 0;
+    std::optional<FrameId> compiled;  // the generated frame inside it, if any
+  };
+  std::optional<Placed> location_frame(StackId stack);
 
   const StackSource& source_;
   LocationRule rule_;
   FrameNoiseCache noise_;
   std::vector<std::string> labels_;
+  std::vector<std::string> compiled_frames_;  // per location
   std::unordered_map<std::string, LocationId> by_label_;
   std::unordered_map<StackId, LocationId> by_stack_;
   std::vector<FrameId> scratch_;

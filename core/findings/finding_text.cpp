@@ -17,6 +17,20 @@ std::string percent(uint64_t part, uint64_t whole) {
   return text;
 }
 
+std::string where_in_phases(const Classification& classification, size_t state) {
+  if (state == 0) return "before any phase";
+  const size_t action = state - 1;
+  std::string names;
+  for (const PlacedAnnotation& annotation : classification.annotations) {
+    if (annotation.first_action <= action && action < annotation.end_action)
+      names += (names.empty() ? "" : " > ") + annotation.name;
+  }
+  const Phase phase = classification.phases.phase_of(action);
+  std::string text = phase == Phase::None ? "" : std::string("in the ") + phase_name(phase);
+  if (!names.empty()) text += (text.empty() ? "inside " : ", inside ") + names;
+  return text.empty() ? "in no recognised phase" : text;
+}
+
 std::string moment_phrase(const Timeline& timeline, size_t state) {
   const int64_t event = event_of_state(timeline, state);
   std::string text = event < 0 ? std::string("the start of the trace") : "event #" + std::to_string(event);

@@ -14,6 +14,9 @@
 namespace snapscope {
 
 std::string moment_phrase(const Timeline& timeline, size_t state);
+// "in the forward, inside ProfilerStep#3": the phase of `state`'s action and the annotations
+// open there, outermost first.
+std::string where_in_phases(const Classification& classification, size_t state);
 // "optimizer state 25.38 GiB (49.7%), parameter 12.69 GiB (24.9%), ..." largest first, zeros left out.
 std::string category_breakdown(const CategoryNames& names, std::span<const uint64_t> bytes);
 // "optimizers.py:82 (step) 12.69 GiB, ..." the n largest locations live in `state`.

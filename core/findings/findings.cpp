@@ -16,6 +16,8 @@ const char* finding_kind_name(FindingKind kind) {
       return "oom";
     case FindingKind::Caveat:
       return "caveat";
+    case FindingKind::LiveAtEnd:
+      return "live at end";
   }
   return "caveat";
 }
@@ -26,6 +28,7 @@ std::vector<Finding> find_findings(const FindingsInput& input) {
   for (Finding& oom : oom_findings(input)) findings.push_back(std::move(oom));
   if (auto growth = step_growth_finding(input)) findings.push_back(std::move(*growth));
   if (auto leak = leak_finding(input)) findings.push_back(std::move(*leak));
+  if (auto live = live_at_end_finding(input)) findings.push_back(std::move(*live));
   for (Finding& caveat : recording_caveats(input)) findings.push_back(std::move(caveat));
   return findings;
 }
@@ -52,6 +55,7 @@ nlohmann::json findings_json(const std::vector<Finding>& findings, const Timelin
     nlohmann::json entry = {{"kind", finding_kind_name(finding.kind)},
                             {"title", finding.title},
                             {"text", finding.text},
+                            {"bytes", finding.bytes},
                             {"state", nullptr},
                             {"event", nullptr},
                             {"elem", nullptr}};

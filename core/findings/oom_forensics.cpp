@@ -69,6 +69,7 @@ Finding oom_finding(const FindingsInput& input, const OomEvent& oom) {
   const uint64_t available = space.total + oom.device_free;
   Finding finding;
   finding.kind = FindingKind::Oom;
+  finding.bytes = oom.requested;
   finding.title = "Out of memory at event #" + std::to_string(oom.event) + ": asked for " +
                   format_bytes(double(oom.requested)) + ", " + format_bytes(double(oom.device_free)) +
                   " free on the device";

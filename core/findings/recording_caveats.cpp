@@ -37,9 +37,11 @@ StackSummary summarize_stacks(const Timeline& timeline, const StackSource& stack
   return summary;
 }
 
-Finding caveat(std::string title, std::string text, std::optional<size_t> state = std::nullopt) {
+Finding caveat(std::string title, std::string text, std::optional<size_t> state = std::nullopt,
+               uint64_t bytes = 0) {
   Finding finding;
   finding.kind = FindingKind::Caveat;
+  finding.bytes = bytes;
   finding.title = std::move(title);
   finding.text = std::move(text);
   finding.state = state;
@@ -64,7 +66,7 @@ std::optional<Finding> missing_start(const Timeline& timeline) {
           " blocks (" + format_bytes(double(bytes)) +
           ") were allocated before recording began or before the history's "
           "first kept event, so they have no allocation stack. Start recording earlier to see who made them.",
-      state_after_event(timeline, first_event));
+      state_after_event(timeline, first_event), bytes);
   finding.elem = *first;
   return finding;
 }

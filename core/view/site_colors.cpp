@@ -23,10 +23,7 @@ SiteColoring color_by_site(const ElementsDbReader& db, const ReplayInput& input)
     auto [it, inserted] = site_of_stack.try_emplace(element.stack, 0);
     if (inserted) {
       const std::vector<FrameText> frames = stacks.stack(element.stack);
-      const size_t user = first_user_frame(frames);
-      const std::string label =
-          user < frames.size() ? location_label(frames[user].name, frames[user].filename, frames[user].line)
-                               : std::string(kUntracedLabel);
+      const std::string label = frames.empty() ? std::string(kUntracedLabel) : first_user_label(frames);
       auto [site, new_site] = site_of_label.try_emplace(label, static_cast<uint32_t>(sites.size()));
       if (new_site) sites.push_back({label, 0, 0});
       it->second = site->second;

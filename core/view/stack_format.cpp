@@ -70,7 +70,7 @@ std::vector<FrameText> parse_frame_lines(std::string_view text) {
 std::string stack_location(std::span<const FrameText> frames, std::span<const FrameText> forward_frames) {
   if (frames.empty()) return {};
   const FrameText& at = frames[first_user_frame(frames)];
-  std::string label = location_label(at.name, at.filename, at.line);
+  std::string label = first_user_label(frames);
   if (!forward_frames.empty() && classify_frame(at.name, at.filename) == FrameKind::AutogradNode) {
     const FrameText& forward = forward_frames[first_user_frame(forward_frames)];
     if (classify_frame(forward.name, forward.filename) == FrameKind::User)
@@ -83,6 +83,15 @@ size_t first_user_frame(std::span<const FrameText> frames) {
   if (frames.empty()) return 0;
   return location_frame_index(frames.size(),
                               [&](size_t i) { return classify_frame(frames[i].name, frames[i].filename); });
+}
+
+std::string first_user_label(std::span<const FrameText> frames) {
+  if (frames.empty()) return {};
+  const auto kind_of = [&](size_t i) { return classify_frame(frames[i].name, frames[i].filename); };
+  const size_t at = location_frame_index(frames.size(), kind_of);
+  std::string label = location_label(frames[at].name, frames[at].filename, frames[at].line);
+  if (compiled_frame_index(frames.size(), at, kind_of) < frames.size()) label += kCompiledSuffix;
+  return label;
 }
 
 }  // namespace snapscope

@@ -47,5 +47,8 @@ std::string stack_location(std::span<const FrameText> frames, std::span<const Fr
 // core/analysis/frame_kind.h location_frame_index); 0 for an empty stack. Every view that shows or
 // groups on a location goes through this or LocationIndex.
 size_t first_user_frame(std::span<const FrameText> frames);
+// The label of that frame, ending in kCompiledSuffix when torch.compile's generated code lies
+// inside it (the same label LocationIndex gives); empty for an empty stack.
+std::string first_user_label(std::span<const FrameText> frames);
 
 }  // namespace snapscope

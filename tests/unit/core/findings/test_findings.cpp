@@ -61,6 +61,7 @@ TEST_CASE("findings: the peak paragraph names the phase, the categories and the 
   const Finding* peak = find_kind(findings, FindingKind::Peak);
   REQUIRE(peak != nullptr);
   CHECK(peak->title == "Peak 1.61 KiB at event #11");
+  CHECK(peak->bytes == 1652);
   CHECK(
       peak->text ==
       "The peak is reached at event #11, in the optimizer step. By category: optimizer state 800 B (48.4%), "
@@ -85,15 +86,28 @@ TEST_CASE("findings: a planted leak grows step to step and is named by location"
   const Finding* growth = find_kind(findings, FindingKind::StepGrowth);
   REQUIRE(growth != nullptr);
   CHECK(growth->title == "Memory grows by 4 MiB over 2 steps");
+  CHECK(growth->bytes == 4 * kMiB);
   CHECK(growth->text.find("+4 MiB: /work/leaky.py:7 (leak_fn)") != std::string::npos);
+  // Steps 0 and 1 each kept 2 MiB past the following step; step 2's 2 MiB has no step after it,
+  // so it is only live at the end.
   const Finding* leak = find_kind(findings, FindingKind::Leak);
   REQUIRE(leak != nullptr);
-  CHECK(leak->title == "Leak candidates: 6 MiB allocated during recording is still live at the end");
-  CHECK(leak->text.find("6 MiB in 3 allocations: /work/leaky.py:7 (leak_fn)") != std::string::npos);
+  CHECK(leak->title == "Leak: 4 MiB kept step after step by 1 location");
+  CHECK(leak->bytes == 4 * kMiB);
+  CHECK(leak->text.find("4 MiB in 2 allocations made in 2 steps: /work/leaky.py:7 (leak_fn)") !=
+        std::string::npos);
   CHECK(leak->state == timeline.action_count());
+  const Finding* live = find_kind(findings, FindingKind::LiveAtEnd);
+  REQUIRE(live != nullptr);
+  CHECK(live->bytes == 6 * kMiB);
   const nlohmann::json json = findings_json(findings, timeline);
   CHECK(json.size() == findings.size());
   CHECK(json[1]["kind"] == "step growth");
+  CHECK(json[1]["bytes"] == 4 * kMiB);
+  CHECK(json[2]["kind"] == "leak");
+  CHECK(json[2]["bytes"] == 4 * kMiB);
+  CHECK(json[3]["kind"] == "live at end");
+  CHECK(json[0]["bytes"] == timeline.peak_bytes());
 }
 
 TEST_CASE("findings: an OOM with enough free bytes split into pieces advises expandable segments") {
@@ -113,6 +127,7 @@ TEST_CASE("findings: an OOM with enough free bytes split into pieces advises exp
   const std::vector<Finding> ooms = oom_findings({timeline, classification, stacks, &history, std::nullopt});
   REQUIRE(ooms.size() == 1);
   CHECK(ooms[0].title == "Out of memory at event #0: asked for 400 B, 0 B free on the device");
+  CHECK(ooms[0].bytes == 400);
   CHECK(ooms[0].text.find("of which 500 B was not allocated; its largest free block was 300 B (fragmentation "
                           "40.0%)") != std::string::npos);
   CHECK(ooms[0].text.find("stream 0: largest free block 300 B") != std::string::npos);
