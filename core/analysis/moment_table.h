@@ -15,13 +15,13 @@ namespace snapscope {
 
 struct MomentRow {
   LocationId location = kUntracedLocation;
-  std::string label;      // "file:line (function)" or kUntracedLabel; ends in kCompiledSuffix if compiled
-  bool compiled = false;  // made by torch.compile's generated code called from this line
-  std::string compiled_frame;  // that generated frame, for a tooltip; empty for eager code
+  std::string label;  // "file:line (function)" or kUntracedLabel; ends in kCompiledSuffix if compiled
   uint64_t bytes = 0;
   uint64_t cumulative = 0;   // this row plus every row above it
   uint64_t median_size = 0;  // mean of the two middle sizes for an even count, rounded down
   uint64_t count = 0;
+  bool compiled = false;       // made by torch.compile's generated code called from this line
+  std::string compiled_frame;  // that generated frame, for a tooltip; empty for eager code
 };
 
 struct MomentTable {

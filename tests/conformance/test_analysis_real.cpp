@@ -66,9 +66,15 @@ void check_user_locations(const Timeline& timeline, size_t state, LocationIndex&
   CHECK(sum == timeline.total_at_state(state));
 }
 
+// By label; a compiled row (" [compiled]", its own row beside the same line run eagerly) counts
+// under its line, as the tree's nodes are frames.
 std::map<std::string, uint64_t> rows_by_label(const MomentTable& table) {
   std::map<std::string, uint64_t> rows;
-  for (const MomentRow& row : table.rows) rows[row.label] += row.bytes;
+  for (const MomentRow& row : table.rows) {
+    std::string label = row.label;
+    if (row.compiled && label.ends_with(kCompiledSuffix)) label.resize(label.size() - kCompiledSuffix.size());
+    rows[label] += row.bytes;
+  }
   return rows;
 }
 

@@ -39,9 +39,13 @@ void write_pair(const TempDir& dir) {
 TEST_CASE("diff: rows joined by location, sorted by |delta|, deltas summing to the live delta") {
   MomentTable a, b;
   a.live_bytes = 180;
-  a.rows = {{1, "grow", 100, 100, 100, 1}, {2, "gone", 50, 150, 50, 1}, {3, "same", 30, 180, 30, 1}};
+  a.rows = {{1, "grow", 100, 100, 100, 1, false, ""},
+            {2, "gone", 50, 150, 50, 1, false, ""},
+            {3, "same", 30, 180, 30, 1, false, ""}};
   b.live_bytes = 500;
-  b.rows = {{7, "grow", 400, 400, 400, 2}, {8, "new", 70, 470, 70, 1}, {9, "same", 30, 500, 30, 1}};
+  b.rows = {{7, "grow", 400, 400, 400, 2, false, ""},
+            {8, "new", 70, 470, 70, 1, false, ""},
+            {9, "same", 30, 500, 30, 1, false, ""}};
   const MomentDiff diff = diff_moments(a, b);
   REQUIRE(diff.rows.size() == 4);
   CHECK(diff.rows[0].location == "grow");
