@@ -17,8 +17,21 @@ namespace {
 
 struct CategoryRow {
   uint64_t bytes = 0, count = 0;
+  uint64_t likely = 0;  // inferred, not read off the allocation's own stack or lifetime
   std::map<LocationId, uint64_t> by_location;
+  std::map<Reason, uint64_t> by_reason;
 };
+
+// Why the row's bytes are this category: each reason and its bytes, largest first.
+void reason_tooltip(const CategoryRow& row) {
+  std::vector<std::pair<uint64_t, Reason>> reasons;
+  for (const auto& [reason, bytes] : row.by_reason) reasons.emplace_back(bytes, reason);
+  std::sort(reasons.rbegin(), reasons.rend());
+  ImGui::BeginTooltip();
+  for (const auto& [bytes, reason] : reasons)
+    ImGui::Text("%10s  %s", format_bytes(static_cast<double>(bytes)).c_str(), reason_summary(reason));
+  ImGui::EndTooltip();
+}
 
 void draw_row(const CategoryNames& names, const std::vector<Rgba>& palette, const CursorAnalysis& shown,
               CategoryId id, const CategoryRow& row) {
@@ -27,8 +40,17 @@ void draw_row(const CategoryNames& names, const std::vector<Rgba>& palette, cons
   theme::color_swatch(palette[id]);
   ImGui::SameLine();
   ImGui::TextUnformatted(std::string(names.name(id)).c_str());
+  if (ImGui::IsItemHovered()) reason_tooltip(row);
   ImGui::TableNextColumn();
   ImGui::Text("%s", format_bytes(static_cast<double>(row.bytes)).c_str());
+  ImGui::TableNextColumn();
+  if (id == category_id(Category::Unknown)) {
+    ImGui::TextDisabled("no evidence");
+  } else if (row.likely > 0) {
+    ImGui::Text("%s", format_bytes(static_cast<double>(row.likely)).c_str());
+  } else {
+    ImGui::TextDisabled("-");
+  }
   ImGui::TableNextColumn();
   ImGui::Text("%.1f%%", shown.moment.live_bytes == 0
                             ? 0.0
@@ -58,9 +80,12 @@ void draw_category_table(Session& state, const CursorAnalysis* shown) {
   const Classification& classification = categories->classification;
   std::vector<CategoryRow> rows(classification.names.size());
   for (size_t i = 0; i < shown->live.size(); ++i) {
-    CategoryRow& row = rows[classification.category(shown->live[i].elem)];
+    const uint32_t elem = shown->live[i].elem;
+    CategoryRow& row = rows[classification.category(elem)];
     row.bytes += shown->live[i].size;
     ++row.count;
+    if (classification.strength(elem) == Strength::Likely) row.likely += shown->live[i].size;
+    row.by_reason[classification.reasons[elem]] += shown->live[i].size;
     if (i < shown->live_locations.size()) row.by_location[shown->live_locations[i]] += shown->live[i].size;
   }
   std::vector<CategoryId> order;
@@ -74,12 +99,15 @@ void draw_category_table(Session& state, const CursorAnalysis* shown) {
     const MomentTable table = category_moment_table(shown->live, classification, shown->state);
     ImGui::SetClipboardText(moment_table_csv(table, "category").c_str());
   }
-  if (!ImGui::BeginTable("categories", 5,
+  if (!ImGui::BeginTable("categories", 6,
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY))
     return;
   ImGui::TableSetupColumn("Category", ImGuiTableColumnFlags_WidthFixed,
                           fit_column_width("Category", "  autograd / workspace"));
   ImGui::TableSetupColumn("Mem", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Mem", "999.99 MiB"));
+  // Of Mem, how much is inferred (sizes matched, a trace ending mid-step): hover a category for why.
+  ImGui::TableSetupColumn("Likely", ImGuiTableColumnFlags_WidthFixed,
+                          fit_column_width("Likely", "no evidence"));
   ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Share", "100.0%"));
   ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Count", "9,999,999"));
   ImGui::TableSetupColumn("Largest location", ImGuiTableColumnFlags_WidthStretch);

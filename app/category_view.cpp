@@ -9,12 +9,32 @@
 #include "app/theme.h"
 #include "core/analysis/state_mapping.h"
 #include "core/classify/category.h"
+#include "core/classify/category_evidence.h"
 #include "core/util/format.h"
 
 namespace snapscope {
 namespace {
 
 constexpr float kStripHeight = 90;
+
+// How sure one category is at `moment` and why (one scan of the live allocations, on hover only).
+void evidence_tooltip(const SessionCategories& categories, size_t moment, CategoryId id) {
+  for (const CategoryEvidence& entry :
+       category_evidence_at(categories.classification, *categories.timeline, moment)) {
+    if (entry.category != id) continue;
+    ImGui::BeginTooltip();
+    if (id == category_id(Category::Unknown)) {
+      ImGui::TextUnformatted("no evidence holds:");
+    } else {
+      ImGui::Text("certain %s, likely %s", format_bytes(static_cast<double>(entry.certain)).c_str(),
+                  format_bytes(static_cast<double>(entry.likely)).c_str());
+    }
+    for (const ReasonBytes& reason : entry.reasons)
+      ImGui::Text("%10s  %s", format_bytes(static_cast<double>(reason.bytes)).c_str(),
+                  reason_summary(reason.reason));
+    ImGui::EndTooltip();
+  }
+}
 
 void draw_legend(const Session& state, const SessionCategories& categories, std::vector<uint64_t>& bytes) {
   const Timeline& timeline = *categories.timeline;
@@ -33,6 +53,8 @@ void draw_legend(const Session& state, const SessionCategories& categories, std:
     theme::color_swatch(palette[id]);
     ImGui::SameLine();
     ImGui::TextUnformatted(label.c_str());
+    if (ImGui::IsItemHovered() && bytes[id] > 0)
+      evidence_tooltip(categories, moment, static_cast<CategoryId>(id));
   }
 }
 

@@ -195,6 +195,12 @@ std::vector<uint32_t> CallSitePool::autograd_engine_frames() {
   return out;
 }
 
+std::vector<uint32_t> CallSitePool::module_to_frames() {
+  const std::string module_py = "/opt/venv/lib/python3.11/site-packages/torch/nn/modules/module.py";
+  return {frame("convert", module_py, 1355), native(kInterpreterFrames[0]), frame("_apply", module_py, 955),
+          native(kInterpreterFrames[0]),     frame("to", module_py, 1369),  native(kInterpreterFrames[0])};
+}
+
 std::vector<uint32_t> CallSitePool::make_stack(SiteKind kind, Rng& rng) {
   std::vector<uint32_t> stack = allocator_prefix();
   const std::string op = kAtenOps[rng.index(kAtenOps.size())];
@@ -207,6 +213,8 @@ std::vector<uint32_t> CallSitePool::make_stack(SiteKind kind, Rng& rng) {
     append(autograd_engine_frames());
   } else {
     const bool optimizer = kind == SiteKind::OptimizerState || kind == SiteKind::OptimizerTemporary;
+    // Parameters are copied onto the GPU by model.to(device), called from the user's setup code.
+    if (kind == SiteKind::Parameter) append(module_to_frames());
     const size_t depth = optimizer ? rng.range(1, 2) : rng.range(1, 9);
     append(python_path(depth, rng));
   }

@@ -51,6 +51,8 @@ class CallSitePool {
   std::vector<uint32_t> python_path(size_t depth, Rng& rng);
   std::vector<uint32_t> startup_suffix();
   std::vector<uint32_t> autograd_engine_frames();
+  // model.to(device): Module.to -> _apply -> convert, as a parameter's copy onto the GPU shows.
+  std::vector<uint32_t> module_to_frames();
   std::vector<uint32_t> make_stack(SiteKind kind, Rng& rng);
 
   std::vector<FrameSpec> frames_;

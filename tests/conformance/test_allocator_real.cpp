@@ -16,8 +16,10 @@
 
 #include "core/allocator/allocator_history.h"
 #include "core/allocator/db_event_source.h"
+#include "core/allocator/usage_curve.h"
 #include "core/analysis/state_mapping.h"
 #include "core/convert/convert.h"
+#include "core/cursor/cursor_readout.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/elements_db/elements_db_reader.h"
 #include "core/timeline/reserved_series.h"
@@ -123,6 +125,15 @@ void check_device(const Snapshot& snapshot, int device, const std::string& db_pa
     }
   }
   CHECK(disagreements == 0);
+  // The strip over the whole trace in one column reaches the summary's peak (ReservedSeries::peak),
+  // unless segments were mapped after the last alloc / free, where no column reaches.
+  const std::vector<UsageColumn> whole =
+      UsageCurve(block_timeline, reserved).columns(block_timeline, 0, double(block_timeline.timesteps()), 1);
+  const bool change_after_last_action =
+      !reserved.steps().empty() && block_timeline.action_count() > 0 &&
+      reserved.steps().back().event > block_timeline.action_event(block_timeline.action_count() - 1);
+  if (!whole.empty() && whole[0].valid && !change_after_last_action)
+    CHECK(whole[0].reserved_max == reserved.peak());
   for (const int64_t event : sample_events(history.event_count())) {
     INFO("event " << event);
     const AllocatorState state = history.after_event(event);
@@ -131,6 +142,12 @@ void check_device(const Snapshot& snapshot, int device, const std::string& db_pa
     if (memviz_is_reserved)
       CHECK(state.reserved_bytes() ==
             segment_timeline.total_at_state(state_after_event(segment_timeline, event)));
+    // The status bar and print-cursor (read_cursor) say what the allocator pane says at their
+    // moment, and so does the usage strip (UsageCurve).
+    const CursorReadout readout =
+        read_cursor(block_timeline, block_timeline, reserved, state_after_event(block_timeline, event));
+    CHECK(readout.reserved_bytes == history.after_event(readout.event).reserved_bytes());
+    CHECK(UsageCurve(block_timeline, reserved).reserved_after(event) == state.reserved_bytes());
     CHECK(state.allocated_bytes() == block_timeline.total_at_state(state_after_event(block_timeline, event)));
     CHECK(from_db.after_event(event) == state);
   }
