@@ -53,7 +53,8 @@ std::string evidence_text(const ReasonContext& c) {
       return "";
     case Reason::ModelConstruction:
       return "allocated by " + c.location +
-             " through a layer's constructor, Module.to / .cuda or load_state_dict: model weights";
+             " through a layer's constructor, Module.to / .cuda, load_state_dict, or FSDP / ZeRO-3 gathering "
+             "sharded parameters: model weights";
     case Reason::PreexistingNoTraining:
       return "allocated before recording with no stack, alive throughout, and the trace shows no backward "
              "pass, optimizer step or gradient: weights, a KV cache, a CUDA-graph pool and a data buffer all "

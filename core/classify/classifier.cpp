@@ -143,9 +143,9 @@ class Classifier {
     const size_t alloc = *life.alloc_action;
     Phase phase = out_.phases.alloc_evidence(elem);
     if (phase == Phase::None) phase = out_.phases.phase_of(alloc);
-    // Module.to / a layer's constructor / load_state_dict inside the trace: weights, and they stay.
-    if (phase == Phase::Forward && out_.phases.construction_evidence(elem) &&
-        !(life.free_action && out_.phases.phase_of(*life.free_action) == Phase::Backward))
+    // Module.to / a layer's constructor / load_state_dict, or FSDP gathering a layer's shards
+    // for its forward or backward: weights.
+    if ((phase == Phase::Forward || phase == Phase::Backward) && out_.phases.construction_evidence(elem))
       return {Category::Parameter, Reason::ModelConstruction};
     const uint32_t region = alloc_region(alloc);
     const size_t region_end =
@@ -426,7 +426,7 @@ const char* reason_summary(Reason reason) {
     case Reason::WorkspaceFrame:
       return "a workspace or communication frame";
     case Reason::ModelConstruction:
-      return "made by a constructor, Module.to or load_state_dict";
+      return "made by a constructor, Module.to, load_state_dict or a gather";
     case Reason::PreexistingNoTraining:
       return "from before recording, no stack, no training in the trace";
     case Reason::PreexistingMatchesGradient:

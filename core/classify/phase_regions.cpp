@@ -40,15 +40,16 @@ bool in_folder(std::string_view filename, std::string_view posix_folder) {
 
 // torch.optim (the Optimizer.step wrapper and hooks too) and the optimizer libraries people use.
 bool is_optimizer_file(std::string_view filename) {
-  static constexpr std::array<std::string_view, 9> kFolders = {"/torch/optim/",
-                                                               "/apex/optimizers/",
-                                                               "/apex/contrib/optimizers/",
-                                                               "/bitsandbytes/optim/",
-                                                               "/deepspeed/ops/adam/",
-                                                               "/deepspeed/ops/lamb/",
-                                                               "/deepspeed/runtime/zero/",
-                                                               "/torchao/optim/",
-                                                               "/transformers/optimization.py"};
+  static constexpr std::array<std::string_view, 10> kFolders = {"/torch/optim/",
+                                                                "/apex/optimizers/",
+                                                                "/apex/contrib/optimizers/",
+                                                                "/bitsandbytes/optim/",
+                                                                "/deepspeed/ops/adam/",
+                                                                "/deepspeed/ops/lamb/",
+                                                                "/deepspeed/runtime/zero/stage_1_and_2.py",
+                                                                "/deepspeed/runtime/zero/stage3.py",
+                                                                "/torchao/optim/",
+                                                                "/transformers/optimization.py"};
   return std::any_of(kFolders.begin(), kFolders.end(),
                      [&](std::string_view folder) { return in_folder(filename, folder); });
 }
@@ -93,6 +94,15 @@ const char* phase_name(Phase phase) {
   return "unknown phase";
 }
 
+// FSDP (1 and 2) and ZeRO-3 unsharding a layer's parameters for its forward or backward.
+static bool is_gather_frame(const FrameRef& frame) {
+  const bool sharding_library = in_folder(frame.filename, "/torch/distributed/fsdp/") ||
+                                in_folder(frame.filename, "/torch/distributed/_composable/fsdp/") ||
+                                in_folder(frame.filename, "/deepspeed/runtime/zero/partition_parameters.py");
+  return sharding_library && (contains(frame.name, "unshard") || contains(frame.name, "all_gather") ||
+                              contains(frame.name, "allgather"));
+}
+
 bool is_construction_frame(const FrameRef& frame) {
   // init_weight(s) / init_weight_list, load_weights, load_state_dict / _load_from_state_dict, ...
   static constexpr std::array<std::string_view, 6> kStems = {"init_weight",      "load_weight",
@@ -101,6 +111,7 @@ bool is_construction_frame(const FrameRef& frame) {
   if (std::any_of(kStems.begin(), kStems.end(),
                   [&](std::string_view stem) { return contains(frame.name, stem); }))
     return true;
+  if (is_gather_frame(frame)) return true;
   if (!in_folder(frame.filename, "/torch/nn/")) return false;
   // Module.to / .cuda / .half ... go through _apply; a layer's constructor makes its weights.
   static constexpr std::array<std::string_view, 5> kInTorchNn = {"_apply", "__init__", "to_empty",

@@ -30,7 +30,8 @@ Phase stack_phase(std::span<const FrameId> frames, const StackSource& source);
 bool is_workspace_frame(const FrameRef& frame);
 // A frame that makes a model's weights: a torch.nn layer's constructor, Module.to / .cuda /
 // .half (Module._apply), or a function named for it (init_weight(s), load_weights,
-// load_state_dict, reset_parameters, from_pretrained, load_checkpoint).
+// load_state_dict, reset_parameters, from_pretrained, load_checkpoint), or FSDP / ZeRO-3
+// gathering a layer's sharded parameters.
 bool is_construction_frame(const FrameRef& frame);
 // torch.optim (with the Optimizer.step wrapper and its hooks), apex, bitsandbytes, DeepSpeed,
 // torchao or transformers' optimizers: a frame there is the optimizer step.

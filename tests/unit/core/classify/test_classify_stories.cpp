@@ -254,3 +254,91 @@ TEST_CASE("story: gradients accumulated in place over micro-batches pair with th
                             {Category::Gradient, kW1 + kW2},
                             {Category::OptimizerState, 2 * (kW1 + kW2)}});
 }
+
+TEST_CASE("story: SGD with momentum makes its buffer on the first step and keeps it") {
+  Story s;
+  const StackId forward = s.stack({kForward, kTrain});
+  const StackId backward = s.stack({kAccumulateGrad, kTrain});
+  const FakeFrame sgd{"_single_tensor_sgd", "/venv/lib/python3.11/site-packages/torch/optim/sgd.py", 310};
+  const StackId step = s.stack({sgd, kOptimizerWrapper, kTrain});
+  s.before(kW1);
+  const uint32_t act = s.alloc(500 * 512, forward);
+  const uint32_t grad = s.alloc(kW1, backward);
+  s.free(act);
+  const uint32_t momentum = s.alloc(kW1, step);  // momentum_buffer = torch.clone(grad)
+  (void)grad;
+  (void)momentum;
+  const Outcome out = classify_story(s);
+  CHECK(out.at_end ==
+        Bytes{{Category::Parameter, kW1}, {Category::Gradient, kW1}, {Category::OptimizerState, kW1}});
+}
+
+TEST_CASE("story: Adafactor's factored state is state by its stack, whatever its size") {
+  Story s;
+  const StackId backward = s.stack({kAccumulateGrad, kTrain});
+  const FakeFrame adafactor{"step", "/venv/lib/python3.11/site-packages/transformers/optimization.py", 880};
+  const StackId step = s.stack({adafactor, kOptimizerWrapper, kTrain});
+  s.before(kW1);
+  s.before(4096, step);  // exp_avg_sq_row
+  s.before(1024, step);  // exp_avg_sq_col
+  const uint32_t grad = s.alloc(kW1, backward);
+  const uint32_t update = s.alloc(kW1, step);
+  s.free(update);
+  (void)grad;
+  const Outcome out = classify_story(s);
+  CHECK(out.at_end == Bytes{{Category::Parameter, kW1},
+                            {Category::Gradient, kW1},
+                            {Category::OptimizerState, 4096 + 1024}});
+  CHECK(out.at_peak == Bytes{{Category::Parameter, kW1},
+                             {Category::Gradient, kW1},
+                             {Category::OptimizerState, 4096 + 1024},
+                             {Category::Temporary, kW1}});
+}
+
+TEST_CASE("story: activation checkpointing keeps the boundaries and recomputes the rest in the backward") {
+  Story s;
+  const StackId forward = s.stack({kForward, kTrain});
+  const FakeFrame recompute{"recompute_fn", "/venv/lib/python3.11/site-packages/torch/utils/checkpoint.py",
+                            1100};
+  const StackId backward_recompute = s.stack({kForward, recompute, kMmBackward, kTrain});
+  const StackId backward = s.stack({kAccumulateGrad, kTrain});
+  s.before(kW1);
+  const uint32_t boundary = s.alloc(800 * 512, forward);  // kept for the backward
+  const uint32_t inner = s.alloc(2000 * 512, forward);    // dropped under no_grad
+  s.free(inner);
+  const uint32_t again = s.alloc(2000 * 512, backward_recompute);  // recomputed in the backward
+  const uint32_t grad = s.alloc(kW1, backward);
+  s.free(again);
+  s.free(boundary);
+  (void)grad;
+  const Outcome out = classify_story(s);
+  CHECK(out.at_end == Bytes{{Category::Parameter, kW1}, {Category::Gradient, kW1}});
+  CHECK(out.at_peak == Bytes{{Category::Parameter, kW1},
+                             {Category::Gradient, kW1},
+                             {Category::Activation, 800 * 512},
+                             {Category::Temporary, 2000 * 512}});
+}
+
+TEST_CASE("story: FSDP-like sharded parameters gathered per layer, then freed") {
+  Story s;
+  const FakeFrame all_gather{"_all_gather_flat_param",
+                             "/venv/lib/python3.11/site-packages/torch/distributed/fsdp/_flat_param.py",
+                             1400};
+  const StackId gather = s.stack({all_gather, kForward, kTrain});
+  const StackId forward = s.stack({kForward, kTrain});
+  const StackId backward = s.stack({kAccumulateGrad, kTrain});
+  constexpr uint64_t kShard = 1024 * 512;
+  s.before(kShard);  // this rank's shard of the flat parameter
+  for (int layer = 0; layer < 2; ++layer) {
+    const uint32_t full = s.alloc(4 * kShard, gather);  // the layer's unsharded weights
+    const uint32_t act = s.alloc(100 * 512, forward);
+    s.free(full);
+    s.free(act);
+  }
+  const uint32_t grad = s.alloc(kShard, backward);  // the reduce-scattered gradient shard
+  (void)grad;
+  const Outcome out = classify_story(s);
+  CHECK(out.at_end == Bytes{{Category::Parameter, kShard}, {Category::Gradient, kShard}});
+  // The gathered weights are parameter memory while they live; the forward's scratch is temporary.
+  CHECK(out.at_peak == Bytes{{Category::Parameter, kShard + 4 * kShard}, {Category::Temporary, 100 * 512}});
+}
