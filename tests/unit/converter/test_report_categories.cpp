@@ -52,6 +52,22 @@ TEST_CASE("cli: --summary json carries every category at the peak, summing to pe
     for (const char* name : {"parameter", "gradient", "optimizer state", "activation", "temporary",
                              "autograd / workspace", "unknown"})
       CHECK(categories.contains(name));
+    // The same bytes split by strength: certain + likely + unknown, and per reason.
+    const nlohmann::json& strength = device["category_strength_at_peak"];
+    uint64_t split = strength["unknown"].get<uint64_t>(), by_reason = 0;
+    for (const char* level : {"certain", "likely"}) {
+      for (const auto& [name, bytes] : strength[level].items()) {
+        CHECK(categories.contains(name));
+        split += bytes.get<uint64_t>();
+      }
+    }
+    for (const nlohmann::json& reason : strength["reasons"]) {
+      CHECK_FALSE(reason["reason"].get<std::string>().empty());
+      CHECK(categories.contains(reason["category"].get<std::string>()));
+      by_reason += reason["bytes"].get<uint64_t>();
+    }
+    CHECK(split == sum);
+    CHECK(by_reason == sum);
     REQUIRE(device["findings"].is_array());
     REQUIRE_FALSE(device["findings"].empty());
     CHECK(device["findings"][0]["kind"] == "peak");
