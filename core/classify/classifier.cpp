@@ -491,30 +491,6 @@ const char* reason_summary(Reason reason) {
   return "";
 }
 
-std::vector<std::array<uint64_t, 3>> category_strength_bytes_at(const Classification& classification,
-                                                                const Timeline& timeline, size_t state) {
-  std::vector<std::array<uint64_t, 3>> bytes(classification.names.size(), {0, 0, 0});
-  std::vector<LiveAllocation> live;
-  timeline.live_at(state, live);
-  for (const LiveAllocation& allocation : live) {
-    bytes[classification.categories[allocation.elem]]
-         [static_cast<size_t>(classification.strength(allocation.elem))] += allocation.size;
-  }
-  return bytes;
-}
-
-std::vector<uint64_t> reason_bytes_at(const Classification& classification, const Timeline& timeline,
-                                      size_t state, CategoryId category) {
-  std::vector<uint64_t> bytes(static_cast<size_t>(Reason::NoEvidence) + 1, 0);
-  std::vector<LiveAllocation> live;
-  timeline.live_at(state, live);
-  for (const LiveAllocation& allocation : live) {
-    if (classification.categories[allocation.elem] == category)
-      bytes[static_cast<size_t>(classification.reasons[allocation.elem])] += allocation.size;
-  }
-  return bytes;
-}
-
 MomentTable category_moment_table(std::span<const LiveElement> live, const Classification& classification,
                                   size_t state) {
   return build_grouped_table(

@@ -113,14 +113,6 @@ std::string classification_reason(const Classification& classification, const Ti
 std::vector<uint64_t> category_bytes_at(const Classification& classification, const Timeline& timeline,
                                         size_t state);
 
-// The same split by strength: [category][strength] (Strength as index).
-std::vector<std::array<uint64_t, 3>> category_strength_bytes_at(const Classification& classification,
-                                                                const Timeline& timeline, size_t state);
-
-// Bytes live in `state` per reason (indexed by Reason) among allocations of `category`: why
-// anything is unknown, how the likely ones were inferred.
-std::vector<uint64_t> reason_bytes_at(const Classification& classification, const Timeline& timeline,
-                                      size_t state, CategoryId category);
 // A short phrase for a reason, for tables and legends ("no stack, no training evidence").
 const char* reason_summary(Reason reason);
 

@@ -3,11 +3,13 @@
 // optimizer state the trace shows add up (gradients = parameters, optimizer state = 2x).
 #include <doctest/doctest.h>
 
+#include <map>
 #include <numeric>
 
 #include "conformance/real_snapshots.h"
 #include "converter/source_findings.h"
 #include "core/analysis/state_mapping.h"
+#include "core/classify/category_evidence.h"
 #include "core/classify/category_timeline.h"
 
 using namespace snapscope;
@@ -64,11 +66,15 @@ TEST_SUITE("conformance") {
     const std::vector<uint64_t> at_peak = category_bytes_at(classification, timeline, peak_state(timeline));
     // The parameters each traced gradient vouches for, and 1.25 MiB of stackless blocks from before
     // recording with no gradient of their size (buffers or frozen weights: parameter, likely).
-    const std::vector<uint64_t> parameter_reasons =
-        reason_bytes_at(classification, timeline, peak_state(timeline), category_id(Category::Parameter));
-    const uint64_t parameters = parameter_reasons[size_t(Reason::PreexistingMatchesGradient)];
+    std::map<Reason, uint64_t> parameter_reasons;
+    for (const CategoryEvidence& entry :
+         category_evidence_at(classification, timeline, peak_state(timeline))) {
+      if (entry.category != category_id(Category::Parameter)) continue;
+      for (const ReasonBytes& reason : entry.reasons) parameter_reasons[reason.reason] = reason.bytes;
+    }
+    const uint64_t parameters = parameter_reasons[Reason::PreexistingMatchesGradient];
     CHECK(parameters == 13'627'238'400);
-    CHECK(parameter_reasons[size_t(Reason::PreexistingFrozen)] == 1'314'816);
+    CHECK(parameter_reasons[Reason::PreexistingFrozen] == 1'314'816);
     CHECK(bytes_of(classification, at_peak, Category::Parameter) == parameters + 1'314'816);
     CHECK(bytes_of(classification, at_peak, Category::Gradient) == parameters);
     CHECK(bytes_of(classification, at_peak, Category::OptimizerState) == 2 * parameters);
