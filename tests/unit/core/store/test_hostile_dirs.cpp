@@ -75,6 +75,10 @@ const Case kCases[] = {
      "devices or element/action counts disagree with allocations.json"},
     {"events", "UPDATE devices SET events = 4000000000", "devices.events of device 0 is wrong"},
     {"device", "UPDATE devices SET device = 70000 WHERE device = 1", "device number 70000 out of range"},
+    {"reserved", "UPDATE reserved_steps SET reserved = -5 WHERE device = 0",
+     "reserved_steps: a bad row for device 0"},
+    {"reserved_start", "DELETE FROM reserved_steps WHERE device = 0 AND idx = -1",
+     "reserved_steps: a bad row for device 0"},
 };
 
 }  // namespace
