@@ -16,6 +16,47 @@
 
 namespace snapscope {
 
+namespace {
+
+// The snapshot's allocator_settings (memory_viz's fifth tab): key, value, what it does.
+void draw_allocator_settings(Session& state) {
+  if (state.database_writing()) {
+    draw_database_wait(state);
+    return;
+  }
+  const std::vector<AllocatorSetting>* settings = state.allocator_settings();
+  if (settings == nullptr || settings->empty()) {
+    ImGui::TextDisabled("this snapshot records no allocator_settings (PyTorch before 2.1)");
+    return;
+  }
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
+  if (!ImGui::BeginTable("allocator-settings", 2, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Setting", ImGuiTableColumnFlags_WidthFixed, 230);
+  ImGui::TableSetupColumn("Value", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  for (const AllocatorSetting& setting : *settings) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(setting.key.c_str());
+    if (!setting.meaning.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", setting.meaning.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", setting.value.c_str());
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void AllocatorPanels::select_tab(script::Tab::Name tab) {
+  using Name = script::Tab::Name;
+  select_tab_ = tab == Name::Events     ? Tab::Events
+                : tab == Name::Sql      ? Tab::Sql
+                : tab == Name::Settings ? Tab::Settings
+                                        : Tab::Allocator;
+}
+
 void AllocatorPanels::reset() {
   sql_open_ = false;
   shown_device_.reset();
@@ -115,7 +156,7 @@ void AllocatorPanels::draw_pane(Session& state, float width, float height) {
   ImGui::BeginChild("allocator-pane", ImVec2(width, height), true);
   const int64_t event = focused_event(state);
   if (history_ != nullptr && state.cursor.placed()) refresh_state(event);
-  if (ImGui::BeginTabBar("allocator-tabs")) {
+  if (ImGui::BeginTabBar("allocator-tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
     const auto tab_flags = [&](Tab tab) {
       return select_tab_ == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
     };
@@ -144,6 +185,10 @@ void AllocatorPanels::draw_pane(Session& state, float width, float height) {
                      events_.draw(state.cursor.placed() ? std::optional<int64_t>(event) : std::nullopt)) {
         focus_event(state, *chosen);
       }
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Settings", nullptr, tab_flags(Tab::Settings))) {
+      draw_allocator_settings(state);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("SQL", nullptr, tab_flags(Tab::Sql))) {

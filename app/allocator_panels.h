@@ -19,6 +19,7 @@
 #include "core/allocator/segment_layout.h"
 #include "core/allocator/usage_curve.h"
 #include "core/session/session.h"
+#include "core/view/script.h"
 
 namespace snapscope {
 
@@ -39,11 +40,14 @@ class AllocatorPanels {
     select_tab_ = Tab::Sql;
   }
 
+  // Shows a tab of this pane from the next frame (scripts' `tab allocator|events|sql|settings`).
+  void select_tab(script::Tab::Name tab);
+
   // Test hook (Ctrl+K): focused event, allocator totals and the SQL console's last result.
   nlohmann::json json(Session& state);
 
  private:
-  enum class Tab { None, Allocator, Events, Sql };
+  enum class Tab { None, Allocator, Events, Sql, Settings };
   void on_new_device(Session& state);
   void open_events(const Session& state);
   void forget_device();

@@ -39,11 +39,12 @@ void AllocatorPanel::draw_totals(const AllocatorState& state, const SegmentLayou
   const uint64_t allocated = state.allocated_bytes();
   const std::string where =
       event < 0 ? std::string("before the first event") : "after event #" + std::to_string(event);
-  ImGui::Text("%s: allocated %s of %s reserved (fragmentation %.1f%%)", where.c_str(),
-              format_bytes(static_cast<double>(allocated)).c_str(),
-              format_bytes(static_cast<double>(reserved)).c_str(),
-              fragmentation_ratio(allocated, reserved) * 100);
-  ImGui::Text(
+  // Wrapped, not clipped: the pane can be narrow.
+  ImGui::TextWrapped("%s: allocated %s of %s reserved (fragmentation %.1f%%)", where.c_str(),
+                     format_bytes(static_cast<double>(allocated)).c_str(),
+                     format_bytes(static_cast<double>(reserved)).c_str(),
+                     fragmentation_ratio(allocated, reserved) * 100);
+  ImGui::TextWrapped(
       "%zu segments, %zu blocks, rounding waste %s, pending free %s  (%.1f ms)", state.segments().size(),
       state.blocks().size(),
       format_bytes(static_cast<double>(state.block_bytes() - std::min(state.block_bytes(), allocated)))

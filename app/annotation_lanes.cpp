@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "app/location_text.h"
 #include "app/phase_panel.h"
 #include "app/theme.h"
 #include "core/cursor/time_cursor.h"
@@ -12,8 +13,10 @@
 namespace snapscope {
 namespace {
 
-constexpr uint32_t kMaxLanes = 4;   // deeper ranges share the last lane
-constexpr float kNarrowPixels = 3;  // narrower bars are painted per pixel column, not one by one
+constexpr uint32_t kMaxLanes = 4;      // deeper ranges share the last lane
+constexpr float kNarrowPixels = 3;     // narrower bars are painted per pixel column, not one by one
+constexpr float kLabelMargin = 3;      // between a label and its bar's edges
+constexpr float kMinLabelPixels = 24;  // narrower room gets no label (the tooltip names it)
 
 uint32_t lane_count(const PhaseTable& table) {
   uint32_t deepest = 0;
@@ -102,6 +105,28 @@ const PhaseRow* AnnotationLanes::row_at(float x, float y) const {
   return narrow_rows_[lane * columns_ + static_cast<size_t>(x)];
 }
 
+void AnnotationLanes::draw_labels(ImDrawList* draw_list, ImVec2 origin, float chart_x, float chart_width) {
+  label_rects_.clear();
+  std::vector<float> lane_end(kMaxLanes, -1e30f);  // right edge of each lane's last label
+  const float text_height = ImGui::GetTextLineHeight();
+  for (const Bar& bar : bars_) {
+    if (bar.row == nullptr) continue;
+    // Inside the bar's visible part, with a margin on both sides.
+    const float left = std::max(bar.a.x, 0.0f) + kLabelMargin;
+    const float right = std::min(bar.b.x, chart_width) - kLabelMargin;
+    const auto lane = static_cast<size_t>(bar.a.y / theme::kLaneHeight);
+    if (right - left < kMinLabelPixels || lane >= kMaxLanes || left < lane_end[lane]) continue;
+    const std::string shown = elide_back(bar.row->name, right - left);
+    if (shown.empty()) continue;
+    const float width = ImGui::CalcTextSize(shown.c_str()).x;
+    const LabelRect rect{chart_x + left, origin.y + bar.a.y, chart_x + left + width,
+                         origin.y + bar.a.y + text_height};
+    draw_list->AddText(ImVec2(rect.x0, rect.y0), theme::kLaneText, shown.c_str());
+    label_rects_.push_back(rect);
+    lane_end[lane] = left + width + kLabelMargin;
+  }
+}
+
 void AnnotationLanes::draw(Session& state, const PhaseTable& table, float chart_x, float chart_width) {
   const float lanes_height = height(table);
   const Timeline* timeline = state.timeline();
@@ -124,9 +149,8 @@ void AnnotationLanes::draw(Session& state, const PhaseTable& table, float chart_
   for (const Bar& bar : bars_) {
     const ImVec2 a(chart_x + bar.a.x, origin.y + bar.a.y), b(chart_x + bar.b.x, origin.y + bar.b.y);
     draw_list->AddRectFilled(a, b, bar.color, bar.row != nullptr ? 3.0f : 0.0f);
-    if (bar.row != nullptr && b.x - a.x > 24)
-      draw_list->AddText(ImVec2(a.x + 4, a.y + 1), theme::kLaneText, bar.row->name.c_str());
   }
+  draw_labels(draw_list, origin, chart_x, chart_width);
   draw_list->PopClipRect();
   if (ImGui::IsItemHovered()) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;

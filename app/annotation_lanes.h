@@ -20,8 +20,15 @@ class AnnotationLanes {
   float height(const PhaseTable& table);
   // Draws at the current cursor position; x and width are the chart's, in window pixels.
   void draw(Session& state, const PhaseTable& table, float chart_x, float chart_width);
+  // The labels the last frame drew (window pixels): each inside its bar and the visible chart,
+  // none overlapping another; a label that would not fit is elided or dropped.
+  struct LabelRect {
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  };
+  const std::vector<LabelRect>& label_rects() const { return label_rects_; }
 
  private:
+  void draw_labels(ImDrawList* draw_list, ImVec2 origin, float chart_x, float chart_width);
   struct Bar {
     ImVec2 a, b;  // relative to the lanes' top-left corner
     ImU32 color = 0;
@@ -51,6 +58,7 @@ class AnnotationLanes {
   std::vector<Bar> bars_;
   std::vector<const PhaseRow*> narrow_rows_;  // per lane and pixel column: the bar painted there
   size_t columns_ = 0;
+  std::vector<LabelRect> label_rects_;
 };
 
 }  // namespace snapscope

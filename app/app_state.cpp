@@ -77,6 +77,7 @@ bool AppState::poll_loader(const std::function<void()>& before_replace) {
   if (previous.device >= 0 && opened->document()->find_device(previous.device))
     opened->select_device(previous.device);
   opened->fit_view();
+  opened->place_opening_cursor();
   if (before_replace) before_replace();
   session_ = std::move(opened);  // the old session cancels its work as it goes
   return true;

@@ -23,8 +23,9 @@
 namespace snapscope {
 namespace {
 
-using theme::kAllocatorPaneShare, theme::kAnalysisPaneShare, theme::kInspectorWidth, theme::kMinimapHeight,
-    theme::kMinPane, theme::kSplitterThickness, theme::kStatusHeight, theme::kUsageStripHeight;
+using theme::kAllocatorPaneShare, theme::kAnalysisPaneShare, theme::kInspectorWidth,
+    theme::kInspectorMaxShare, theme::kMinimapHeight, theme::kMinPane, theme::kSplitterThickness,
+    theme::kStatusHeight, theme::kUsageStripHeight;
 constexpr double kIdleWaitSeconds = 0.25;      // nothing happening: sleep until input or this long
 constexpr double kBusyWaitSeconds = 1.0 / 30;  // background work: look for its results
 // Loading: redraw the progress bar. Each frame costs llvmpipe tens of ms of CPU, taken from the
@@ -53,6 +54,7 @@ Application::Application(const AppOptions& options)
   session().settings.device = options.device;
   session().settings.kind = options.segments ? TimelineKind::Segments : TimelineKind::Blocks;
   session().settings.private_pools = options.private_pools;
+  session().settings.cursor_at_peak = options.cursor_at_peak;
   if (!options.path.empty() && is_rank_directory(options.path)) {
     rank_view_.load(options.path, options.device);  // a job's ranks: the rank table
   }
@@ -205,7 +207,13 @@ bool Application::render_frame() {
     panes_.inspector_width = kInspectorWidth;
     panes_.analysis_height = available.y * kAnalysisPaneShare;
   }
-  const float chart_width = available.x - panes_.inspector_width - kSplitterThickness;
+  // The inspector takes room only while it has something to show, and never most of a small window.
+  const bool inspector_shown = session().selected().has_value();
+  if (inspector_shown)
+    panes_.inspector_width =
+        std::clamp(panes_.inspector_width, kMinPane, std::max(kMinPane, available.x * kInspectorMaxShare));
+  const float chart_width =
+      inspector_shown ? available.x - panes_.inspector_width - kSplitterThickness : available.x;
   ImGui::BeginGroup();
   const ChartColoring coloring = session().settings.coloring;
   const float legend_height = coloring == ChartColoring::Site       ? site_legend_height()
@@ -252,13 +260,16 @@ bool Application::render_frame() {
     allocator_panels_.draw_pane(session(), panes_.allocator_width, 0);
   }
   ImGui::EndGroup();
-  ImGui::SameLine(0, 0);
-  splitter("##split-inspector", SplitAxis::Vertical, kSplitterThickness, available.y, panes_.inspector_width,
-           kMinPane, available.x - 2 * kMinPane, false);
-  ImGui::SameLine(0, 0);
-  ImGui::BeginChild("inspector", ImVec2(0, 0), true);
-  draw_inspector(session());
-  ImGui::EndChild();
+  if (inspector_shown) {
+    ImGui::SameLine(0, 0);
+    splitter("##split-inspector", SplitAxis::Vertical, kSplitterThickness, available.y,
+             panes_.inspector_width, kMinPane, available.x - 2 * kMinPane, false);
+    ImGui::SameLine(0, 0);
+    ImGui::BeginChild("inspector", ImVec2(0, 0), true);
+    draw_inspector(session());
+    ImGui::EndChild();
+  }
+  inspector_shown_ = inspector_shown;
   ImGui::End();
   rank_view_.draw(state_);
   draw_status_bar(state_, io.DisplaySize.y - kStatusHeight, io.DisplaySize.x, kStatusHeight);
@@ -266,6 +277,16 @@ bool Application::render_frame() {
   window_.end_frame();
   write_pending_png();
   return restreamed;
+}
+
+void Application::click_window(float x, float y) {
+  for (const bool down : {false, true, false}) {
+    window_.set_scripted_pointer(GuiWindow::ScriptedPointer{x, y, down});
+    render_frame();
+    present();
+  }
+  window_.set_scripted_pointer(std::nullopt);
+  render_frame();
 }
 
 void Application::write_chart_png(const std::string& path) {
@@ -333,7 +354,7 @@ void Application::print_cursor_json() {
   nlohmann::json json = cursor_panels_.cursor_json(session());
   if (!json.value("loaded", true)) json["error"] = state_.error();  // the load's, not the session's
   if (json.is_object()) {
-    json["panes"] = {{"inspector_width", panes_.inspector_width},
+    json["panes"] = {{"inspector_width", inspector_shown_ ? panes_.inspector_width : 0.0f},
                      {"analysis_height", panes_.analysis_height},
                      {"allocator_width", panes_.allocator_width}};
   }

@@ -51,6 +51,10 @@ class Application {
   TimelinePanel& timeline() { return timeline_; }
   GuiWindow& window() { return window_; }
   CursorPanels& cursor_panels() { return cursor_panels_; }
+  AllocatorPanels& allocator_panels() { return allocator_panels_; }
+  // Scripts: a left click at window pixel (x, y) on whatever is drawn there (pointer moves
+  // there, button down, button up: a frame each), then the pointer leaves again.
+  void click_window(float x, float y);
   ExportDialog& export_dialog() { return export_dialog_; }
 
  private:
@@ -93,6 +97,7 @@ class Application {
   struct PaneSizes {
     float inspector_width = 0, analysis_height = 0, allocator_width = 0;
   } panes_;
+  bool inspector_shown_ = false;  // the last frame drew the inspector (a selection exists)
 };
 
 }  // namespace snapscope

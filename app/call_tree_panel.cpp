@@ -203,7 +203,7 @@ void CallTreePanel::draw_node(Session& state, uint32_t id, bool force_open, size
   if (is_match) ImGui::PushStyleColor(ImGuiCol_Text, theme::kTreeMatch);
   const std::string label = tree_->label(id, *source_);
   const std::string shown_label =
-      elide_front(label, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());
+      elide_location(label, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());
   const bool open = ImGui::TreeNodeEx("##node", flags, "%s", shown_label.c_str());
   if (is_match) ImGui::PopStyleColor();
   full_text_tooltip(label, shown_label);

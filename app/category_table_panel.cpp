@@ -1,5 +1,7 @@
 #include "app/category_table_panel.h"
 
+#include "app/location_text.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -62,11 +64,13 @@ void draw_row(const CategoryNames& names, const std::vector<Rgba>& palette, cons
                                     [](const auto& a, const auto& b) { return a.second < b.second; });
   for (const MomentRow& moment_row : shown.moment.rows) {
     if (top != row.by_location.end() && moment_row.location == top->first) {
-      ImGui::TextUnformatted(moment_row.label.c_str());
+      location_text(moment_row.label);
       break;
     }
   }
 }
+
+constexpr float kMinLocationWidth = 300;  // "optimizers.py:82 (step)" and its directory's tail
 
 }  // namespace
 
@@ -99,18 +103,25 @@ void draw_category_table(Session& state, const CursorAnalysis* shown) {
     const MomentTable table = category_moment_table(shown->live, classification, shown->state);
     ImGui::SetClipboardText(moment_table_csv(table, "category").c_str());
   }
+  // A narrow pane scrolls sideways rather than squeezing the location to "...".
   if (!ImGui::BeginTable("categories", 6,
-                         ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY))
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY |
+                             ImGuiTableFlags_ScrollX))
     return;
-  ImGui::TableSetupColumn("Category", ImGuiTableColumnFlags_WidthFixed,
-                          fit_column_width("Category", "  autograd / workspace"));
-  ImGui::TableSetupColumn("Mem", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Mem", "999.99 MiB"));
+  const float widths[] = {fit_column_width("Category", "  autograd / workspace"),
+                          fit_column_width("Mem", "999.99 MiB"), fit_column_width("Likely", "no evidence"),
+                          fit_column_width("Share", "100.0%"), fit_column_width("Count", "9,999,999")};
+  float fixed = 0;
+  for (const float width : widths) fixed += width;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupColumn("Category", ImGuiTableColumnFlags_WidthFixed, widths[0]);
+  ImGui::TableSetupColumn("Mem", ImGuiTableColumnFlags_WidthFixed, widths[1]);
   // Of Mem, how much is inferred (sizes matched, a trace ending mid-step): hover a category for why.
-  ImGui::TableSetupColumn("Likely", ImGuiTableColumnFlags_WidthFixed,
-                          fit_column_width("Likely", "no evidence"));
-  ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Share", "100.0%"));
-  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Count", "9,999,999"));
-  ImGui::TableSetupColumn("Largest location", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Likely", ImGuiTableColumnFlags_WidthFixed, widths[2]);
+  ImGui::TableSetupColumn("Share", ImGuiTableColumnFlags_WidthFixed, widths[3]);
+  ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, widths[4]);
+  ImGui::TableSetupColumn("Largest location", ImGuiTableColumnFlags_WidthFixed,
+                          std::max(kMinLocationWidth, ImGui::GetContentRegionAvail().x - fixed - 12));
   ImGui::TableHeadersRow();
   for (const CategoryId id : order) draw_row(classification.names, palette, *shown, id, rows[id]);
   ImGui::EndTable();

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <functional>
 
 #include "app/location_text.h"
+#include "app/strip_legend.h"
 #include "app/table_columns.h"
 #include "app/theme.h"
 #include "core/analysis/live_elements.h"
@@ -37,8 +40,10 @@ struct CompareView::Diff {
 
 namespace {
 
-constexpr ImU32 kTotalColor = IM_COL32(255, 255, 255, 230);
-constexpr ImU32 kReservedColor = IM_COL32(255, 170, 60, 200);
+constexpr ImU32 kTotalColor = IM_COL32(80, 240, 255, 255);     // B's total: cyan, on a dark halo
+constexpr ImU32 kReservedColor = IM_COL32(255, 170, 60, 255);  // B's reserved: orange
+constexpr ImU32 kHiddenColor = IM_COL32(255, 200, 80, 255);    // notes on what of B is not shown
+constexpr float kBLineWidth = 2.5f;
 constexpr size_t kMaxChildrenShown = 200;   // wider call-path nodes show their largest changes
 constexpr uint32_t kDefaultOpenDepth = 12;  // the largest change is opened this deep at first
 constexpr float kPathIndent = 8;            // pixels per call-path level
@@ -286,13 +291,62 @@ void CompareView::draw_overlay(Session& a, Session& b, float x, float y, float w
     total.emplace_back(px, to_y(device_b.blocks.total_at_state(b_state)));
     reserved.emplace_back(px, to_y(reserved_at(device_b, device_b.blocks, b_state)));
   }
-  draw->AddPolyline(reserved.data(), static_cast<int>(reserved.size()), kReservedColor, 0, 1.5f);
-  draw->AddPolyline(total.data(), static_cast<int>(total.size()), kTotalColor, 0, 2.0f);
-  const std::string label = "B: " + b.document()->opened_path +
-                            "  (total white, reserved orange; aligned by " +
-                            align_mode_name(aligned->effective_mode()) + ")";
-  draw->AddText(ImVec2(x + 6, y + 4), kTotalColor, label.c_str());
+  // A dark halo under each line: B stays visible over any of A's colours.
+  draw->AddPolyline(reserved.data(), static_cast<int>(reserved.size()), theme::kHalo, 0, kBLineWidth + 2);
+  draw->AddPolyline(reserved.data(), static_cast<int>(reserved.size()), kReservedColor, 0, kBLineWidth);
+  draw->AddPolyline(total.data(), static_cast<int>(total.size()), theme::kHalo, 0, kBLineWidth + 2);
+  draw->AddPolyline(total.data(), static_cast<int>(total.size()), kTotalColor, 0, kBLineWidth);
+  const float legend_bottom = draw_b_legend(b, *aligned, x, y, width);
+  draw_b_peak(a, b, *aligned, x, width, legend_bottom, to_y);
   draw->PopClipRect();
+}
+
+float CompareView::draw_b_legend(const Session& b, const RunAlignment& aligned, float x, float y,
+                                 float width) const {
+  const std::string name = std::filesystem::path(b.document()->opened_path).filename().string();
+  const LegendEntry key[] = {
+      {kTotalColor, "B total: " + name},
+      {kReservedColor, "B reserved"},
+      {IM_COL32(0, 0, 0, 0), std::string("aligned by ") + align_mode_name(aligned.effective_mode())}};
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw_strip_legend(draw, ImVec2(x + 4, y + 4), key, width - 8);
+  // What of B this axis cannot show: the alignment puts it before A's start or after A's end.
+  const auto [first, last] = aligned.b_reached();
+  const Timeline& tb = b.device()->blocks;
+  std::string hidden;
+  if (first > 0) hidden = "B's first " + format_count(first, "action") + " fall before A's start";
+  if (last < tb.action_count())
+    hidden += (hidden.empty() ? "B's last " : "; its last ") +
+              format_count(tb.action_count() - last, "action") + " after A's end";
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  if (hidden.empty()) return y + 4 + line;
+  hidden += " (align events shows all of B)";
+  const LegendEntry note[] = {{kHiddenColor, hidden}};
+  draw_strip_legend(draw, ImVec2(x + 4, y + 6 + line), note, width - 8);
+  return y + 6 + 2 * line;
+}
+
+void CompareView::draw_b_peak(const Session& a, const Session& b, const RunAlignment& aligned, float x,
+                              float width, float text_y, const std::function<float(uint64_t)>& to_y) const {
+  const Timeline& tb = b.device()->blocks;
+  const size_t peak = peak_state(tb);
+  const std::string what = "B's peak " + format_bytes(static_cast<double>(tb.peak_bytes())) + " at event #" +
+                           std::to_string(event_of_state(tb, peak));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const std::optional<size_t> a_state = aligned.a_state_for(peak);
+  if (!a_state) {
+    const LegendEntry note[] = {{kHiddenColor, what + " is off A's axis under this alignment"}};
+    draw_strip_legend(draw, ImVec2(x + 4, text_y), note, width - 8);
+    return;
+  }
+  const float px = x + static_cast<float>(a.view.to_screen_x(x_of_state(*a.timeline(), *a_state)));
+  const float py = to_y(tb.peak_bytes());
+  draw->AddTriangleFilled(ImVec2(px - 6, py - 10), ImVec2(px + 6, py - 10), ImVec2(px, py), theme::kHalo);
+  draw->AddTriangleFilled(ImVec2(px - 4, py - 9), ImVec2(px + 4, py - 9), ImVec2(px, py - 2), kTotalColor);
+  if (px < x || px > x + width) {
+    const LegendEntry note[] = {{kHiddenColor, what + " is outside the view (zoom out)"}};
+    draw_strip_legend(draw, ImVec2(x + 4, text_y), note, width - 8);
+  }
 }
 
 void CompareView::follow_a(Session& a, Session& b) {
@@ -308,6 +362,13 @@ void CompareView::follow_a(Session& a, Session& b) {
   b.settings.y_fit.enabled = false;
   b.settings.time_axis = a.settings.time_axis;
   b.sync_time_axis();
+  // B's own bounds end near B's peak: grow them to A's, or the byte range would be clamped to
+  // B's and the charts' scales would differ.
+  if (b.view.bounds().y1 < a.view.bounds().y1) {
+    DataRect bounds = b.view.bounds();
+    bounds.y1 = a.view.bounds().y1;
+    b.view.set_bounds(bounds);
+  }
   b.view.set_visible(vb);
   if (a.cursor.placed()) {
     b.cursor.place(tb, aligned->b_state(a.cursor.state()));
@@ -318,11 +379,14 @@ void CompareView::follow_a(Session& a, Session& b) {
 
 void CompareView::draw_b_label(const Session& b, float x, float y) const {
   if (b.document() == nullptr) return;
-  const std::string label =
-      "B: " + b.document()->opened_path + "  (aligned by " +
-      std::string(alignment_ ? align_mode_name(alignment_->effective_mode()) : "events") +
-      ", A's byte scale)";
-  ImGui::GetWindowDrawList()->AddText(ImVec2(x + 6, y + 4), kTotalColor, label.c_str());
+  const std::string name = std::filesystem::path(b.document()->opened_path).filename().string();
+  // follow_a gives B A's visible byte range: equal heights are equal bytes in both charts.
+  const LegendEntry key[] = {
+      {kTotalColor, "B: " + name + " (aligned by " +
+                        std::string(alignment_ ? align_mode_name(alignment_->effective_mode()) : "events") +
+                        "; same byte scale as A)"}};
+  draw_strip_legend(ImGui::GetWindowDrawList(), ImVec2(x + 4, y + 4), key,
+                    ImGui::GetContentRegionAvail().x + ImGui::GetCursorScreenPos().x - x);
 }
 
 void CompareView::draw_summary(Session& a, Session& b, const Diff& shown) {
@@ -391,8 +455,12 @@ void CompareView::draw_rows(Session& a, Session& b, const MomentDiff& rows, Grou
     ImGui::TableNextColumn();
     const bool chosen =
         highlighted_ && highlighted_->grouping == grouping && highlighted_->label == row.location;
-    if (ImGui::Selectable(row.location.c_str(), chosen, ImGuiSelectableFlags_SpanAllColumns))
+    const std::string shown = elide_location(row.location, ImGui::GetContentRegionAvail().x);
+    ImGui::PushID(row.location.c_str());
+    if (ImGui::Selectable(shown.c_str(), chosen, ImGuiSelectableFlags_SpanAllColumns))
       highlight(a, b, {grouping, row.location, 0, {}});
+    full_text_tooltip(row.location, shown);
+    ImGui::PopID();
   }
   ImGui::EndTable();
 }
@@ -418,7 +486,7 @@ void CompareView::draw_path_node(Session& a, Session& b, const CallTreeDiff& tre
   const bool was_open = open_paths_.contains(path);
   ImGui::SetNextItemOpen(was_open);
   const std::string shown_label =
-      elide_front(node.label, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());
+      elide_location(node.label, ImGui::GetContentRegionAvail().x - ImGui::GetTreeNodeToLabelSpacing());
   const bool open = ImGui::TreeNodeEx("##path", flags, "%s", shown_label.c_str());
   full_text_tooltip(node.label, shown_label);
   if (ImGui::IsItemToggledOpen()) {

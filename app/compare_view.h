@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -62,6 +63,12 @@ class CompareView {
   nlohmann::json compare_json(Session& a, Session& b);
 
  private:
+  // The overlay's key (B's file, colours, alignment) and a note on what of B falls off A's axis;
+  // returns where the next note goes.
+  float draw_b_legend(const Session& b, const RunAlignment& aligned, float x, float y, float width) const;
+  // A marker at B's peak on A's axis, or a note saying why it cannot be shown.
+  void draw_b_peak(const Session& a, const Session& b, const RunAlignment& aligned, float x, float width,
+                   float text_y, const std::function<float(uint64_t)>& to_y) const;
   struct Key {
     size_t a_state = 0, b_state = 0;
     bool at_peaks = true;

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <exception>
 
 #include "app/annotation_lanes.h"
@@ -21,6 +22,27 @@ uint64_t untraced_bytes(const CallTree& tree) {
     if (tree.node(child).kind == CallTreeNodeKind::Untraced) return tree.node(child).bytes;
   }
   return 0;
+}
+
+constexpr float kPeakAnswerLines = 3;
+
+// The findings' peak paragraph, the first thing a reader wants: a header that folds it away.
+void draw_peak_answer(Session& state) {
+  for (const Finding& finding : state.findings()) {
+    if (finding.kind != FindingKind::Peak) continue;
+    if (ImGui::CollapsingHeader((finding.title + "###peak-answer").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+      // At most a few lines: a short pane keeps its room for the tabs (the rest scrolls).
+      const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+      const float needed = ImGui::CalcTextSize(finding.text.c_str(), nullptr, false, wrap).y;
+      const float most = kPeakAnswerLines * ImGui::GetTextLineHeight();
+      ImGui::BeginChild("peak-answer", ImVec2(0, std::min(needed, most) + 2), false);
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::TextWrapped("%s", finding.text.c_str());
+      ImGui::PopStyleColor();
+      ImGui::EndChild();
+    }
+    return;
+  }
 }
 
 }  // namespace
@@ -66,14 +88,15 @@ void CursorPanels::draw_analysis_pane(Session& state, float width, float height,
   if (shown != nullptr) {
     const int64_t event = event_of_state(*shown->timeline, shown->state);
     const std::string at = event < 0 ? "before the first event" : "at event #" + std::to_string(event);
-    ImGui::Text("%s: %s live in %s allocations  (%.0f ms)", at.c_str(),
+    ImGui::Text("%s: %s live in %s  (%.0f ms)", at.c_str(),
                 format_bytes(static_cast<double>(shown->moment.live_bytes)).c_str(),
-                format_grouped(shown->live.size()).c_str(), shown->compute_ms);
+                format_count(shown->live.size(), "allocation").c_str(), shown->compute_ms);
     if (!state.analysis_matches(*shown, options()) || shown->state != state.cursor.state()) {
       ImGui::SameLine();
       ImGui::TextDisabled("updating...");
     }
   }
+  draw_peak_answer(state);
   const StackSource* source = state.stack_catalog().get();
   const bool filter_before = filter_frames_;
   const LocationRule rule_before = location_rule_;
@@ -84,7 +107,7 @@ void CursorPanels::draw_analysis_pane(Session& state, float width, float height,
     shown_tab_ = name;
     return true;
   };
-  if (ImGui::BeginTabBar("analysis-tabs")) {
+  if (ImGui::BeginTabBar("analysis-tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
     if (tab("Call tree", Tab::CallTree)) {
       top_down_.draw(state, shown, generation, source, filter_frames_);
       ImGui::EndTabItem();

@@ -30,6 +30,7 @@ class CursorPanels {
   void before_frame(Session& state);
   void draw_search_bar(Session& state);
   float lanes_height(Session& state);
+  const AnnotationLanes& lanes() const { return lanes_; }
   void draw_lanes(Session& state, float chart_x, float chart_width);
   // `compare_tab` (when set) draws a Compare tab: a second run is open.
   void draw_analysis_pane(Session& state, float width, float height,

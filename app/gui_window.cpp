@@ -83,7 +83,12 @@ void GuiWindow::begin_frame() {
   key_latch::next_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
-  if (pointer_ignored_) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  ImGuiIO& io = ImGui::GetIO();
+  if (pointer_ignored_) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  if (scripted_pointer_) {
+    io.MousePos = ImVec2(scripted_pointer_->x, scripted_pointer_->y);
+    io.MouseDown[ImGuiMouseButton_Left] = scripted_pointer_->down;
+  }
   ImGui::NewFrame();
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,13 @@ class GuiWindow {
   // drop) arrived, so idle periods need no frames at all.
   // Headless modes: ImGui sees no pointer at all (no hover effects, no tooltips).
   void set_pointer_ignored(bool ignored) { pointer_ignored_ = ignored; }
+  // Scripts: ImGui sees the pointer at (x, y) window pixels with the left button up or down,
+  // whatever the OS pointer does, until cleared (std::nullopt).
+  struct ScriptedPointer {
+    float x = 0, y = 0;
+    bool down = false;
+  };
+  void set_scripted_pointer(std::optional<ScriptedPointer> pointer) { scripted_pointer_ = pointer; }
   bool wait_events(double timeout_seconds);
   void poll_events() const;
 
@@ -63,6 +71,7 @@ class GuiWindow {
   uint64_t shown_hash_ = 0;  // draw data of the frame on screen
   int shown_width_ = 0, shown_height_ = 0;
   bool pointer_ignored_ = false;
+  std::optional<ScriptedPointer> scripted_pointer_;
 };
 
 }  // namespace snapscope

@@ -19,6 +19,20 @@
 namespace snapscope {
 namespace {
 
+nlohmann::json phase_labels_json(const AnnotationLanes& lanes) {
+  nlohmann::json rects = nlohmann::json::array();
+  for (const AnnotationLanes::LabelRect& rect : lanes.label_rects())
+    rects.push_back({rect.x0, rect.y0, rect.x1, rect.y1});
+  return rects;
+}
+
+std::string device_names(const Document& document) {
+  std::string names;
+  for (const DeviceDocument& device : document.devices)
+    names += (names.empty() ? "" : ", ") + std::to_string(device.device);
+  return names;
+}
+
 Session& compare_run(Application& app, const char* command) {
   Session* run_b = app.state().compare_session();
   if (run_b == nullptr)
@@ -31,7 +45,13 @@ struct CommandRunner {
   Application& app;
   void operator()(const script::View& command) { app.apply_view(command.spec); }
   void operator()(const script::Fit&) { app.session().view.fit(); }
-  void operator()(const script::Device& command) { app.session().select_device(command.device); }
+  void operator()(const script::Device& command) {
+    const Document* document = app.session().document();
+    if (document == nullptr || document->find_device(command.device) == nullptr)
+      throw std::runtime_error("device " + std::to_string(command.device) + ": not in this snapshot" +
+                               (document ? " (devices: " + device_names(*document) + ")" : std::string()));
+    app.session().select_device(command.device);
+  }
   void operator()(const script::ShowTimeline& command) {
     Session& session = app.session();
     session.select_kind(command.segments ? TimelineKind::Segments : TimelineKind::Blocks);
@@ -114,8 +134,16 @@ struct CommandRunner {
   void operator()(const script::TimeAxis& command) {
     app.session().settings.time_axis = command.time;
     app.session().sync_time_axis();
+    if (command.time && app.session().view.warp() == nullptr) {
+      app.session().settings.time_axis = false;
+      throw std::runtime_error("xaxis time: this trace has no timestamps (time_us)");
+    }
   }
   void operator()(const script::Click& command) {
+    app.render_settled();  // the window must show the current layout before it is clicked
+    app.click_window(static_cast<float>(command.x), static_cast<float>(command.y));
+  }
+  void operator()(const script::ChartClick& command) {
     app.render_settled();  // the chart must show the current view before it is picked
     app.timeline().click_at(app.session(), command.x, command.y);
   }
@@ -176,7 +204,9 @@ struct CommandRunner {
         {"device", app.session().settings.device},
         {"hovered", app.session().hovered ? nlohmann::json(*app.session().hovered) : nlohmann::json(nullptr)},
         {"instances", panel.layer().instance_count()},
-        {"note_markers", panel.note_markers()}};
+        {"note_markers", panel.note_markers()},
+        {"phase_labels", phase_labels_json(app.cursor_panels().lanes())},
+        {"inspector_shown", app.session().selected().has_value()}};
     std::printf("%s\n", line.dump().c_str());
     std::fflush(stdout);
   }
@@ -201,6 +231,9 @@ struct CommandRunner {
       case Move::Step:
         cursor.step(*timeline, command.value);
         break;
+      case Move::None:
+        cursor.clear();
+        break;
     }
   }
   void operator()(const script::Search& command) {
@@ -211,7 +244,15 @@ struct CommandRunner {
     app.cursor_panels().search_panel().step(app.session(), command.forward);
   }
   void operator()(const script::PrintCursor&) { app.print_cursor_json(); }
-  void operator()(const script::Tab& command) { app.cursor_panels().select_tab(command.name); }
+  void operator()(const script::Tab& command) {
+    if (command.name == script::Tab::Name::Compare && app.state().compare_session() == nullptr)
+      throw std::runtime_error("tab compare: no second run open (compare FILE)");
+    if (command.in_allocator_pane()) {
+      app.allocator_panels().select_tab(command.name);
+    } else {
+      app.cursor_panels().select_tab(command.name);
+    }
+  }
   void operator()(const script::TreeSearch& command) { app.cursor_panels().tree_search(command.text); }
 };
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/database_wait.h"
+#include "app/location_text.h"
 #include "core/analysis/frame_kind.h"
 #include "core/util/format.h"
 #include "core/view/stack_format.h"
@@ -73,6 +74,16 @@ void draw_fields(const AllocationDetails& details, std::optional<int64_t> first_
   ImGui::EndTable();
 }
 
+// One stack line: a frame's location fits the pane (directories elided, the whole line in a
+// tooltip); FX node lines below a frame wrap as they are.
+void stack_line_text(const std::string& line) {
+  if (line.find('\n') == std::string::npos) {
+    location_text(line);
+  } else {
+    ImGui::TextUnformatted(line.c_str());
+  }
+}
+
 }  // namespace
 
 void draw_inspector(Session& state) {
@@ -100,16 +111,15 @@ void draw_inspector(Session& state) {
               state.selected() ? state.category_reason(*state.selected()) : std::string());
   ImGui::Separator();
   ImGui::Checkbox("show all frames", &state.settings.show_all_frames);
-  ImGui::BeginChild("stack", ImVec2(0, 0), true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::BeginChild("stack", ImVec2(0, 0), true);
   if (details->frames.empty()) ImGui::TextDisabled("<no stack recorded>");
-  for (const std::string& line : stack_lines(details->frames, state.settings.show_all_frames)) {
-    ImGui::TextUnformatted(line.c_str());
-  }
+  for (const std::string& line : stack_lines(details->frames, state.settings.show_all_frames))
+    stack_line_text(line);
   if (!details->forward_stack.empty()) {
     ImGui::Separator();
     ImGui::TextDisabled("forward op's stack");
     for (const std::string& line : stack_lines(details->forward_stack, state.settings.show_all_frames))
-      ImGui::TextUnformatted(line.c_str());
+      stack_line_text(line);
   }
   ImGui::EndChild();
 }

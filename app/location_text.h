@@ -1,13 +1,16 @@
-// Location text in narrow columns: elided from the front ("...model.py:79 (forward)") so the file
-// name, line and function stay visible, with the whole location in a tooltip.
+// Location text in narrow columns, one rule everywhere: "file.py:line (function)" stays whole and
+// the directory is elided from the left (".../models/model.py:79 (forward)"), with the whole
+// location in a tooltip; what has no directory (a C++ name) is cut at the right.
 #pragma once
 
 #include <string>
 
 namespace snapscope {
 
-// `text` shortened from the front to fit `width` pixels in the current font ("..." + the tail).
-std::string elide_front(const std::string& text, float width);
+// `text` shortened to fit `width` pixels in the current font, by the rule above.
+std::string elide_location(const std::string& text, float width);
+// `text` cut at the right to fit `width` pixels ("name..."); empty when not even "..." fits.
+std::string elide_back(const std::string& text, float width);
 
 // Draws `text` elided to the rest of the line (or column); hovering shows it whole when elided.
 void location_text(const std::string& text);

@@ -207,9 +207,11 @@ void draw_status_bar(AppState& state, float y, float width, float height) {
     ImGui::SameLine();
     if (ImGui::SmallButton("dismiss")) state.clear_error();
   } else if (const Timeline* timeline = state.session().timeline()) {
-    ImGui::Text("%s | %zu allocations | %zu actions | peak %s",
-                state.session().document()->opened_path.c_str(), timeline->element_count(),
-                timeline->action_count(), format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
+    const bool segments = state.session().settings.kind == TimelineKind::Segments;
+    ImGui::Text("%s | %s | %s | peak %s", state.session().document()->opened_path.c_str(),
+                format_count(timeline->element_count(), segments ? "segment" : "allocation").c_str(),
+                format_count(timeline->action_count(), "action").c_str(),
+                format_bytes(static_cast<double>(timeline->peak_bytes())).c_str());
     if (const SessionPools* pools = state.session().pools_shown()) {
       ImGui::SameLine();
       const size_t count = pools->layout->pool_count();

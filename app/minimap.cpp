@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/strip_legend.h"
 #include "app/theme.h"
 #include "core/allocator/usage_curve.h"
 
@@ -99,8 +100,8 @@ void Minimap::draw(Session& state, float x_offset, float width, float height) {
                            theme::kMinimapWindow);
   draw_list->AddRect(ImVec2(window_left, origin.y), ImVec2(window_right, bottom),
                      theme::kMinimapWindowBorder);
-  draw_list->AddText(ImVec2(x + 4, origin.y + 2), theme::kMinimapAllocated, "allocated");
-  draw_list->AddText(ImVec2(x + 84, origin.y + 2), theme::kMinimapReserved, "reserved");
+  const LegendEntry key[] = {{theme::kMinimapAllocated, "allocated"}, {theme::kMinimapReserved, "reserved"}};
+  draw_strip_legend(draw_list, ImVec2(x + 2, origin.y + 2), key, width - 4);
 
   // Press or drag: centre the window on the mouse, keeping its width.
   if (ImGui::IsItemActive()) {

@@ -58,7 +58,7 @@ void PhasePanel::draw(Session& state) {
     if (state.annotations() == nullptr) return;
     ImGui::SameLine();
   }
-  ImGui::Text("%zu phases", phases.rows.size());
+  ImGui::Text("%zu phases, %zu names", phases.rows.size(), phases.groups.size());
   if (!phases.has_times) {
     ImGui::TextDisabled("this trace has no time_us, so annotations cannot be placed on the timeline");
     return;
@@ -67,6 +67,7 @@ void PhasePanel::draw(Session& state) {
     ImGui::TextDisabled("this snapshot has no external_annotations");
     return;
   }
+  const std::vector<PhaseGroup>& groups = phases.groups;
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
   if (!ImGui::BeginTable("phases", 6, flags)) return;
@@ -79,19 +80,23 @@ void PhasePanel::draw(Session& state) {
   ImGui::TableSetupColumn("Delta", ImGuiTableColumnFlags_WidthFixed, 90);
   ImGui::TableHeadersRow();
   ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(phases.rows.size()));
+  clipper.Begin(static_cast<int>(groups.size()));
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      const PhaseRow& row = phases.rows[static_cast<size_t>(i)];
+      const PhaseGroup& group = groups[static_cast<size_t>(i)];
+      const PhaseRow& row = group.span;
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::PushID(i);
-      const std::string name = std::string(2 * row.depth, ' ') + row.name;
+      const std::string name = std::string(2 * row.depth, ' ') + group.label();
       if (ImGui::Selectable(name.c_str(), selected_ == static_cast<size_t>(i),
                             ImGuiSelectableFlags_SpanAllColumns)) {
         selected_ = static_cast<size_t>(i);
-        select_phase(state, row);
+        select_phase(state, group.count > 1 ? row : phases.rows[group.first_row]);
       }
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip(group.count > 1 ? "%s\n%zu times; from the first start to the last end" : "%s",
+                          row.name.c_str(), group.count);
       ImGui::PopID();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(format_bytes(static_cast<double>(row.start_bytes)).c_str());

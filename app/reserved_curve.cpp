@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/strip_legend.h"
 #include "app/theme.h"
 #include "core/allocator/event_text.h"
 #include "core/analysis/state_mapping.h"
@@ -60,9 +61,11 @@ void ReservedCurve::draw(const Session& state, const UsageCurve& usage, const Ti
       draw_list->AddLine(ImVec2(cursor_x, origin.y), ImVec2(cursor_x, bottom), theme::kStripCursor);
   }
   draw_list->AddRect(ImVec2(left, origin.y), ImVec2(left + width, bottom), theme::kStripFrame);
-  const std::string legend = "reserved (max " + format_bytes(static_cast<double>(top_)) +
-                             ")   allocated   fragmentation 1 - allocated/reserved (0..100%)";
-  draw_list->AddText(ImVec2(left + 4, origin.y + 1), theme::kStripLegend, legend.c_str());
+  const LegendEntry key[] = {
+      {theme::kStripReservedFill, "reserved (max " + format_bytes(static_cast<double>(top_)) + ")"},
+      {theme::kStripAllocatedLine, "allocated"},
+      {theme::kStripFragmentationLine, "fragmentation (0..100%)"}};
+  draw_strip_legend(draw_list, ImVec2(left + 2, origin.y + 2), key, width - 4);
   ImGui::SetCursorScreenPos(ImVec2(left, origin.y));
   ImGui::InvisibleButton("usage-strip", ImVec2(std::max(1.0f, width), std::max(1.0f, height)));
   if (ImGui::IsItemHovered()) draw_tooltip(left, width);
@@ -77,7 +80,7 @@ void ReservedCurve::draw_tooltip(float x, float width) const {
   ImGui::Text("reserved %s (column max %s)", format_bytes(static_cast<double>(column.reserved)).c_str(),
               format_bytes(static_cast<double>(column.reserved_max)).c_str());
   ImGui::Text("allocated %s", format_bytes(static_cast<double>(column.allocated)).c_str());
-  ImGui::Text("fragmentation %.1f%%", column.fragmentation * 100);
+  ImGui::Text("fragmentation %.1f%% (1 - allocated / reserved)", column.fragmentation * 100);
   ImGui::EndTooltip();
 }
 

@@ -28,10 +28,10 @@ void draw_site_legend(Session& state, float width) {
     ImGui::SameLine();
     ImGui::Text("%s", format_bytes(static_cast<double>(site.bytes)).c_str());
     ImGui::SameLine();
-    const std::string count = "in " + format_grouped(site.count) + " allocations";
+    const std::string count = "in " + format_count(site.count, "allocation");
     const float label_width = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(count.c_str()).x -
                               2 * ImGui::GetStyle().ItemSpacing.x;
-    const std::string shown_label = elide_front(site.label, label_width);
+    const std::string shown_label = elide_location(site.label, label_width);
     ImGui::TextUnformatted(shown_label.c_str());
     full_text_tooltip(site.label, shown_label);
     ImGui::SameLine();

@@ -52,7 +52,6 @@ inline constexpr ImU32 kStripFragmentationLine = IM_COL32(255, 170, 60, 255);
 inline constexpr ImU32 kStripOom = IM_COL32(255, 60, 60, 230);
 inline constexpr ImU32 kStripCursor = IM_COL32(255, 255, 255, 160);
 inline constexpr ImU32 kStripFrame = IM_COL32(150, 150, 160, 255);
-inline constexpr ImU32 kStripLegend = IM_COL32(220, 220, 230, 220);
 
 // ---- allocator state
 inline constexpr ImU32 kSegmentFill = IM_COL32(38, 38, 46, 255);  // free space inside a segment
@@ -71,6 +70,7 @@ inline constexpr ImU32 kTreeMatch = IM_COL32(255, 220, 60, 255);
 // ---- window layout (pixels, or shares of a pane)
 inline constexpr float kStatusHeight = 28;
 inline constexpr float kInspectorWidth = 440;
+inline constexpr float kInspectorMaxShare = 0.3f;  // of the window's width: the chart keeps the rest
 inline constexpr float kMinimapHeight = 64;
 inline constexpr float kUsageStripHeight = 52;
 inline constexpr float kAllocatorPaneShare = 0.45f;  // of the analysis pane's width, at start

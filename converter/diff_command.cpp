@@ -32,7 +32,8 @@ const char* const kDiffUsage =
     "              in both, EVENT_A,EVENT_B, or step:N: each one's peak inside its N-th step (from\n"
     "              0; steps are the ranges of its most repeated annotation, e.g. ProfilerStep#k)\n"
     "  --device    device index in both (default: each one's first device with a trace)\n"
-    "  --top       rows to show before folding the rest into one row (default 20, 0 = all; text only)\n"
+    "  --top       rows of every section (locations, categories, call paths) before the rest is\n"
+    "              folded into one line (default 20, 0 = all; text only)\n"
     "  --location  how rows are grouped, as in --report\n"
     "  --summary json   print JSON instead of text: peak_a, peak_b, peak_delta, rows (location,\n"
     "              bytes_a, bytes_b, delta, ...), category_rows (the same by category) and\n"
@@ -219,10 +220,10 @@ std::string diff_text(const DiffOptions& options, const Side& a, const Side& b, 
           " -> " + fragmentation_text(b) + "\n\n";
   text += moment_diff_text(diff, options.top);
   text += "\nby category:\n" +
-          moment_diff_text(diff_moments(a.categories, b.categories), 0, {"Category", "categories"});
+          moment_diff_text(diff_moments(a.categories, b.categories), options.top, {"Category", "categories"});
   text += "\nby call path (changes of at least " + format_bytes(static_cast<double>(tree_min_delta(diff))) +
           ", with their callers):\n" +
-          call_tree_diff_text(tree_diff_of(a, b), kTreeDepth, tree_min_delta(diff));
+          call_tree_diff_text(tree_diff_of(a, b), kTreeDepth, tree_min_delta(diff), options.top);
   return text;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "converter/source_findings.h"
+#include "core/allocator/allocator_settings.h"
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/live_elements.h"
 #include "core/analysis/moment_table.h"
@@ -17,6 +18,7 @@
 #include "core/classify/category_evidence.h"
 #include "core/export/export_source.h"
 #include "core/findings/finding_text.h"
+#include "core/store/elements_db/elements_db_reader.h"
 #include "core/util/format.h"
 
 namespace snapscope {
@@ -27,7 +29,8 @@ const char* const kReportUsage =
     "  --at      the moment to analyse: the block timeline's peak (default) or the state right\n"
     "            after raw trace event EVENT\n"
     "  --device  device index (default: the first device with a trace or segments)\n"
-    "  --top     moment-table rows to show before folding the rest into one row (default 20, 0 = all)\n"
+    "  --top     moment-table rows to show before folding the rest into one row, and phase\n"
+    "            names to list (repeated names are one row, 'name \u00d7N') (default 20, 0 = all)\n"
     "  --location  how rows are grouped: 'user' (default) the innermost user frame, or for stacks\n"
     "            without one (backward pass, C++ only) the autograd node or ATen operator; 'shown'\n"
     "            the innermost frame the frame filter keeps (memory_viz's literal rule)\n"
@@ -103,6 +106,20 @@ std::string moment_text(const Timeline& timeline, size_t state) {
   return event < 0 ? std::string("the start (before any event)") : "event #" + std::to_string(event);
 }
 
+// (key, JSON text) rows of the snapshot's allocator_settings, from the pickle or elements.db.
+std::vector<std::pair<std::string, std::string>> raw_allocator_settings(const AnalysisSource& input) {
+  std::vector<std::pair<std::string, std::string>> raw;
+  if (input.snapshot != nullptr) {
+    const nlohmann::json& settings = input.snapshot->allocator_settings;
+    if (settings.is_object()) {
+      for (const auto& [key, value] : settings.items()) raw.emplace_back(key, value.dump());
+    }
+  } else if (!input.elements_db.empty()) {
+    raw = ElementsDbReader(input.elements_db).allocator_settings();
+  }
+  return raw;
+}
+
 std::string summary_text(const AnalysisSource& input) {
   const Timeline& timeline = *input.blocks;
   size_t pre_existing = 0;
@@ -118,6 +135,8 @@ std::string summary_text(const AnalysisSource& input) {
           moment_text(timeline, peak_state(timeline)) + "\n";
   text += "initial/final: " + format_bytes(double(timeline.total_at_state(0))) + " / " +
           format_bytes(double(timeline.total_at_state(timeline.action_count()))) + "\n";
+  text += "allocator:     " +
+          allocator_settings_line(describe_allocator_settings(raw_allocator_settings(input))) + "\n";
   return text;
 }
 
@@ -144,7 +163,8 @@ std::string report_text(const ReportOptions& options, const AnalysisSource& inpu
             "\n";
   }
   const PhaseTable phases = build_phase_table(timeline, pair_annotations(input.annotations, input.device));
-  text += "phases (annotations on device " + std::to_string(input.device) + "):\n" + phase_table_text(phases);
+  text += "phases (annotations on device " + std::to_string(input.device) + "):\n" +
+          phase_table_text(phases, options.top);
   if (options.findings) text += "\nfindings:\n" + findings_text(source_findings(input, classification));
   return text;
 }

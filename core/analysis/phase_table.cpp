@@ -1,6 +1,7 @@
 #include "core/analysis/phase_table.h"
 
 #include <algorithm>
+#include <map>
 
 #include "core/analysis/state_mapping.h"
 #include "core/analysis/state_peaks.h"
@@ -69,27 +70,77 @@ PhaseTable build_phase_table(const Timeline& timeline, const AnnotationPairing& 
     if (interval.start_time_us == kNoTime || interval.end_time_us == kNoTime) continue;
     table.rows.push_back(phase_row(timeline, clock, peaks, interval));
   }
+  table.groups = group_phases(table.rows);
   return table;
 }
 
-std::string phase_table_text(const PhaseTable& table) {
+std::string PhaseGroup::label() const {
+  return count > 1 ? span.name + " \u00d7" + std::to_string(count) : span.name;
+}
+
+std::vector<PhaseGroup> group_phases(const std::vector<PhaseRow>& rows) {
+  std::vector<PhaseGroup> groups;
+  std::map<std::pair<std::string_view, uint32_t>, size_t> group_of;  // (name, depth) -> index
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const PhaseRow& row = rows[i];
+    const auto [found, added] = group_of.try_emplace({row.name, row.depth}, groups.size());
+    if (added) {
+      groups.push_back({row, 1, i, i});
+      continue;
+    }
+    PhaseGroup& group = groups[found->second];
+    ++group.count;
+    if (row.end_state >= group.span.end_state) {
+      group.span.end_state = row.end_state;
+      group.span.end_event = row.end_event;
+      group.span.end_bytes = row.end_bytes;
+      group.span.end_time_us = row.end_time_us;
+    }
+    if (row.peak_bytes > group.span.peak_bytes) {
+      group.span.peak_bytes = row.peak_bytes;
+      group.span.peak_state = row.peak_state;
+      group.span.peak_event = row.peak_event;
+      group.peak_row = i;
+    }
+  }
+  return groups;
+}
+
+namespace {
+
+void add_phase_line(TextTable& text, const PhaseGroup& group) {
+  const PhaseRow& row = group.span;
+  text.add_row({format_bytes(double(row.start_bytes)), format_bytes(double(row.end_bytes)),
+                format_bytes(double(row.peak_bytes)), format_signed_bytes(row.delta_bytes()),
+                event_text(row.start_event) + ".." + (row.end_event < 0 ? "end" : event_text(row.end_event)),
+                event_text(row.peak_event), std::string(2 * row.depth, ' ') + group.label()});
+}
+
+std::string more_line(size_t more, const char* what) {
+  return "(" + std::to_string(more) + " more " + what + "; --top 0 shows all)\n";
+}
+
+}  // namespace
+
+std::string phase_table_text(const PhaseTable& table, size_t top) {
   if (table.intervals == 0 && table.unmatched.empty()) return "no annotations\n";
   if (!table.has_times) return "the trace has no time_us, so annotations cannot be placed on it\n";
   if (table.rows.empty() && table.unmatched.empty()) return "no annotation matches the filter\n";
+  const std::vector<PhaseGroup>& groups = table.groups;
+  const size_t shown = top == 0 ? groups.size() : std::min(top, groups.size());
   TextTable text({"Start", "End", "Peak", "Delta", "Events", "Peak at", "Phase"});
-  for (const PhaseRow& row : table.rows) {
-    text.add_row(
-        {format_bytes(double(row.start_bytes)), format_bytes(double(row.end_bytes)),
-         format_bytes(double(row.peak_bytes)), format_signed_bytes(row.delta_bytes()),
-         event_text(row.start_event) + ".." + (row.end_event < 0 ? "end" : event_text(row.end_event)),
-         event_text(row.peak_event), std::string(2 * row.depth, ' ') + row.name});
-  }
-  std::string result = text.render();
-  for (const AnnotationRecord& record : table.unmatched) {
+  for (size_t i = 0; i < shown; ++i) add_phase_line(text, groups[i]);
+  std::string result = groups.empty() ? std::string() : text.render();
+  if (shown < groups.size()) result += more_line(groups.size() - shown, "phase names");
+  const size_t unmatched = top == 0 ? table.unmatched.size() : std::min(top, table.unmatched.size());
+  for (size_t i = 0; i < unmatched; ++i) {
+    const AnnotationRecord& record = table.unmatched[i];
     result += "unmatched " + record.stage + " '" + record.name + "'" +
               (record.time_us == kNoTime ? std::string() : " at time_us " + std::to_string(record.time_us)) +
               '\n';
   }
+  if (unmatched < table.unmatched.size())
+    result += more_line(table.unmatched.size() - unmatched, "unmatched annotations");
   return result;
 }
 

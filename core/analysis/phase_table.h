@@ -44,10 +44,22 @@ struct PhaseRow {
   int64_t delta_bytes() const { return int64_t(end_bytes) - int64_t(start_bytes); }
 };
 
+// The rows of one annotation name at one depth, repeated (a compiled graph's 867
+// `pad_mm_benchmark`s, every step's `ProfilerStep#k`): shown as one row "name ×count" that
+// spans from the first one's start to the last one's end, with the highest peak among them.
+struct PhaseGroup {
+  PhaseRow span;              // start of the first, end of the last, the highest peak of all
+  size_t count = 0;           // rows in the group
+  size_t first_row = 0;       // index in PhaseTable::rows
+  size_t peak_row = 0;        // the row whose peak is span's (the first of equal peaks)
+  std::string label() const;  // "name" or "name ×count"
+};
+
 struct PhaseTable {
   bool has_times = true;  // false: the trace has no time_us, so annotations cannot be placed
   size_t intervals = 0;   // paired START/END intervals, before the name filter
   std::vector<PhaseRow> rows;
+  std::vector<PhaseGroup> groups;  // group_phases(rows)
   std::vector<AnnotationRecord> unmatched;
 };
 
@@ -55,8 +67,12 @@ struct PhaseTable {
 PhaseTable build_phase_table(const Timeline& timeline, const AnnotationPairing& pairing,
                              std::string_view name_filter = {});
 
-// "Phase  Start  End  Peak  Delta  Peak at" plus a line per unmatched annotation, or a note
-// when the trace has no time_us.
-std::string phase_table_text(const PhaseTable& table);
+// Rows grouped by (name, depth), in the order each name first appears.
+std::vector<PhaseGroup> group_phases(const std::vector<PhaseRow>& rows);
+
+// "Start  End  Peak  Delta  Events  Peak at  Phase" per group of repeated phases (at most
+// `top`, 0 = all, then a line saying how many more) plus a line per unmatched annotation (as
+// many), or a note when the trace has no time_us.
+std::string phase_table_text(const PhaseTable& table, size_t top = 0);
 
 }  // namespace snapscope

@@ -201,12 +201,18 @@ std::string byte_columns(const TreeDiffNode& node) {
 
 }  // namespace
 
-std::string call_tree_diff_text(const CallTreeDiff& diff, uint32_t max_depth, uint64_t min_delta) {
+std::string call_tree_diff_text(const CallTreeDiff& diff, uint32_t max_depth, uint64_t min_delta,
+                                size_t top) {
   const std::vector<uint32_t> order = significant_nodes(diff, max_depth, min_delta);
   const ChainFolder folder(diff, order);
   std::vector<uint32_t> indent(diff.size(), 0);  // printed depth: folded frames do not count
   std::string text = "       Delta           A           B  Call path (top-down)\n";
+  size_t printed = 0, more = 0;
   for (uint32_t id : order) {
+    if (top != 0 && printed >= top) {
+      more += !folder.folded(id);
+      continue;
+    }
     const TreeDiffNode& node = diff.node(id);
     if (id != CallTreeDiff::kRoot) {
       const uint32_t parent = node.parent;
@@ -218,10 +224,14 @@ std::string call_tree_diff_text(const CallTreeDiff& diff, uint32_t max_depth, ui
                 std::to_string(folder.hidden_from(id)) + " frames ...\n";
       continue;
     }
-    text += byte_columns(node) + std::string(2 * indent[id], ' ') + node.label;
+    const std::string label =
+        node.label.size() > kMaxPathLabel ? node.label.substr(0, kMaxPathLabel - 3) + "..." : node.label;
+    text += byte_columns(node) + std::string(2 * indent[id], ' ') + label;
     if (node.status != DiffStatus::Both) text += std::string("  [") + diff_status_name(node.status) + "]";
     text += "\n";
+    ++printed;
   }
+  if (more > 0) text += "(" + std::to_string(more) + " more call paths; --top 0 shows all)\n";
   return text;
 }
 

@@ -62,7 +62,11 @@ nlohmann::json call_tree_diff_rows_json(const CallTreeDiff& diff, std::span<cons
 std::vector<uint32_t> significant_nodes(const CallTreeDiff& diff, uint32_t max_depth, uint64_t min_delta);
 
 // "Delta  A  B  Call path" with the path indented by depth, for the nodes significant_nodes picks;
-// chains of frames that only pass the same bytes through print their first and last frame.
-std::string call_tree_diff_text(const CallTreeDiff& diff, uint32_t max_depth, uint64_t min_delta);
+// chains of frames that only pass the same bytes through print their first and last frame. At
+// most `top` paths (0: all), then a line saying how many more; a frame name longer than
+// kMaxPathLabel characters (a C++ template) keeps its head and "...".
+inline constexpr size_t kMaxPathLabel = 120;
+std::string call_tree_diff_text(const CallTreeDiff& diff, uint32_t max_depth, uint64_t min_delta,
+                                size_t top = 0);
 
 }  // namespace snapscope

@@ -117,6 +117,23 @@ size_t RunAlignment::b_state(size_t a_state) const {
   return by_event(a_state);
 }
 
+std::optional<size_t> RunAlignment::a_state_for(size_t wanted) const {
+  const auto [first, last] = b_reached();
+  if (wanted < first || wanted > last) return std::nullopt;
+  size_t low = 0, high = a_.action_count();  // the first A state whose B state reaches `wanted`
+  while (low < high) {
+    const size_t mid = low + (high - low) / 2;
+    if (b_state(mid) < wanted) {
+      low = mid + 1;
+    } else {
+      high = mid;
+    }
+  }
+  return low;
+}
+
+std::pair<size_t, size_t> RunAlignment::b_reached() const { return {b_state(0), b_state(a_.action_count())}; }
+
 size_t RunAlignment::by_event(size_t a_state) const {
   if (a_state == 0) return 0;
   return std::min(state_after_event(b_, event_of_state(a_, std::min(a_state, a_.action_count()))),

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -38,6 +39,12 @@ class RunAlignment {
 
   // B's state for A's state `a_state` (clamped to B's states).
   size_t b_state(size_t a_state) const;
+  // The first A state that B's `b_state` lines up with, or none when B's state falls before A's
+  // first or after A's last state under this alignment (it is off A's axis). b_state() never
+  // decreases as A's state grows, so this is a binary search.
+  std::optional<size_t> a_state_for(size_t b_state) const;
+  // B's states A's axis reaches: [b_state(0), b_state(A's last state)].
+  std::pair<size_t, size_t> b_reached() const;
   AlignMode requested_mode() const { return requested_; }
   AlignMode effective_mode() const { return effective_; }
   size_t anchor_count() const { return anchors_.size(); }  // steps: matched annotation edges

@@ -19,6 +19,7 @@ Session::Session(std::unique_ptr<Document> document, std::function<void()> ready
   analysis_worker_.set_ready_callback(ready_);
   if (!document_->devices.empty()) settings.device = document_->devices.front().device;
   fit_view();
+  place_opening_cursor();
   if (PendingDatabase* pending = document_->pending_database.get()) {
     pending->on_done(ready_);  // wakes the viewer; poll() opens it then
     poll_database();

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/allocator/allocator_history.h"
+#include "core/allocator/allocator_settings.h"
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/phase_table.h"
 #include "core/classify/category_timeline.h"
@@ -47,6 +48,9 @@ struct ChartSettings {
   // pool's envelope (Session::private_pools), when the device has one.
   bool private_pools = false;
   bool show_all_frames = false;
+  // A newly opened file or device starts with the time cursor at its peak, so every panel
+  // answers at once; off (--no-cursor): no cursor until one is placed.
+  bool cursor_at_peak = true;
   YFitSettings y_fit;  // zooming time fits y to the totals in view
 };
 
@@ -139,6 +143,8 @@ class Session {
   TimeCursor cursor;
   // The cursor to the chart's peak: the private pools view's when it is shown.
   void cursor_to_peak();
+  // Where a newly shown file or device puts the cursor: its peak, or nowhere (settings).
+  void place_opening_cursor();
   ElementHighlights highlights;
 
   // Allocation sites of the current timeline, computed on first use (one elements.db pass).
@@ -169,6 +175,10 @@ class Session {
   void wait_settled();
   bool background_busy() const;  // some task is running
   bool result_waiting() const;   // a finished result waits for poll()
+
+  // The snapshot's allocator_settings in words (core/allocator/allocator_settings.h), read from
+  // elements.db on first use: null while the database is written or unreadable.
+  const std::vector<AllocatorSetting>* allocator_settings();
 
   // The stack catalog (every stack and frame of elements.db): null while it loads or if it failed.
   const std::shared_ptr<const StackCatalog>& stack_catalog() const { return catalog_.get(); }
@@ -230,6 +240,7 @@ class Session {
 
   std::unique_ptr<Document> document_;
   std::unique_ptr<ElementsDbReader> elements_db_;
+  std::optional<std::vector<AllocatorSetting>> allocator_settings_;
   bool database_settled_ = false;  // see database_settled()
   int database_generation_ = 0;
   std::function<void()> ready_;

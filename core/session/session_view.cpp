@@ -32,8 +32,8 @@ void Session::select_device(int device) {
   analysis_worker_.wait_idle();
   analysis_requested_.reset();
   settings.device = device;
-  cursor.clear();
   forget_view_state();
+  place_opening_cursor();
   start_allocator_history();
 }
 
@@ -60,6 +60,11 @@ void Session::cursor_to_peak() {
   } else {
     cursor.peak(*shown);
   }
+}
+
+void Session::place_opening_cursor() {
+  cursor.clear();
+  if (settings.cursor_at_peak) cursor_to_peak();
 }
 
 void Session::fit_view(uint64_t at_least_bytes) {
@@ -176,6 +181,19 @@ const std::string& Session::location_of(uint32_t elem) {
     location_->second = failure.what();
   }
   return location_->second;
+}
+
+const std::vector<AllocatorSetting>* Session::allocator_settings() {
+  if (!elements_db_) return nullptr;
+  if (!allocator_settings_) {
+    try {
+      allocator_settings_ = describe_allocator_settings(elements_db_->allocator_settings());
+    } catch (const std::exception& failure) {
+      allocator_settings_.emplace();  // shown as "not recorded"; the session's error says why
+      error_ = std::string("allocator settings unreadable: ") + failure.what();
+    }
+  }
+  return &*allocator_settings_;
 }
 
 }  // namespace snapscope

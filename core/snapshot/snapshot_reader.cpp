@@ -67,6 +67,24 @@ Snapshot naming_errors(const std::string& name, Read read) {
   }
 }
 
+// A .memviz.json beside a snapshot holds memory_viz's layout of it (`"format": "memviz-ref/N"`
+// near the top), not the snapshot: say so instead of failing deep inside its arrays.
+void refuse_layout_file(const std::string& path) {
+  std::string head(4096, '\0');
+  auto source = open_file_source(path);
+  size_t filled = 0;
+  for (size_t n;
+       filled < head.size() &&
+       (n = source->read({reinterpret_cast<uint8_t*>(head.data()) + filled, head.size() - filled})) > 0;)
+    filled += n;
+  head.resize(filled);
+  const size_t key = head.find("\"format\"");
+  if (key != std::string::npos && head.find("\"memviz", key) < key + 32)
+    throw SourceError(
+        "this is a memory_viz layout file (a .memviz.json reference), not a snapshot: open the .pickle "
+        "it was made from");
+}
+
 }  // namespace
 
 Snapshot read_snapshot(const std::string& path, const ReadOptions& options) {
@@ -82,6 +100,7 @@ Snapshot read_snapshot(const std::string& path, const ReadOptions& options) {
     std::unique_ptr<ByteSource> source = open_file_source(path, progress);
     std::string transcoded;  // a JSON snapshot, as the pickle it stands for
     if (looks_like_json_snapshot(path)) {
+      refuse_layout_file(path);
       transcoded = json_snapshot_to_pickle(*source);
       source = std::make_unique<MemorySource>(transcoded);
     }

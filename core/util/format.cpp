@@ -32,12 +32,15 @@ std::string format_bytes(double bytes, int decimals) {
   const bool negative = bytes < 0;
   double magnitude = std::fabs(bytes);
   size_t unit = 0;
-  while (magnitude >= 1024.0 && unit + 1 < kUnits.size()) {
+  // Four digits before the point read as the next unit: "0.99 GiB", not "1015.54 MiB" (bytes
+  // stay bytes up to 1023).
+  const auto next_unit_at = [&unit] { return unit == 0 ? 1024.0 : 1000.0; };
+  while (magnitude >= next_unit_at() && unit + 1 < kUnits.size()) {
     magnitude /= 1024.0;
     ++unit;
   }
-  // Rounding can carry into the next unit ("1024 KiB"); move up instead.
-  if (unit + 1 < kUnits.size() && std::stod(trimmed_fixed(magnitude, decimals)) >= 1024.0) {
+  // Rounding can carry into the next unit ("1000 KiB"); move up instead.
+  if (unit + 1 < kUnits.size() && std::stod(trimmed_fixed(magnitude, decimals)) >= next_unit_at()) {
     magnitude /= 1024.0;
     ++unit;
   }
@@ -58,6 +61,12 @@ std::string format_grouped(uint64_t value) {
 }
 
 std::string format_bytes_exact(uint64_t bytes) { return format_grouped(bytes) + " B"; }
+
+std::string format_count(uint64_t count, std::string_view singular, std::string_view plural) {
+  std::string text = format_grouped(count) + " ";
+  if (count == 1) return text + std::string(singular);
+  return text + (plural.empty() ? std::string(singular) + "s" : std::string(plural));
+}
 
 std::string format_signed_bytes(int64_t delta) {
   // Negated as unsigned: INT64_MIN has no positive int64_t.

@@ -21,6 +21,7 @@ const char* app_usage() {
          "  --segments           start on the Active Cached Segment Timeline\n"
          "  --private-pools      include private pools' inactive memory (memory_viz's \"Allocated\n"
          "                       Memory (incl. Private Pools)\"), once the device's pools are read\n"
+         "  --no-cursor          open without the time cursor (default: at the peak, every panel filled)\n"
          "  --script FILE        run the commands in FILE (see core/view/script.h) and exit\n"
          "  --bench              zoom from the whole trace to single events and back; print frame "
          "statistics\n"
@@ -61,6 +62,8 @@ AppOptions parse_app_options(std::span<const std::string_view> arguments) {
       options.segments = true;
     } else if (argument == "--private-pools") {
       options.private_pools = true;
+    } else if (argument == "--no-cursor") {
+      options.cursor_at_peak = false;
     } else if (argument == "--bench") {
       options.bench = true;
     } else if (argument.starts_with("-") && argument.size() > 1) {

@@ -21,6 +21,7 @@ struct AppOptions {
   int device = -1;  // -1: the first device with data
   bool segments = false;
   bool private_pools = false;
+  bool cursor_at_peak = true;  // --no-cursor: open without a time cursor
   bool bench = false;
   bool help = false;
 

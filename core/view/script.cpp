@@ -50,17 +50,51 @@ std::pair<double, double> parse_range(std::string_view text, Parse parse) {
   return {lo, hi};
 }
 
-std::vector<std::string_view> split_words(std::string_view line) {
-  std::vector<std::string_view> words;
+// Words separated by blanks; "double quotes" (with \" and \\ escapes) and 'single quotes'
+// keep blanks inside one word.
+std::vector<std::string> split_words(std::string_view line) {
+  std::vector<std::string> words;
   size_t i = 0;
   while (i < line.size()) {
     while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
-    if (j > i) words.push_back(line.substr(i, j - i));
-    i = j;
+    if (i >= line.size()) break;
+    std::string word;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') {
+      const char quote = line[i];
+      if (quote != '"' && quote != '\'') {
+        word += line[i++];
+        continue;
+      }
+      const size_t opened = i++;
+      while (i < line.size() && line[i] != quote) {
+        if (quote == '"' && line[i] == '\\' && i + 1 < line.size()) ++i;
+        word += line[i++];
+      }
+      if (i >= line.size())
+        throw std::invalid_argument("unterminated quote at column " + std::to_string(opened + 1));
+      ++i;  // the closing quote
+    }
+    words.push_back(std::move(word));
   }
   return words;
+}
+
+// Where a '#' comment starts: the first '#' outside quotes (npos: none).
+size_t comment_start(std::string_view line) {
+  char quote = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote == '"' && c == '\\') {
+      ++i;
+    } else if (quote != 0) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      return i;
+    }
+  }
+  return std::string_view::npos;
 }
 
 void expect_arguments(const std::vector<std::string_view>& words, size_t count) {
@@ -159,13 +193,14 @@ script::Cursor parse_cursor_command(const std::vector<std::string_view>& words) 
     if (words[1] == "peak") return {Move::Peak, 0};
     if (words[1] == "home") return {Move::Home, 0};
     if (words[1] == "end") return {Move::End, 0};
+    if (words[1] == "none") return {Move::None, 0};
   }
   if (words.size() == 3 && (words[1] == "state" || words[1] == "step")) {
     const int value = parse_int(words[2], words[1] == "state" ? "state" : "step");
     if (words[1] == "state" && value < 0) throw std::invalid_argument("cursor state must not be negative");
     return {words[1] == "state" ? Move::State : Move::Step, value};
   }
-  throw std::invalid_argument("cursor needs peak, home, end, state N or step N");
+  throw std::invalid_argument("cursor needs peak, home, end, none, state N or step N");
 }
 
 }  // namespace
@@ -173,20 +208,30 @@ script::Cursor parse_cursor_command(const std::vector<std::string_view>& words) 
 script::Tab parse_tab_command(const std::vector<std::string_view>& words) {
   expect_arguments(words, 1);
   using Name = script::Tab::Name;
-  if (words[1] == "call-tree") return {Name::CallTree};
-  if (words[1] == "bottom-up") return {Name::BottomUp};
-  if (words[1] == "moment") return {Name::Moment};
-  if (words[1] == "phases") return {Name::Phases};
-  if (words[1] == "categories") return {Name::Categories};
-  if (words[1] == "findings") return {Name::Findings};
-  if (words[1] == "compare") return {Name::Compare};
-  throw std::invalid_argument(
-      "tab needs call-tree, bottom-up, moment, phases, categories, findings or compare, got '" +
-      std::string(words[1]) + "'");
+  static constexpr std::pair<std::string_view, Name> kTabs[] = {
+      {"call-tree", Name::CallTree},    {"bottom-up", Name::BottomUp},
+      {"moment", Name::Moment},         {"phases", Name::Phases},
+      {"categories", Name::Categories}, {"findings", Name::Findings},
+      {"compare", Name::Compare},       {"allocator", Name::Allocator},
+      {"events", Name::Events},         {"sql", Name::Sql},
+      {"settings", Name::Settings}};
+  std::string names;
+  for (const auto& [word, name] : kTabs) {
+    if (words[1] == word) return {name};
+    names += (names.empty() ? "" : ", ") + std::string(word);
+  }
+  throw std::invalid_argument("tab needs one of " + names + "; got '" + std::string(words[1]) + "'");
 }
 
 ScriptCommand parse_script_line(std::string_view line) {
-  const auto words = split_words(line);
+  // tree-search takes the rest of the line as it is typed, quotes included.
+  if (line.starts_with("tree-search") && (line.size() == 11 || line[11] == ' ' || line[11] == '\t')) {
+    const std::string_view text = trim(line.substr(11));
+    if (text.empty()) throw std::invalid_argument("tree-search needs the text to search for");
+    return script::TreeSearch{std::string(text)};
+  }
+  const std::vector<std::string> owned = split_words(line);
+  const std::vector<std::string_view> words(owned.begin(), owned.end());
   if (words.empty()) throw std::invalid_argument("empty command");
   const std::string_view verb = words[0];
   if (verb == "view") {
@@ -277,6 +322,10 @@ ScriptCommand parse_script_line(std::string_view line) {
     expect_arguments(words, 2);
     return script::Click{parse_number(words[1], "x"), parse_number(words[2], "y")};
   }
+  if (verb == "chart-click") {
+    expect_arguments(words, 2);
+    return script::ChartClick{parse_number(words[1], "x"), parse_number(words[2], "y")};
+  }
   if (verb == "hover") {
     expect_arguments(words, 2);
     return script::Hover{parse_number(words[1], "x"), parse_number(words[2], "y")};
@@ -338,11 +387,6 @@ ScriptCommand parse_script_line(std::string_view line) {
     return script::PrintCursor{};
   }
   if (verb == "tab") return parse_tab_command(words);
-  if (verb == "tree-search") {
-    const std::string_view text = trim(line.substr(verb.size()));
-    if (text.empty()) throw std::invalid_argument("tree-search needs the text to search for");
-    return script::TreeSearch{std::string(text)};
-  }
   throw std::invalid_argument("unknown command '" + std::string(verb) + "'");
 }
 
@@ -354,7 +398,7 @@ std::vector<ScriptCommand> parse_script(std::string_view text, std::string_view 
     std::string_view line = text.substr(0, newline);
     text = newline == std::string_view::npos ? std::string_view{} : text.substr(newline + 1);
     ++line_number;
-    line = trim(line.substr(0, line.find('#')));
+    line = trim(line.substr(0, comment_start(line)));
     if (line.empty()) continue;
     try {
       commands.push_back(parse_script_line(line));

@@ -19,7 +19,9 @@
 //   print-ranks          the rank table (snapscope DIR), one JSON line
 //   rank-open N          open rank N (0-based) of the rank table (waits for it)
 //   rank-compare I J     open ranks I and J as a comparison (A and B)
-//   click X Y            a left click at window pixel (X, Y)
+//   click X Y            a left click at window pixel (X, Y), on whatever is drawn there
+//   chart-click X Y      the chart's click at window pixel (X, Y): places the cursor or selects,
+//                        even where a tooltip or popup covers the chart
 //   hover X Y            the pointer rests at window pixel (X, Y) (hover outline and tooltip)
 //   zoom-selection       frame the selection's lifetime in both axes (inspector's button)
 //   yfit on|off|floor    time zoom fits y from 0 / keeps y / fits y from the lowest total
@@ -29,12 +31,18 @@
 //   screenshot FILE.png
 //   print-selection      the selection as one JSON line on stdout
 //   print-view           chart rectangle (window pixels) and visible data range, one JSON line
-//   cursor peak|home|end      place the time cursor; also: cursor state N, cursor step N (+/-)
+//   cursor peak|home|end|none place the time cursor (none: remove it); also: cursor state N,
+//                        cursor step N (+/-)
 //   search TEXT          frame substring, address, or meta:TEXT (user_metadata / compile_context);
 //                        search-next / search-previous step the cursor
 //   print-cursor         cursor, call tree root and moment table totals, one JSON line
 //   export FORMAT FILE   File > Export: a snapscope-convert --export FORMAT, or png, at the cursor
-//   tab call-tree|bottom-up|moment|phases|categories|findings|compare  show that tab of the analysis pane
+//   tab NAME             show a tab: call-tree, bottom-up, moment, phases, categories, findings,
+//                        compare (the analysis pane); allocator, events, sql, settings (the
+//                        allocator pane)
+// Arguments with spaces are quoted: "a b" (with \" and \\ inside), or 'a b' (literal).
+// Commands that cannot apply (device N the snapshot lacks, xaxis time without timestamps, a tab
+// that is not there) are errors: the script stops with a non-zero exit.
 //   tree-search TEXT     search the shown call tree (the rest of the line), as typing after '/'
 
 #pragma once
@@ -114,6 +122,9 @@ struct TimeAxis {
 struct Click {
   double x = 0, y = 0;
 };
+struct ChartClick {
+  double x = 0, y = 0;
+};
 struct Select {
   uint64_t address = 0;
 };
@@ -137,7 +148,7 @@ struct Screenshot {
 struct PrintSelection {};
 struct PrintView {};
 struct Cursor {
-  enum class Move : uint8_t { Peak, Home, End, State, Step };
+  enum class Move : uint8_t { Peak, Home, End, State, Step, None };
   Move move = Move::Peak;
   int64_t value = 0;  // State: the state; Step: states to move (negative: back)
 };
@@ -152,7 +163,21 @@ struct Export {
   std::string format, path;
 };
 struct Tab {
-  enum class Name : uint8_t { CallTree, BottomUp, Moment, Phases, Categories, Findings, Compare };
+  enum class Name : uint8_t {
+    CallTree,
+    BottomUp,
+    Moment,
+    Phases,
+    Categories,
+    Findings,
+    Compare,
+    Allocator,
+    Events,
+    Sql,
+    Settings
+  };
+  // The analysis pane's tabs come first; the allocator pane's from Allocator on.
+  bool in_allocator_pane() const { return name >= Name::Allocator; }
   Name name = Name::CallTree;
 };
 struct TreeSearch {
@@ -168,7 +193,7 @@ using ScriptCommand =
                  script::ZoomSelection, script::YFit, script::Phase, script::Tab, script::TreeSearch,
                  script::Rules, script::Finding, script::Compare, script::Align, script::PrintCompare,
                  script::PrintRanks, script::RankOpen, script::RankCompare, script::CompareLayout,
-                 script::CompareBy, script::CompareRow>;
+                 script::CompareBy, script::CompareRow, script::ChartClick>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

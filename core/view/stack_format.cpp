@@ -31,10 +31,27 @@ std::string frame_line(const FrameText& frame) {
   return text;
 }
 
+namespace {
+
+// A C++ frame (no Python source) as the location rule names it: "BmmBackward0" for
+// "??:0:torch::autograd::generated::BmmBackward0::apply(std::vector<...>&&)".
+bool is_native_frame(const FrameText& frame) {
+  const FrameKind kind = classify_frame(frame.name, frame.filename);
+  return kind == FrameKind::AutogradNode || kind == FrameKind::Operator ||
+         (!frame.filename.ends_with(".py") && frame.fx_node_op.empty() && frame.fx_original_trace.empty());
+}
+
+}  // namespace
+
 std::vector<std::string> stack_lines(std::span<const FrameText> frames, bool show_all_frames) {
   std::vector<std::string> lines;
   for (const FrameText& frame : frames) {
-    if (show_all_frames || !is_noise_frame(frame.name, frame.filename)) lines.push_back(frame_line(frame));
+    if (show_all_frames) {
+      lines.push_back(frame_line(frame));
+    } else if (!is_noise_frame(frame.name, frame.filename)) {
+      lines.push_back(is_native_frame(frame) ? location_label(frame.name, frame.filename, frame.line)
+                                             : frame_line(frame));
+    }
   }
   return elide_repeats(lines);
 }

@@ -30,7 +30,8 @@ std::vector<std::string> elide_repeats(std::span<const std::string> lines);
 // "filename:line:name", plus FX node lines when the frame carries them.
 std::string frame_line(const FrameText& frame);
 
-// The stack, innermost frame first, one frame per line, filtered unless show_all_frames.
+// The stack, innermost frame first, one frame per line. Unless show_all_frames: filtered, and
+// C++ frames named as the location rule names them ("BmmBackward0", "at::native::bmm").
 std::vector<std::string> stack_lines(std::span<const FrameText> frames, bool show_all_frames);
 
 // The inverse of the reader's joined stack text (event_extras.forward_frames): one

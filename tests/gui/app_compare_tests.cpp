@@ -56,8 +56,8 @@ TEST_CASE("script: compare two runs: the diff at the peaks names what grew, what
   const fs::path png = sandbox / "compare.png";
   const RunResult run =
       run_script(sandbox, a.string(),
-                 "compare " + b.string() + "\ntab compare\nprint-compare\nprint-view\nscreenshot " +
-                     png.string() + "\n");
+                 "cursor none\ncompare " + b.string() +
+                     "\ntab compare\nprint-compare\nprint-view\nscreenshot " + png.string() + "\n");
   REQUIRE(run.exit_code == 0);
   const auto lines = json_lines(run.out);
   REQUIRE(lines.size() == 2);
@@ -74,18 +74,18 @@ TEST_CASE("script: compare two runs: the diff at the peaks names what grew, what
   CHECK(diff["rows"][2]["status"] == "vanished");
   CHECK(diff["rows"][2]["delta"] == -50 * static_cast<int64_t>(mib));
   CHECK(diff["rows"][3]["delta"] == 0);
-  // The y axis holds B's peak, and B's total (a white line) runs above A's 180 MiB of
-  // allocations: near-white pixels in the chart's upper part, below the legend line.
+  // The y axis holds B's peak, and B's total (a cyan line on a dark halo) runs above A's 180 MiB
+  // of allocations: cyan pixels in the chart's upper part, below the legend.
   const nlohmann::json& view = lines[1];
   CHECK(view["view"]["y1"].get<double>() >= 500.0 * mib);
   const Image image = load_png(png);
-  const int x0 = view["chart"]["x"].get<int>(), y0 = view["chart"]["y"].get<int>() + 20;
+  const int x0 = view["chart"]["x"].get<int>(), y0 = view["chart"]["y"].get<int>() + 40;
   const int x1 = x0 + view["chart"]["width"].get<int>(), y1 = y0 + view["chart"]["height"].get<int>() / 2;
   size_t white = 0;
   for (int y = y0; y < y1; ++y) {
     for (int x = x0; x < x1; ++x) {
       const uint32_t rgb = image.pixel(x, y);
-      white += (rgb >> 16) >= 0xE0 && ((rgb >> 8) & 0xFF) >= 0xE0 && (rgb & 0xFF) >= 0xE0;
+      white += (rgb >> 16) < 0x8C && ((rgb >> 8) & 0xFF) >= 0xC8 && (rgb & 0xFF) >= 0xDC;
     }
   }
   CHECK(white > 400);

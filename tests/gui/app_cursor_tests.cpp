@@ -110,8 +110,9 @@ TEST_CASE("script: search counts what the core matches and steps the cursor thro
   const Timeline& timeline = setup.timeline();
   const StackCatalog& catalog = *setup.catalog;
   const std::string& frame = setup.frame;
-  const RunResult run = run_script(
-      sandbox, input, "search " + frame + "\nsearch-next\nprint-cursor\nsearch-next\nprint-cursor\n");
+  const RunResult run =
+      run_script(sandbox, input,
+                 "cursor none\nsearch " + frame + "\nsearch-next\nprint-cursor\nsearch-next\nprint-cursor\n");
   REQUIRE(run.exit_code == 0);
   const auto lines = json_lines(run.out);
   REQUIRE(lines.size() == 2);

@@ -74,8 +74,9 @@ TEST_CASE("script: export writes core/export's files at the cursor, and the char
   CHECK(chart.width == static_cast<int>(view["chart"]["width"].get<double>()) + kAxisLeft);
   CHECK(chart.height == static_cast<int>(view["chart"]["height"].get<double>()) + kAxisBottom);
   // --export-png draws the same chart without a script.
-  const RunResult direct = run_app(sandbox, shell_quote(input) + " --size 1200x800 --export-png " +
-                                                shell_quote((sandbox / "direct.png").string()));
+  const RunResult direct =
+      run_app(sandbox, shell_quote(input) + " --size 1200x800 --no-cursor --export-png " +
+                           shell_quote((sandbox / "direct.png").string()));
   REQUIRE(direct.exit_code == 0);
   const Image same = load_png(sandbox / "direct.png");
   REQUIRE(same.width == chart.width);

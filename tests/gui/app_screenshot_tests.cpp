@@ -67,7 +67,8 @@ bool has_palette_color(uint32_t rgb, uint32_t color_key) {
 // Every 5th pixel column's top edge lies where the core's column maximum puts it.
 void check_column_tops(const fs::path& sandbox, const std::string& input) {
   const fs::path png = sandbox / "full.png";
-  const RunResult run = run_script(sandbox, input, "print-view\nscreenshot " + png.string() + "\n");
+  const RunResult run =
+      run_script(sandbox, input, "cursor none\nprint-view\nscreenshot " + png.string() + "\n");
   REQUIRE(run.exit_code == 0);
   const ChartRect chart = parse_view(lines_of(run.out).at(0));
   const Image image = load_png(png);

@@ -202,3 +202,20 @@ TEST_CASE("cli --diff: reserved bytes and fragmentation at the compared moments"
   const auto bare = nlohmann::json::parse(run_cli(dir, "--diff a.pickle b.pickle --summary json").out);
   CHECK(bare["a"]["fragmentation"].is_null());
 }
+
+TEST_CASE("cli --diff: --top bounds every section, the call paths included") {
+  TempDir dir;
+  write_pair(dir);
+  const auto all = run_cli(dir, "--diff a.pickle b.pickle --top 0");
+  REQUIRE(all.exit_code == 0);
+  CHECK(all.out.find("more call paths") == std::string::npos);
+  CHECK(all.out.find("m.py:2 (main)\n") != std::string::npos);
+  const auto two = run_cli(dir, "--diff a.pickle b.pickle --top 2");
+  REQUIRE(two.exit_code == 0);
+  // The call-path section: the root and main, then the three changed sites folded into a line.
+  const size_t section = two.out.find("by call path");
+  REQUIRE(section != std::string::npos);
+  const std::string paths = two.out.substr(section);
+  CHECK(paths.find("(3 more call paths; --top 0 shows all)") != std::string::npos);
+  CHECK(paths.find("grow.py:1 (grow)") == std::string::npos);
+}

@@ -2,8 +2,11 @@
 // findings in --summary json, on the standard fixture pickle.
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 
+#include "core/gen/snapshot_generator.h"
 #include "unit/support/cli_runner.h"
 
 using namespace snapscope;
@@ -72,4 +75,33 @@ TEST_CASE("cli: --summary json carries every category at the peak, summing to pe
     REQUIRE_FALSE(device["findings"].empty());
     CHECK(device["findings"][0]["kind"] == "peak");
   }
+}
+
+TEST_CASE("cli: --report names the allocator's settings, the same from a pickle and its directory") {
+  TempDir dir;
+  FixtureSnapshot plain = standard_fixture();
+  plain.with_allocator_settings = false;  // as PyTorch before 2.1 wrote them
+  write_file(dir / "plain.pickle", pickle_bytes(plain));
+  const CliResult none = run_cli(dir, "--report plain.pickle");
+  REQUIRE(none.exit_code == 0);
+  CHECK(none.out.find("\nallocator:     not recorded\n") != std::string::npos);
+  write_file(dir / "set.pickle", pickle_bytes(standard_fixture()));
+  const CliResult set = run_cli(dir, "--report set.pickle");
+  CHECK(set.out.find("\nallocator:     max_split_size=unlimited\n") != std::string::npos);
+  gen::GenOptions options;
+  options.events = 300;
+  options.devices = 2;  // the generator's multi-device runs use expandable segments
+  std::ofstream out(dir / "gen.pickle", std::ios::binary);
+  gen::write_snapshot(options, out);
+  out.close();
+  const CliResult from_pickle = run_cli(dir, "--report gen.pickle --device 1");
+  REQUIRE(from_pickle.exit_code == 0);
+  const size_t at = from_pickle.out.find("\nallocator:     PYTORCH_CUDA_ALLOC_CONF=");
+  REQUIRE(at != std::string::npos);
+  const std::string line = from_pickle.out.substr(at, from_pickle.out.find('\n', at + 1) - at);
+  CHECK(line.find("expandable_segments=true") != std::string::npos);
+  REQUIRE(run_cli(dir, "gen.pickle -o gen.snapscope").exit_code == 0);
+  const CliResult from_dir = run_cli(dir, "--report gen.snapscope --device 1");
+  REQUIRE(from_dir.exit_code == 0);
+  CHECK(from_dir.out.find(line + "\n") != std::string::npos);
 }

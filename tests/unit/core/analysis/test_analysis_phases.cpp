@@ -160,3 +160,33 @@ TEST_CASE("analysis: range peaks across block boundaries match a linear scan") {
     CHECK(peak.bytes == timeline.total_at_state(best));
   }
 }
+
+TEST_CASE("analysis: repeated phases group into one row 'name ×N', and --top bounds the text") {
+  // Six allocations at times 10..60, then frees; a compiled graph's benchmark runs three times
+  // around them, and one step spans everything.
+  const Timeline timeline(timed_replay({100, 200, 300, 400, 500, 600}, {5, 4, 3, 2, 1, 0}));
+  const std::vector<AnnotationRecord> marks = {mark("START", "step", 5), mark("START", "bench", 9),
+                                               mark("END", "bench", 21), mark("START", "bench", 29),
+                                               mark("END", "bench", 41), mark("START", "bench", 49),
+                                               mark("END", "bench", 61), mark("END", "step", 125)};
+  const PhaseTable table = build_phase_table(timeline, pair_annotations(marks, 0));
+  REQUIRE(table.rows.size() == 4);
+  REQUIRE(table.groups.size() == 2);
+  const PhaseGroup& step = table.groups[0];
+  CHECK(step.label() == "step");
+  CHECK(step.count == 1);
+  const PhaseGroup& bench = table.groups[1];
+  CHECK(bench.label() == "bench \u00d73");
+  CHECK(bench.count == 3);
+  CHECK(bench.span.start_state == table.rows[bench.first_row].start_state);
+  CHECK(bench.span.end_state == table.rows.back().end_state);  // the last repetition's end
+  // The highest peak among the three: the third run ends with all six allocations live.
+  CHECK(bench.span.peak_bytes == 2100);
+  CHECK(bench.peak_row == 3);
+  const std::string all = phase_table_text(table);
+  CHECK(all.find("bench \u00d73\n") != std::string::npos);
+  CHECK(all.find("more phase names") == std::string::npos);
+  const std::string bounded = phase_table_text(table, 1);
+  CHECK(bounded.find("bench") == std::string::npos);
+  CHECK(bounded.find("(1 more phase names; --top 0 shows all)") != std::string::npos);
+}

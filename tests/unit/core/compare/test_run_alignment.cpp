@@ -84,3 +84,18 @@ TEST_CASE("alignment: steps run from one start of the most repeated range to the
   CHECK(steps[1] == std::pair<size_t, size_t>{50, 100});
   CHECK(step_ranges(run, {}).empty());
 }
+
+TEST_CASE("alignment: B's state maps back to A's axis, or is off it when the alignment cuts it") {
+  const Timeline a(steady_run(10, 1000, 10));
+  const Timeline b(steady_run(40, 5000, 5));
+  const RunAlignment events(a, b, AlignMode::Events, {}, {});
+  CHECK(events.b_reached() == std::pair<size_t, size_t>{0, 10});
+  CHECK(events.a_state_for(4) == 4);
+  CHECK(events.a_state_for(10) == 10);
+  CHECK_FALSE(events.a_state_for(11).has_value());  // B runs on after A's last event
+  const RunAlignment time(a, b, AlignMode::Time, {}, {});
+  const std::optional<size_t> back = time.a_state_for(7);
+  REQUIRE(back.has_value());
+  CHECK(time.b_state(*back) >= 7);
+  CHECK((*back == 0 || time.b_state(*back - 1) < 7));  // the first such A state
+}

@@ -108,6 +108,11 @@ TEST_CASE("session: switching timeline keeps the moment, switching device rebuil
   const int other = session->document()->devices.back().device;
   session->select_device(other);
   CHECK(session->settings.device == other);
+  // A newly shown device opens at its peak, like a newly opened file (settings.cursor_at_peak).
+  REQUIRE(session->cursor.placed());
+  CHECK(session->cursor.state() == peak_state(*session->timeline()));
+  session->settings.cursor_at_peak = false;
+  session->select_device(session->document()->devices.front().device);
   CHECK_FALSE(session->cursor.placed());
   CHECK(session->allocator_history() == nullptr);  // the old device's is gone at once
   session->wait_settled();

@@ -14,6 +14,12 @@ TEST_CASE("format_bytes uses binary units and trims zeros") {
   CHECK(format_bytes(1024.0 * 1024 - 1) == "1 MiB");  // rounding carries into the next unit
   CHECK(format_bytes(-2048) == "-2 KiB");
   CHECK(format_bytes(1234567, 1) == "1.2 MiB");
+  // Four digits before the point read as the next unit; bytes stay bytes up to 1023.
+  CHECK(format_bytes(1015.54 * 1024 * 1024) == "0.99 GiB");
+  CHECK(format_bytes(999.0 * 1024) == "999 KiB");
+  CHECK(format_bytes(1000.0 * 1024) == "0.98 MiB");
+  CHECK(format_bytes(1000) == "1000 B");
+  CHECK(format_bytes(999.999 * 1024 * 1024) == "0.98 GiB");  // "1000 MiB" after rounding moves up
 }
 
 TEST_CASE("format_bytes_exact groups thousands") {
@@ -55,4 +61,11 @@ TEST_CASE("byte ticks are powers of two with unit labels") {
   CHECK(ticks[4].label == "4 GiB");
   CHECK(byte_ticks(0, 3000, 3)[1].label == "1 KiB");
   CHECK(tick_values(5, 1, 1).empty());
+}
+
+TEST_CASE("format_count says one thing, several things") {
+  CHECK(format_count(1, "allocation") == "1 allocation");
+  CHECK(format_count(0, "allocation") == "0 allocations");
+  CHECK(format_count(7095, "allocation") == "7,095 allocations");
+  CHECK(format_count(2, "child", "children") == "2 children");
 }

@@ -126,3 +126,41 @@ TEST_CASE("command line options") {
                        std::invalid_argument);
   CHECK_FALSE(parse_app_options({}).headless());
 }
+
+TEST_CASE("script: quoted arguments keep their spaces; '#' inside quotes is not a comment") {
+  const auto commands = parse_script(
+      "screenshot \"/tmp/my shots/a #1.png\"  # the comment\n"
+      "compare '/data/run b.pickle'\n"
+      "export speedscope \"out \\\"x\\\".json\"\n"
+      "tree-search it's a \"frame\"\n",
+      "s");
+  REQUIRE(commands.size() == 4);
+  CHECK(std::get<script::Screenshot>(commands[0]).path == "/tmp/my shots/a #1.png");
+  CHECK(std::get<script::Compare>(commands[1]).path == "/data/run b.pickle");
+  CHECK(std::get<script::Export>(commands[2]).path == "out \"x\".json");
+  CHECK(std::get<script::TreeSearch>(commands[3]).text == "it's a \"frame\"");
+  CHECK_THROWS_WITH_AS(parse_script("screenshot \"/tmp/a.png\n", "s.txt"),
+                       "s.txt:1: unterminated quote at column 12", std::invalid_argument);
+}
+
+TEST_CASE("script: click is the window's, chart-click the chart's; every tab and cursor none parse") {
+  const auto commands = parse_script(
+      "click 10 20\nchart-click 30 40\ntab events\ntab sql\ntab allocator\ntab settings\ntab moment\n"
+      "cursor none\n",
+      "s");
+  REQUIRE(commands.size() == 8);
+  CHECK(std::get<script::Click>(commands[0]).x == 10);
+  CHECK(std::get<script::ChartClick>(commands[1]).y == 40);
+  CHECK(std::get<script::Tab>(commands[2]).name == script::Tab::Name::Events);
+  CHECK(std::get<script::Tab>(commands[2]).in_allocator_pane());
+  CHECK(std::get<script::Tab>(commands[3]).name == script::Tab::Name::Sql);
+  CHECK(std::get<script::Tab>(commands[4]).name == script::Tab::Name::Allocator);
+  CHECK(std::get<script::Tab>(commands[5]).name == script::Tab::Name::Settings);
+  CHECK_FALSE(std::get<script::Tab>(commands[6]).in_allocator_pane());
+  CHECK(std::get<script::Cursor>(commands[7]).move == script::Cursor::Move::None);
+  CHECK_THROWS_WITH_AS(
+      parse_script_line("tab nope"),
+      "tab needs one of call-tree, bottom-up, moment, phases, categories, findings, compare, "
+      "allocator, events, sql, settings; got 'nope'",
+      std::invalid_argument);
+}

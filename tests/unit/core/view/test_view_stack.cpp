@@ -36,6 +36,21 @@ TEST_CASE("stack_lines filters unless asked for every frame") {
   CHECK(stack_lines(frames, true).size() == 3);
 }
 
+TEST_CASE("stack_lines names C++ frames as the location rule does, unless every frame is asked for") {
+  const std::vector<FrameText> frames = {
+      {"torch::autograd::generated::BmmBackward0::apply(std::vector<at::Tensor, std::allocator<at::Tensor> "
+       ">&&)",
+       "??", 0, "", "", "", ""},
+      {"step", "/home/u/optim/optimizers.py", 82, "", "", "", ""},
+  };
+  const auto shown = stack_lines(frames, false);
+  REQUIRE(shown.size() == 2);
+  CHECK(shown[0] == "BmmBackward0");
+  CHECK(shown[1] == "/home/u/optim/optimizers.py:82:step");
+  const auto all = stack_lines(frames, true);
+  CHECK(all[0].starts_with("??:0:torch::autograd::generated::BmmBackward0::apply("));
+}
+
 TEST_CASE("first_user_frame skips allocator, torch internals and noise") {
   const std::vector<FrameText> frames = {
       {"malloc", "c10/cuda/CUDACachingAllocator.cpp", 1, "", "", "", ""},
