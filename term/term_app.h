@@ -1,0 +1,98 @@
+// snapscope-term's screen: the timeline chart above, the status line at the cursor, and one pane
+// below (call tree top-down or bottom-up, moment table with its allocations, categories with
+// their reasons, findings, and with a second run the comparison). Every number comes from the
+// Session (core/session), the same one the viewer draws: this file only lays out and routes keys.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/compare/run_alignment.h"
+#include "core/session/session.h"
+#include "term/moment_pane.h"
+#include "term/terminal.h"
+#include "term/text_pane.h"
+#include "term/timeline_chart.h"
+#include "term/tree_pane.h"
+
+namespace snapscope::term {
+
+struct TermOptions {
+  std::string path;          // run A
+  std::string compare_path;  // run B, or empty
+  int device = -1;           // -1: the first with data
+  bool help = false;
+};
+
+// argv without the program name; throws std::invalid_argument naming what is wrong.
+TermOptions parse_term_options(int argc, char** argv);
+const char* term_usage();
+
+// Opens the file(s) with a progress line and runs the screen until 'q', SIGINT or SIGTERM.
+// Returns the exit code; throws std::runtime_error("<file>: <reason>") when a file cannot be opened.
+int run_terminal(Terminal& terminal, const TermOptions& options);
+
+class TermApp {
+ public:
+  TermApp(Terminal& terminal, std::unique_ptr<Session> a, std::unique_ptr<Session> b);
+  int run();
+
+ private:
+  enum class Pane { TopDown, BottomUp, Moment, Categories, Findings, Compare };
+  enum class Focus { Chart, Pane };
+
+  void poll();
+  void draw();
+  void draw_title() const;
+  void draw_status(int row) const;
+  void draw_tabs(int row) const;
+  void draw_hint(int row) const;
+  void draw_pane(Rect area);
+  void draw_help() const;
+  void handle(int ch);
+  bool chart_key(int ch);
+  bool global_key(int ch);
+  void mouse();
+  void move_columns(int delta);
+  void keep_cursor_in_view();
+  void search();
+  void search_step(bool forward);
+  void run_pending_search();  // the typed search, once the stack catalog is in
+  void update_panes();
+  void update_compare();
+  std::vector<TextLine> category_lines() const;
+  std::vector<TextLine> compare_lines() const;
+
+  Terminal& terminal_;
+  std::unique_ptr<Session> a_, b_;
+  std::unique_ptr<RunAlignment> alignment_;
+  AlignMode align_mode_ = AlignMode::Events;
+  bool by_category_ = false;  // the comparison's rows: by location or by category
+  TimelineChart chart_;
+  TreePane top_down_, bottom_up_;
+  MomentPane moment_;
+  TextPane categories_, findings_, compare_;
+  Pane pane_ = Pane::Moment;
+  Focus focus_ = Focus::Chart;
+  bool help_ = false;
+  bool quit_ = false;
+  std::string search_text_, message_;
+  std::vector<uint32_t> matches_;
+  // What the text panes were built from.
+  struct PaneKey {
+    size_t state = 0;
+    const SessionCategories* categories = nullptr;
+    size_t findings = 0;
+    const CursorAnalysis* analysis_a = nullptr;
+    const CursorAnalysis* analysis_b = nullptr;
+    size_t state_b = 0;
+    const RunAlignment* alignment = nullptr;
+    bool by_category = false;
+    bool operator==(const PaneKey&) const = default;
+  };
+  std::optional<PaneKey> pane_key_;
+  bool search_pending_ = false;
+};
+
+}  // namespace snapscope::term
