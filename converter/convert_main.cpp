@@ -77,6 +77,8 @@ int run_bench(const snapscope::CliOptions& cli) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
+  // Before any mode: an interrupted export or rank summary removes its temporary too.
+  snapscope::signal_cleanup::install("snapscope-convert");
   if (!args.empty() && args.front() == "--report") {
     return snapscope::run_report(std::span(args).subspan(1), stdout, stderr);
   }
@@ -101,7 +103,6 @@ int main(int argc, char** argv) {
     std::fputs(snapscope::kConvertUsage, stdout);
     return kExitOk;
   }
-  snapscope::signal_cleanup::install("snapscope-convert");
   try {
     return cli.mode == snapscope::CliOptions::Mode::BenchQueries ? run_bench(cli) : run_conversion(cli);
   } catch (const std::bad_alloc&) {

@@ -13,6 +13,7 @@
 #include "core/export/export_source.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
+#include "core/util/output_file.h"
 #include "core/util/parallel_jobs.h"
 #include "core/view/document.h"
 
@@ -83,16 +84,7 @@ std::string write_rank_summary_file(const std::string& output_dir, const RankSum
   std::string trimmed = output_dir;
   while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
   const std::string path = trimmed + kSuffix;
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << rank_summary_json(summary).dump(1) << "\n";
-    if (!out.flush()) {
-      std::filesystem::remove(temporary);
-      throw std::runtime_error(temporary + ": cannot write the rank summary");
-    }
-  }
-  std::filesystem::rename(temporary, path);
+  write_output_file(path, rank_summary_json(summary).dump(1) + "\n");
   return path;
 }
 
