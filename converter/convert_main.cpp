@@ -4,10 +4,13 @@
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "converter/cli_args.h"
@@ -20,6 +23,8 @@
 #include "converter/report_command.h"
 #include "core/convert/convert.h"
 #include "core/convert/signal_cleanup.h"
+#include "core/util/output_file.h"
+#include "core/util/printable.h"
 #include "core/view/rank_set.h"
 
 namespace {
