@@ -1,17 +1,16 @@
 #include "core/classify/category_rules.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
 #include "core/classify/category.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/regular_file.h"
 
 namespace snapscope {
 namespace {
 
 constexpr size_t kMaxPatternBytes = 4096;
+constexpr uint64_t kMaxRulesFileBytes = uint64_t{1} << 20;  // docs/RULES.md
 
 CategoryRule parse_rule(const nlohmann::json& entry, size_t number, const std::string& file) {
   const std::string where = file + ": rule " + std::to_string(number) + ": ";
@@ -82,12 +81,10 @@ CategoryRules parse_category_rules(std::string_view json_text, const std::string
 }
 
 CategoryRules load_category_rules(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the rules file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": cannot read the rules file");
-  return parse_category_rules(text.str(), path);
+  std::string error;
+  const std::string text = read_regular_file(path, kMaxRulesFileBytes, error);
+  if (!error.empty()) throw InputError(path + ": cannot read the rules file (" + error + ")");
+  return parse_category_rules(text, path);
 }
 
 bool glob_match(std::string_view pattern, std::string_view text) {

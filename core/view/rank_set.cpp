@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/analysis/live_elements.h"
 #include "core/analysis/moment_table.h"
@@ -15,6 +13,7 @@
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/util/output_file.h"
 #include "core/util/parallel_jobs.h"
+#include "core/util/regular_file.h"
 #include "core/view/document.h"
 
 namespace snapscope {
@@ -89,15 +88,11 @@ std::string write_rank_summary_file(const std::string& output_dir, const RankSum
 }
 
 RankSummary read_rank_summary_file(const std::string& path) {
-  std::error_code error;
-  const uint64_t size = std::filesystem::file_size(path, error);
-  if (error) throw InputError(path + ": cannot read the rank summary");
-  if (size > kMaxSummaryBytes) throw InputError(path + ": not a rank summary (larger than 1 MiB)");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) throw InputError(path + ": cannot read the rank summary");
-  return parse_rank_summary(text.str(), path);
+  std::string error;
+  const std::string text = read_regular_file(path, kMaxSummaryBytes, error);
+  if (error.starts_with("larger")) throw InputError(path + ": not a rank summary (larger than 1 MiB)");
+  if (!error.empty()) throw InputError(path + ": cannot read the rank summary (" + error + ")");
+  return parse_rank_summary(text, path);
 }
 
 bool is_rank_summary_file(const std::string& path) { return path.ends_with(kSuffix); }

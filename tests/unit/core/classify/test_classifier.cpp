@@ -181,7 +181,8 @@ TEST_CASE("classify: bad rule files are refused with the file and the rule named
   CHECK(error_of(R"({"rules": [{"frame": "a", "category": "x", "colour": "red"}]})") ==
         "rules.json: rule 1: unknown key \"colour\"");
   CHECK_THROWS_WITH_AS(load_category_rules("/nonexistent/rules.json"),
-                       "/nonexistent/rules.json: cannot open the rules file", InputError);
+                       "/nonexistent/rules.json: cannot read the rules file (No such file or directory)",
+                       InputError);
 }
 
 TEST_CASE("classify: glob patterns") {
