@@ -38,11 +38,36 @@ int print_error(std::string message) {
   for (char& c : message) {
     if (c == '\n' || c == '\r') c = ' ';
   }
-  std::fprintf(stderr, "snapscope-convert: %s\n", message.c_str());
+  std::fputs(("snapscope-convert: " + snapscope::printable(message) + "\n").c_str(), stderr);
   return kExitFailure;
 }
 
+std::string rank_summary_path(std::string output_dir) {
+  while (output_dir.size() > 1 && output_dir.back() == '/') output_dir.pop_back();
+  return output_dir + ".rank.json";
+}
+
+// --rank-summary: OUTDIR.rank.json beside OUTDIR. If it cannot be written, the conversion is
+// removed too (no partial output) and the error is the summary's one line.
+void write_rank_summary(const snapscope::ConvertSummary& summary, int device) {
+  try {
+    snapscope::write_rank_summary_file(summary.output_dir,
+                                       snapscope::summarise_rank(summary.output_dir, device));
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove_all(summary.output_dir, ignored);
+    throw;
+  }
+}
+
 int run_conversion(const snapscope::CliOptions& cli) {
+  // Something in the summary's way (a directory, a symlink loop) fails before converting; a
+  // missing parent is fine: the conversion makes it.
+  std::error_code absent;
+  if (cli.rank_summary && !cli.output_dir.empty() &&
+      std::filesystem::symlink_status(rank_summary_path(cli.output_dir), absent).type() !=
+          std::filesystem::file_type::not_found)
+    snapscope::check_output_path(rank_summary_path(cli.output_dir));
   snapscope::ConvertOptions options;
   options.input = cli.input;
   options.output_dir = cli.output_dir;
@@ -59,9 +84,7 @@ int run_conversion(const snapscope::CliOptions& cli) {
     const snapscope::ConvertSummary summary = snapscope::convert_snapshot(options);
     if (meter) meter->finish();
     if (cli.timings) std::fputs(stage_log.format().c_str(), stderr);
-    if (cli.rank_summary)
-      snapscope::write_rank_summary_file(summary.output_dir,
-                                         snapscope::summarise_rank(summary.output_dir, cli.device));
+    if (cli.rank_summary) write_rank_summary(summary, cli.device);
     const std::string text = cli.json_summary ? snapscope::summary_with_analysis(summary).dump(2) + "\n"
                                               : snapscope::format_summary_text(summary);
     std::fputs(text.c_str(), stdout);
