@@ -62,8 +62,11 @@ bool looks_like_json_snapshot(const std::string& path) {
     auto source = open_file_source(path);
     // Sources may return short reads (the gzip probe hands back its first two bytes alone).
     std::array<uint8_t, 256> head;
+    constexpr std::array<uint8_t, 3> kBom = {0xef, 0xbb, 0xbf};  // a UTF-8 byte order mark
+    size_t offset = 0;
     for (size_t n; (n = source->read(head)) > 0;) {
-      for (size_t i = 0; i < n; ++i) {
+      for (size_t i = 0; i < n; ++i, ++offset) {
+        if (offset < kBom.size() && head[i] == kBom[offset]) continue;
         if (!std::isspace(head[i])) return head[i] == '{';
       }
     }

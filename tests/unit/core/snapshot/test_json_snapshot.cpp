@@ -145,8 +145,10 @@ TEST_CASE("json snapshot: plain and gzip JSON convert exactly as the pickle of t
     std::ostream out(&gzip);
     out << json;
   }
+  test::write_file(dir / "bom.json", "\xef\xbb\xbf" + json);  // a UTF-8 byte order mark, as some editors save
   const nlohmann::json from_pickle = converted_layout(dir / "s.pickle", dir / "p");
   CHECK(converted_layout(dir / "s.json", dir / "j") == from_pickle);
+  CHECK(converted_layout(dir / "bom.json", dir / "b") == from_pickle);
   CHECK(converted_layout(dir / "s.json.gz", dir / "g") == from_pickle);
   const Snapshot read = read_snapshot((dir / "s.json").string());
   REQUIRE(read.device_traces.size() == 2);
