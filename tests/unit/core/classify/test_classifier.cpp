@@ -185,6 +185,24 @@ TEST_CASE("classify: bad rule files are refused with the file and the rule named
                        InputError);
 }
 
+TEST_CASE("classify: rules files are bounded, and built-in category names match whatever their case") {
+  std::string many = R"({"rules": [)";
+  for (int i = 0; i < 257; ++i)
+    many += std::string(i ? "," : "") + R"({"frame": "f)" + std::to_string(i) + R"(", "category": "x"})";
+  many += "]}";
+  CHECK_THROWS_WITH_AS(parse_category_rules(many, "rules.json"), "rules.json: more than 256 rules",
+                       InputError);
+  const std::string long_name =
+      R"({"rules": [{"frame": "a", "category": ")" + std::string(65, 'n') + R"("}]})";
+  CHECK_THROWS_WITH_AS(parse_category_rules(long_name, "rules.json"),
+                       "rules.json: rule 1: the category name is longer than 64 bytes", InputError);
+  const CategoryRules rules = parse_category_rules(
+      R"({"rules": [{"frame": "a", "category": "Parameter"}, {"frame": "b", "category": "OPTIMIZER STATE"}]})",
+      "rules.json");
+  CHECK(rules.rules[0].category == "parameter");
+  CHECK(rules.rules[1].category == builtin_category_name(Category::OptimizerState));
+}
+
 TEST_CASE("classify: glob patterns") {
   CHECK(glob_match("*", ""));
   CHECK(glob_match("a*c", "abbbc"));
