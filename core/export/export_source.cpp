@@ -69,7 +69,7 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
   if (json.empty()) throw InputError(path + ": not a converted directory (no " + kAllocationsFileName + ")");
   const std::string db = (fs::path(path) / kElementsDbName).string();
   verify_elements_db(db);  // a shared directory is untrusted input (docs/FORMAT.md)
-  AllocationsFile layouts = read_allocations_json(json.string());
+  AllocationsFile layouts = read_allocations_json(json.string(), nullptr, layout_text_bound(db));
   verify_layout_matches_db(layouts, db);
   for (const DeviceLayout& layout : layouts.devices) source.devices.push_back(layout.device);
   source.device = choose_device(path, source.devices, options.device);

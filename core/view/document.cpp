@@ -180,7 +180,8 @@ AllocationsFile read_checked_layout(const fs::path& dir, const std::string& open
   progress.fraction = 0;
   progress.stage = LoadProgress::Reading;
   const StageTimer timer(&progress.stages, "read " + layout_path.filename().string());
-  AllocationsFile layout = read_allocations_json(layout_path.string(), &progress.fraction);
+  AllocationsFile layout =
+      read_allocations_json(layout_path.string(), &progress.fraction, layout_text_bound(db_path));
   const StageTimer check_timer(&progress.stages, "check layout against elements.db");
   verify_layout_matches_db(layout, db_path);
   return layout;

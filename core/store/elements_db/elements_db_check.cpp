@@ -3,6 +3,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -117,6 +120,36 @@ void verify_elements_db(const std::string& db_path) {
     SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
     verify_open(db);
   });
+}
+
+std::optional<uint64_t> recorded_source_bytes(const std::string& db_path) {
+  try {
+    SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
+    const std::string text = meta_value(db, "source_bytes");
+    uint64_t bytes = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), bytes);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return bytes;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+uint64_t layout_text_bound(const std::string& db_path) {
+  uint64_t bound = uint64_t{1} << 20;
+  naming_db_errors(db_path, [&] {
+    SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
+    for (const auto& [device, counts] : db_counts(db)) {
+      const auto elements = static_cast<uint64_t>(std::max<int64_t>(0, counts.block_elements)) +
+                            static_cast<uint64_t>(std::max<int64_t>(0, counts.segment_elements));
+      const auto actions = static_cast<uint64_t>(std::max<int64_t>(0, counts.block_actions)) +
+                           static_cast<uint64_t>(std::max<int64_t>(0, counts.segment_actions));
+      // Counts come from an untrusted file: saturate rather than wrap (a huge count only loosens the bound).
+      constexpr uint64_t kCap = uint64_t{1} << 50;
+      bound += 4096 + std::min(elements, kCap) * 512 + std::min(actions, kCap) * 64;
+    }
+  });
+  return bound;
 }
 
 void verify_layout_matches_db(const AllocationsFile& layout, const std::string& db_path) {

@@ -12,6 +12,7 @@
 #include "core/cursor/stack_catalog.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
+#include "core/store/elements_db/elements_db_check.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/util/zstd_codec.h"
 #include "core/view/allocation_details.h"
@@ -151,6 +152,27 @@ TEST_CASE("hostile directories: damaged, missing or mismatched files") {
                 fs::copy_options::overwrite_existing);
   CHECK(open_error(mixed) == (mixed / "elements.db").string() +
                                  ": devices or element/action counts disagree with allocations.json");
+}
+
+TEST_CASE(
+    "hostile directories: a small allocations.json.zst of much whitespace is refused before it is held") {
+  TempDir dir;
+  const fs::path good = convert_into(dir, "good", test::standard_fixture());
+  const fs::path bomb = dir / "bomb";
+  fs::copy(good, bomb, fs::copy_options::recursive);
+  // 64 MiB of text (8 frames of 8 MiB, as the writer frames it), a few KB compressed: far past what
+  // this elements.db's handful of elements can need.
+  std::string compressed;
+  ZstdEncoder encoder;
+  const std::string spaces(size_t{8} << 20, ' ');
+  for (int frame = 0; frame < 8; ++frame) encoder.compress_frame(spaces, compressed);
+  REQUIRE(compressed.size() < 64 * 1024);
+  test::write_file(bomb / kAllocationsFileName, compressed);
+  const std::string error = open_error(bomb);
+  CHECK(error.starts_with((bomb / kAllocationsFileName).string() + ": decompresses to more than "));
+  CHECK(layout_text_bound((good / "elements.db").string()) < (size_t{2} << 20));
+  LoadProgress progress;
+  CHECK_NOTHROW(open_document(good.string(), progress));
 }
 
 TEST_CASE("hostile directories: bad values inside rows are errors or marked rows, never crashes") {
