@@ -73,7 +73,9 @@ RankSummary parse_rank_summary(std::string_view text, const std::string& file) {
     fail(file, "not a rank summary (not valid JSON)");
   }
   if (!json.is_object()) fail(file, "not a rank summary (not a JSON object)");
-  if (json.value("format", std::string()) != kRankSummaryFormat)
+  const auto format = json.find("format");  // json.value() throws type_error for a non-string
+  if (format == json.end() || !format->is_string() ||
+      format->get_ref<const std::string&>() != kRankSummaryFormat)
     fail(file, std::string("not a rank summary (format is not \"") + kRankSummaryFormat + "\")");
   RankSummary summary;
   summary.file = text_field(json, "file", file);
