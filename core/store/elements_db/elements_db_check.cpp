@@ -50,6 +50,21 @@ std::string meta_value(SqliteDatabase& db, const char* key) {
   return query.next_row() ? query.column_text(0) : std::string();
 }
 
+int64_t scalar(SqliteDatabase& db, const char* sql) {
+  SqliteStatement query = db.prepare(sql);
+  return query.next_row() && !query.column_is_null(0) ? query.column_int(0) : -1;
+}
+
+// Referential integrity that is cheap at open (one pass over stacks, no joins): every stack row
+// names a frame that exists (frame ids are dense from 0), so no location is shown as ":0 ()".
+void verify_stack_frames(SqliteDatabase& db) {
+  const int64_t frames = scalar(db, "SELECT count(*) FROM frames");
+  const int64_t lowest = scalar(db, "SELECT min(frame_id) FROM stacks");
+  const int64_t highest = scalar(db, "SELECT max(frame_id) FROM stacks");
+  if (highest >= frames || (highest >= 0 && lowest < 0))
+    throw InputError(db.path() + ": stacks: a row points at a frame that does not exist");
+}
+
 void verify_open(SqliteDatabase& db) {
   if (schema_objects(db).count({"table", "meta"}) == 0 || meta_value(db, "format") != "snapscope-elements") {
     throw InputError(db.path() + ": not a snapscope elements.db");
@@ -62,6 +77,7 @@ void verify_open(SqliteDatabase& db) {
   if (schema_objects(db) != expected_schema()) {
     throw InputError(db.path() + ": elements.db schema differs from the one this version writes");
   }
+  verify_stack_frames(db);
 }
 
 // Runs `check`, turning SQLite's errors (a damaged or non-database file) into one InputError.

@@ -80,6 +80,11 @@ const Case kCases[] = {
      "reserved_steps: a bad row for device 0"},
     {"reserved_start", "DELETE FROM reserved_steps WHERE device = 0 AND idx = -1",
      "reserved_steps: a bad row for device 0"},
+    {"missing_frame",
+     "UPDATE stacks SET frame_id = frame_id + 1000000 WHERE stack_id = (SELECT max(stack_id) FROM stacks)",
+     "stacks: a row points at a frame that does not exist"},
+    {"negative_frame", "UPDATE stacks SET frame_id = -1 WHERE stack_id = (SELECT max(stack_id) FROM stacks)",
+     "stacks: a row points at a frame that does not exist"},
 };
 
 }  // namespace
