@@ -65,6 +65,21 @@ void verify_stack_frames(SqliteDatabase& db) {
     throw InputError(db.path() + ": stacks: a row points at a frame that does not exist");
 }
 
+// Every element of the layout names a stack elements.db holds (0, the empty stack, has no rows).
+void verify_layout_stacks(const AllocationsFile& layout, SqliteDatabase& db) {
+  uint64_t highest = 0;
+  for (const DeviceLayout& device : layout.devices) {
+    for (const ReplayInput* input : {&device.blocks, &device.segments}) {
+      for (const auto& element : input->elements) highest = std::max<uint64_t>(highest, element.stack);
+    }
+  }
+  const int64_t stacks = scalar(db, "SELECT max(stack_id) FROM stacks");  // -1: none
+  if (highest > 0 && static_cast<int64_t>(highest) > stacks) {
+    throw InputError(db.path() + ": allocations.json names stack " + std::to_string(highest) +
+                     ", which elements.db does not hold");
+  }
+}
+
 void verify_open(SqliteDatabase& db) {
   if (schema_objects(db).count({"table", "meta"}) == 0 || meta_value(db, "format") != "snapscope-elements") {
     throw InputError(db.path() + ": not a snapscope elements.db");
@@ -180,6 +195,7 @@ void verify_layout_matches_db(const AllocationsFile& layout, const std::string& 
     if (db_counts(db) != from_json) {
       throw InputError(db_path + ": devices or element/action counts disagree with allocations.json");
     }
+    verify_layout_stacks(layout, db);
   });
 }
 

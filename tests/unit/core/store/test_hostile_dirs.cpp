@@ -150,6 +150,17 @@ TEST_CASE("hostile directories: damaged, missing or mismatched files") {
   CHECK(open_error(no_layout) ==
         no_layout.string() + ": not a snapshot pickle or converted directory (no allocations.json.zst)");
 
+  // A layout whose element names a stack far past those elements.db holds.
+  const fs::path far_stack = copy("far_stack");
+  AllocationsFile rewritten = read_allocations_json((good / kAllocationsFileName).string());
+  REQUIRE(!rewritten.devices[0].blocks.elements.empty());
+  rewritten.devices[0].blocks.elements[0].stack = 2147483000;
+  fs::remove(far_stack / kAllocationsFileName);
+  write_allocations_json(rewritten, (far_stack / kAllocationsFileName).string());
+  CHECK(open_error(far_stack) ==
+        (far_stack / "elements.db").string() +
+            ": allocations.json names stack 2147483000, which elements.db does not hold");
+
   // The layout of another conversion (device 0 only) beside this elements.db.
   const fs::path other_dir = convert_into(dir, "other", test::standard_fixture(), 0);
   const fs::path mixed = copy("mixed");
