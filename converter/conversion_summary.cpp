@@ -19,6 +19,9 @@ std::string bytes_both(uint64_t bytes) {
 
 std::string time_span(const ConvertSummary& summary) {
   if (summary.first_time_us == kNoTime) return "no timestamps";
+  // time_us past 2^63 reads back negative: say so rather than print a negative span.
+  if (summary.first_time_us < 0 || summary.last_time_us < summary.first_time_us)
+    return "timestamps out of range";
   return format_duration_us(static_cast<double>(summary.last_time_us - summary.first_time_us));
 }
 
@@ -113,7 +116,8 @@ nlohmann::json summary_with_analysis(const ConvertSummary& summary) {
 nlohmann::json summary_to_json(const ConvertSummary& summary) {
   nlohmann::json devices = nlohmann::json::array();
   for (const DeviceStats& device : summary.devices) devices.push_back(device_json(device));
-  const bool timed = summary.first_time_us != kNoTime;
+  const bool timed = summary.first_time_us != kNoTime && summary.first_time_us >= 0 &&
+                     summary.last_time_us >= summary.first_time_us;  // as time_span(): never negative
   return {
       {"file", summary.file},
       {"file_bytes", summary.file_bytes},

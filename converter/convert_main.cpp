@@ -4,10 +4,13 @@
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "converter/cli_args.h"
@@ -20,6 +23,8 @@
 #include "converter/report_command.h"
 #include "core/convert/convert.h"
 #include "core/convert/signal_cleanup.h"
+#include "core/util/output_file.h"
+#include "core/util/printable.h"
 #include "core/view/rank_set.h"
 
 namespace {
@@ -33,11 +38,36 @@ int print_error(std::string message) {
   for (char& c : message) {
     if (c == '\n' || c == '\r') c = ' ';
   }
-  std::fprintf(stderr, "snapscope-convert: %s\n", message.c_str());
+  std::fputs(("snapscope-convert: " + snapscope::printable(message) + "\n").c_str(), stderr);
   return kExitFailure;
 }
 
+std::string rank_summary_path(std::string output_dir) {
+  while (output_dir.size() > 1 && output_dir.back() == '/') output_dir.pop_back();
+  return output_dir + ".rank.json";
+}
+
+// --rank-summary: OUTDIR.rank.json beside OUTDIR. If it cannot be written, the conversion is
+// removed too (no partial output) and the error is the summary's one line.
+void write_rank_summary(const snapscope::ConvertSummary& summary, int device) {
+  try {
+    snapscope::write_rank_summary_file(summary.output_dir,
+                                       snapscope::summarise_rank(summary.output_dir, device));
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove_all(summary.output_dir, ignored);
+    throw;
+  }
+}
+
 int run_conversion(const snapscope::CliOptions& cli) {
+  // Something in the summary's way (a directory, a symlink loop) fails before converting; a
+  // missing parent is fine: the conversion makes it.
+  std::error_code absent;
+  if (cli.rank_summary && !cli.output_dir.empty() &&
+      std::filesystem::symlink_status(rank_summary_path(cli.output_dir), absent).type() !=
+          std::filesystem::file_type::not_found)
+    snapscope::check_output_path(rank_summary_path(cli.output_dir));
   snapscope::ConvertOptions options;
   options.input = cli.input;
   options.output_dir = cli.output_dir;
@@ -54,9 +84,7 @@ int run_conversion(const snapscope::CliOptions& cli) {
     const snapscope::ConvertSummary summary = snapscope::convert_snapshot(options);
     if (meter) meter->finish();
     if (cli.timings) std::fputs(stage_log.format().c_str(), stderr);
-    if (cli.rank_summary)
-      snapscope::write_rank_summary_file(summary.output_dir,
-                                         snapscope::summarise_rank(summary.output_dir, cli.device));
+    if (cli.rank_summary) write_rank_summary(summary, cli.device);
     const std::string text = cli.json_summary ? snapscope::summary_with_analysis(summary).dump(2) + "\n"
                                               : snapscope::format_summary_text(summary);
     std::fputs(text.c_str(), stdout);
@@ -77,6 +105,8 @@ int run_bench(const snapscope::CliOptions& cli) {
 
 int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
+  // Before any mode: an interrupted export or rank summary removes its temporary too.
+  snapscope::signal_cleanup::install("snapscope-convert");
   if (!args.empty() && args.front() == "--report") {
     return snapscope::run_report(std::span(args).subspan(1), stdout, stderr);
   }
@@ -101,7 +131,6 @@ int main(int argc, char** argv) {
     std::fputs(snapscope::kConvertUsage, stdout);
     return kExitOk;
   }
-  snapscope::signal_cleanup::install("snapscope-convert");
   try {
     return cli.mode == snapscope::CliOptions::Mode::BenchQueries ? run_bench(cli) : run_conversion(cli);
   } catch (const std::bad_alloc&) {

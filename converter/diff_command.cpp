@@ -21,6 +21,7 @@
 #include "core/export/export_source.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/util/format.h"
+#include "core/util/printable.h"
 
 namespace snapscope {
 
@@ -277,9 +278,9 @@ int run_parsed(const DiffOptions& options, std::FILE* out, std::FILE* err) {
   } else if (options.output == DiffOptions::Output::Csv) {
     const std::string csv = std::string(kMomentDiffCsvHeader) + moment_diff_csv_rows(diff, "location") +
                             moment_diff_csv_rows(diff_moments(a.categories, b.categories), "category");
-    std::fputs(csv.c_str(), out);
+    std::fputs(printable_lines(csv).c_str(), out);
   } else {
-    std::fputs(diff_text(options, a, b, diff).c_str(), out);
+    std::fputs(printable_lines(diff_text(options, a, b, diff)).c_str(), out);
   }
   const double growth = growth_percent(peak_of(a), peak_of(b));
   if (options.fail_growth_percent && growth > *options.fail_growth_percent) {

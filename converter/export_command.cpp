@@ -10,6 +10,7 @@
 #include "core/export/export.h"
 #include "core/export/export_source.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/output_file.h"
 #include "core/view/script.h"
 
 namespace snapscope {
@@ -140,6 +141,7 @@ bool needs_segments(ExportFormat format) {
 
 int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
   const auto run_parsed = [](ExportOptions& options) {
+    check_output_path(options.output);  // a missing directory fails before the load
     SourceOptions source_options;
     source_options.device = options.device;
     source_options.with_segments = needs_segments(options.request.format);

@@ -21,6 +21,7 @@
 #include "core/export/export_source.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/util/parallel_jobs.h"
+#include "core/util/printable.h"
 #include "core/view/document.h"
 
 namespace snapscope {
@@ -93,7 +94,7 @@ int run_parsed(const RanksOptions& options, std::FILE* out) {
   if (options.json) {
     std::fprintf(out, "%s\n", ranks_json(table).dump(2).c_str());
   } else {
-    std::fputs(rank_table_text(table).c_str(), out);
+    std::fputs(printable_lines(rank_table_text(table)).c_str(), out);
   }
   return 0;
 }

@@ -20,6 +20,7 @@
 #include "core/findings/finding_text.h"
 #include "core/store/elements_db/elements_db_reader.h"
 #include "core/util/format.h"
+#include "core/util/printable.h"
 
 namespace snapscope {
 
@@ -180,7 +181,7 @@ int run_report(std::span<const std::string_view> args, std::FILE* out, std::FILE
         options.rules_file.empty() ? std::nullopt : std::optional(load_category_rules(options.rules_file));
     const AnalysisSource input = load_analysis_source(options.input, source_options);
     const Classification classification = classify_source(input, rules ? &*rules : nullptr);
-    std::fputs(report_text(options, input, classification).c_str(), out);
+    std::fputs(printable_lines(report_text(options, input, classification)).c_str(), out);
     return 0;
   };
   return subcommand::run(args, out, err, kReportUsage, parse_report_args, run_parsed,

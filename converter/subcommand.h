@@ -13,6 +13,7 @@
 
 #include "core/analysis/source_location.h"
 #include "core/snapshot/model.h"
+#include "core/util/printable.h"
 
 namespace snapscope::subcommand {
 
@@ -53,7 +54,7 @@ inline int fail(std::FILE* err, std::string message) {
   for (char& c : message) {
     if (c == '\n' || c == '\r') c = ' ';
   }
-  std::fprintf(err, "snapscope-convert: %s\n", message.c_str());
+  std::fputs(("snapscope-convert: " + printable(message) + "\n").c_str(), err);
   return kExitFailure;
 }
 

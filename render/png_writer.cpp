@@ -3,6 +3,9 @@
 #include <stb_image_write.h>
 
 #include <stdexcept>
+#include <string>
+
+#include "core/util/output_file.h"
 
 namespace snapscope {
 
@@ -11,9 +14,15 @@ void write_png(const std::string& path, const RgbaImage& image) {
       image.pixels.size() != static_cast<size_t>(image.width) * static_cast<size_t>(image.height) * 4) {
     throw std::runtime_error(path + ": no image to write");
   }
-  if (stbi_write_png(path.c_str(), image.width, image.height, 4, image.pixels.data(), image.width * 4) == 0) {
-    throw std::runtime_error(path + ": cannot write PNG");
+  std::string png;
+  const auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  };
+  if (stbi_write_png_to_func(append, &png, image.width, image.height, 4, image.pixels.data(),
+                             image.width * 4) == 0) {
+    throw std::runtime_error(path + ": cannot encode PNG");
   }
+  write_output_file(path, png);  // whole or not at all; a full disk is an error
 }
 
 }  // namespace snapscope

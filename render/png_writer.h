@@ -7,7 +7,8 @@
 
 namespace snapscope {
 
-// Throws std::runtime_error naming the path when the file cannot be written.
+// Through OutputFile (whole or not at all). Throws std::runtime_error naming the path when the
+// file cannot be written.
 void write_png(const std::string& path, const RgbaImage& image);
 
 }  // namespace snapscope

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/util/printable.h"
+
 namespace snapscope {
 namespace {
 
@@ -13,8 +15,13 @@ void append_cell(std::string& line, const std::string& cell, size_t width, bool 
 
 }  // namespace
 
+TextTable::TextTable(std::vector<std::string> header) : header_(std::move(header)) {
+  for (std::string& cell : header_) cell = printable(cell);
+}
+
 void TextTable::add_row(std::vector<std::string> cells) {
   if (cells.size() != header_.size()) throw std::invalid_argument("TextTable: row width differs from header");
+  for (std::string& cell : cells) cell = printable(cell);  // a name's NUL or ESC is shown, not obeyed
   rows_.push_back(std::move(cells));
 }
 
@@ -40,8 +47,9 @@ std::string TextTable::render() const {
   return text;
 }
 
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+std::string csv_field(std::string_view raw) {
+  const std::string text = printable(raw);  // control characters escaped: one field, one line
+  if (text.find_first_of(",\"") == std::string_view::npos) return text;
   std::string quoted = "\"";
   for (char c : text) {
     if (c == '"') quoted += '"';

@@ -9,8 +9,9 @@ namespace snapscope {
 
 class TextTable {
  public:
-  explicit TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
-  void add_row(std::vector<std::string> cells);  // same number of cells as the header
+  explicit TextTable(std::vector<std::string> header);
+  // Same number of cells as the header; each cell through printable() (core/util/printable.h).
+  void add_row(std::vector<std::string> cells);
   std::string render() const;
 
  private:
@@ -18,7 +19,8 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-// One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, quote or newline.
+// One CSV field (RFC 4180): control characters escaped (printable()), then quoted, with quotes
+// doubled, when it holds a comma or quote.
 std::string csv_field(std::string_view text);
 
 }  // namespace snapscope

@@ -1,17 +1,36 @@
 #include "core/classify/category_rules.h"
 
-#include <fstream>
-#include <sstream>
+#include <algorithm>
+#include <cctype>
 
 #include <nlohmann/json.hpp>
 
 #include "core/classify/category.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/regular_file.h"
 
 namespace snapscope {
 namespace {
 
 constexpr size_t kMaxPatternBytes = 4096;
+constexpr uint64_t kMaxRulesFileBytes = uint64_t{1} << 20;  // docs/RULES.md
+constexpr size_t kMaxRules = 256;
+constexpr size_t kMaxCategoryNameBytes = 64;
+
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+// "Parameter" is the built-in "parameter", not a second category beside it.
+std::string canonical_category(const std::string& name) {
+  for (CategoryId id = 0; id < kBuiltinCategories; ++id) {
+    const std::string_view builtin = builtin_category_name(static_cast<Category>(id));
+    if (same_ignoring_case(name, builtin)) return std::string(builtin);
+  }
+  return name;
+}
 
 CategoryRule parse_rule(const nlohmann::json& entry, size_t number, const std::string& file) {
   const std::string where = file + ": rule " + std::to_string(number) + ": ";
@@ -32,7 +51,10 @@ CategoryRule parse_rule(const nlohmann::json& entry, size_t number, const std::s
   const auto category = entry.find("category");
   if (category == entry.end() || !category->is_string() || category->get<std::string>().empty())
     throw InputError(where + "needs a \"category\" name");
-  rule.category = category->get<std::string>();
+  rule.category = canonical_category(category->get<std::string>());
+  if (rule.category.size() > kMaxCategoryNameBytes)
+    throw InputError(where + "the category name is longer than " + std::to_string(kMaxCategoryNameBytes) +
+                     " bytes");
   for (const auto& [key, value] : entry.items()) {
     if (key != "category" && key != "frame" && key != "location" && key != "annotation")
       throw InputError(where + "unknown key \"" + key + "\"");
@@ -68,6 +90,8 @@ CategoryRules parse_category_rules(std::string_view json_text, const std::string
     throw InputError(file + ": expected an object with a \"rules\" array");
   CategoryRules rules;
   rules.file = file;
+  if (document["rules"].size() > kMaxRules)
+    throw InputError(file + ": more than " + std::to_string(kMaxRules) + " rules");
   CategoryNames names;  // checks the number of custom categories
   size_t number = 0;
   for (const nlohmann::json& entry : document["rules"]) {
@@ -82,12 +106,10 @@ CategoryRules parse_category_rules(std::string_view json_text, const std::string
 }
 
 CategoryRules load_category_rules(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open the rules file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(path + ": cannot read the rules file");
-  return parse_category_rules(text.str(), path);
+  std::string error;
+  const std::string text = read_regular_file(path, kMaxRulesFileBytes, error);
+  if (!error.empty()) throw InputError(path + ": cannot read the rules file (" + error + ")");
+  return parse_category_rules(text, path);
 }
 
 bool glob_match(std::string_view pattern, std::string_view text) {

@@ -51,6 +51,7 @@ std::vector<uint64_t> curve_field(const nlohmann::json& object, const char* key,
 nlohmann::json rank_summary_json(const RankSummary& summary) {
   return {{"format", kRankSummaryFormat},
           {"file", summary.file},
+          {"directory_stamp", summary.directory_stamp},
           {"device", summary.device},
           {"peak_bytes", summary.peak_bytes},
           {"peak_event", summary.peak_event},
@@ -72,10 +73,17 @@ RankSummary parse_rank_summary(std::string_view text, const std::string& file) {
     fail(file, "not a rank summary (not valid JSON)");
   }
   if (!json.is_object()) fail(file, "not a rank summary (not a JSON object)");
-  if (json.value("format", std::string()) != kRankSummaryFormat)
+  const auto format = json.find("format");  // json.value() throws type_error for a non-string
+  if (format == json.end() || !format->is_string() ||
+      format->get_ref<const std::string&>() != kRankSummaryFormat)
     fail(file, std::string("not a rank summary (format is not \"") + kRankSummaryFormat + "\")");
   RankSummary summary;
   summary.file = text_field(json, "file", file);
+  // The rank is looked for beside the summary only: never an absolute path, a subdirectory or "..".
+  if (summary.file.empty() || summary.file == "." || summary.file == ".." ||
+      summary.file.find('/') != std::string::npos || summary.file.find('\0') != std::string::npos)
+    fail(file, "\"file\" is not the name of a snapshot beside the summary");
+  if (json.contains("directory_stamp")) summary.directory_stamp = text_field(json, "directory_stamp", file);
   const uint64_t device = unsigned_field(json, "device", file);
   if (device > 1 << 16) fail(file, "\"device\" is out of range");
   summary.device = static_cast<int>(device);

@@ -13,7 +13,12 @@
 namespace snapscope {
 
 struct RankSummary {
+  // The rank summarised. In a summary file it is a name beside the file (no '/', never ".."),
+  // and read_rank_summary_file turns it into that path.
   std::string file;
+  // The converted directory's stamp when the summary was written (rank_set.h's
+  // directory_stamp); empty in summaries written before it was recorded.
+  std::string directory_stamp;
   int device = 0;
   uint64_t peak_bytes = 0;
   int64_t peak_event = -1;     // -1: before the first event

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/store/allocations_json/allocations_json.h"
+#include "core/util/output_cleanup.h"
 
 namespace snapscope::signal_cleanup {
 namespace {
@@ -54,6 +55,7 @@ void on_signal(int signal_number) {
     for (const char* name : kStagedFiles) unlink_in_dir(name);
     ::rmdir(g_dir);
   }
+  output_cleanup::unlink_all();  // an export's or rank summary's temporary
   say_interrupted(signal_number);
   // Die of the same signal so the parent sees the usual status.
   ::signal(signal_number, SIG_DFL);

@@ -19,7 +19,8 @@ constexpr int64_t kPhaseThread = 1;
 
 class TraceWriter {
  public:
-  TraceWriter(const std::string& path, int64_t pid) : out_(path), pid_(pid) {
+  TraceWriter(const std::string& path, int64_t pid)
+      : out_(path, BufferedFile::Encoding::Plain, BufferedFile::Create::Replace), pid_(pid) {
     out_.raw("{\"traceEvents\":[");
   }
 

@@ -1,14 +1,10 @@
-// The export format table and the atomic file wrapper every export goes through.
+// The export format table and the one entry every export goes through.
 #include "core/export/export.h"
 
-#include <unistd.h>
-
 #include <array>
-#include <filesystem>
-#include <stdexcept>
-#include <system_error>
 
 #include "core/export/export_source.h"
+#include "core/util/output_file.h"
 
 namespace snapscope {
 
@@ -99,32 +95,9 @@ ExportInput export_input(const AnalysisSource& source) {
   return input;
 }
 
-namespace {
-
-// A missing or read-only directory is reported against the file asked for, not the temporary one.
-void check_writable_directory(const std::string& path) {
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  const std::string directory = parent.empty() ? "." : parent.string();
-  if (!std::filesystem::is_directory(directory)) throw std::runtime_error(path + ": no such directory");
-  if (::access(directory.c_str(), W_OK) != 0) throw std::runtime_error(path + ": directory is not writable");
-}
-
-}  // namespace
-
 void export_to_file(const ExportInput& input, const ExportRequest& request, const std::string& path) {
-  check_writable_directory(path);
-  const std::string partial = path + ".partial";
-  std::error_code ignored;
-  std::filesystem::remove(partial, ignored);  // left by a killed earlier export
-  try {
-    write_export(input, request, partial);
-    std::error_code error;
-    std::filesystem::rename(partial, path, error);
-    if (error) throw std::runtime_error(path + ": cannot write (" + error.message() + ")");
-  } catch (...) {
-    std::filesystem::remove(partial, ignored);
-    throw;
-  }
+  check_output_path(path);             // before the work: a missing directory fails at once
+  write_export(input, request, path);  // each writer's BufferedFile is an OutputFile
 }
 
 }  // namespace snapscope

@@ -96,13 +96,14 @@ struct ExportRequest {
   std::shared_ptr<const Classification> categories;
 };
 
-// Writes the export to `path` atomically: a temporary file beside it, renamed when complete,
-// so a failed export leaves no partial file. Throws InputError ("<file>: <reason>") when the
-// input cannot give this export (e.g. a Chrome trace without timestamps) and
+// Writes the export to `path` through OutputFile (core/util/output_file.h): a unique temporary
+// beside a regular file, renamed when complete, so a failed export leaves no partial file; a
+// character device or FIFO (and "-", standard output) is written straight through. Throws InputError
+// ("<file>: <reason>") when the input cannot give this export (e.g. a Chrome trace without timestamps) and
 // std::runtime_error ("<path>: <reason>") when the file cannot be written.
 void export_to_file(const ExportInput& input, const ExportRequest& request, const std::string& path);
 
-// The individual writers, for export_to_file and the tests. Each writes `path` directly.
+// The individual writers, for export_to_file and the tests. Each writes `path` through OutputFile.
 void write_speedscope_live(const ExportInput& input, size_t state, const std::string& path);
 void write_speedscope_allocated(const ExportInput& input, EventRange range, const std::string& path);
 void write_moment_csv(const ExportInput& input, size_t state, LocationRule rule, const std::string& path);

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 #include "core/allocator/private_pool_input.h"
 #include "core/analysis/db_annotations.h"
@@ -68,7 +69,7 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
   if (json.empty()) throw InputError(path + ": not a converted directory (no " + kAllocationsFileName + ")");
   const std::string db = (fs::path(path) / kElementsDbName).string();
   verify_elements_db(db);  // a shared directory is untrusted input (docs/FORMAT.md)
-  AllocationsFile layouts = read_allocations_json(json.string());
+  AllocationsFile layouts = read_allocations_json(json.string(), nullptr, layout_text_bound(db));
   verify_layout_matches_db(layouts, db);
   for (const DeviceLayout& layout : layouts.devices) source.devices.push_back(layout.device);
   source.device = choose_device(path, source.devices, options.device);
@@ -77,7 +78,9 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
     source.blocks = make_timeline(path, std::move(layout.blocks));
     if (options.with_segments) source.segments = make_timeline(path, std::move(layout.segments));
   }
-  source.reserved = read_reserved_series(ElementsDbReader(db), source.device);
+  const ElementsDbReader reader(db);
+  source.reserved = read_reserved_series(reader, source.device);
+  source.raw_events = reader.event_count(source.device);  // --at past the end is refused, not clamped
   source.stacks = std::make_unique<DbStackSource>(db);
   source.annotations = read_db_annotations(db);
   source.elements_db = db;
@@ -87,7 +90,13 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
 }  // namespace
 
 AnalysisSource load_analysis_source(const std::string& path, const SourceOptions& options) {
-  return std::filesystem::is_directory(path) ? load_directory(path, options) : load_pickle(path, options);
+  std::error_code error;
+  const bool directory = std::filesystem::is_directory(path, error);
+  // A symlink loop is one line naming the file, not a raw "filesystem error: status: ..."; a missing
+  // file is reported by the reader, which says which it wanted.
+  if (error && error != std::errc::no_such_file_or_directory && error != std::errc::not_a_directory)
+    throw InputError(path + ": " + error.message());
+  return directory ? load_directory(path, options) : load_pickle(path, options);
 }
 
 std::shared_ptr<const PrivatePoolLayout> private_pools_of(const AnalysisSource& source) {

@@ -27,7 +27,7 @@ struct AnalysisSource {
   std::string file;
   int device = 0;
   std::vector<int> devices;
-  std::optional<uint64_t> raw_events;  // known when reading a pickle
+  std::optional<uint64_t> raw_events;  // the device's recorded events (pickle or elements.db)
   std::unique_ptr<Snapshot> snapshot;  // pickle input only; the stack source points into it
   std::unique_ptr<StackSource> stacks;
   std::unique_ptr<Timeline> blocks;    // memory_viz's Active Memory Timeline

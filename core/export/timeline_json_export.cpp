@@ -60,7 +60,7 @@ void write_timeline_json(const ExportInput& input, const std::string& path) {
     throw InputError(input.file + ": timeline-json needs the segment timeline");
   const Timeline& blocks = *input.blocks;
   const Timeline& segments = *input.segments;
-  JsonTextWriter out(path);
+  JsonTextWriter out(path, BufferedFile::Encoding::Plain, BufferedFile::Create::Replace);
   out.raw("{");
   out.key("format");
   out.string(kTimelineFormat);

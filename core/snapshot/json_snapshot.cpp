@@ -2,7 +2,11 @@
 
 #include <array>
 #include <cctype>
+#include <istream>
 #include <limits>
+#include <span>
+#include <streambuf>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -48,12 +52,60 @@ class PickleSax final : public nlohmann::json_sax<nlohmann::json> {
   PickleWriter writer_;
 };
 
-std::string read_all(ByteSource& source) {
-  std::string text;
-  std::array<uint8_t, 1 << 16> chunk;
-  for (size_t n; (n = source.read(chunk)) > 0;) text.append(reinterpret_cast<const char*>(chunk.data()), n);
-  return text;
-}
+// The source read through a fixed buffer, so the JSON text is parsed as it is decompressed and
+// never held whole. nlohmann's lexer keeps the blanks before a token in its token text, so a run
+// of blanks outside strings is passed on up to kMaxBlankRun bytes and the rest dropped: a small
+// gzip file of gigabytes of whitespace costs time, not memory (only error columns after such a
+// run shift).
+class SourceBuffer final : public std::streambuf {
+ public:
+  explicit SourceBuffer(ByteSource& source) : source_(source) {}
+
+ protected:
+  int_type underflow() override {
+    while (gptr() == egptr()) {
+      const size_t got = source_.read(std::span(reinterpret_cast<uint8_t*>(raw_.data()), raw_.size()));
+      if (got == 0) return traits_type::eof();
+      total_ += got;
+      if (total_ > kMaxJsonSnapshotTextBytes) {
+        throw SourceError("JSON text longer than " + std::to_string(kMaxJsonSnapshotTextBytes >> 30) +
+                          " GiB (the limit for a JSON snapshot, docs/FORMAT.md)");
+      }
+      setg(buffer_.data(), buffer_.data(), buffer_.data() + filter(got));
+    }
+    return traits_type::to_int_type(*gptr());
+  }
+
+ private:
+  static constexpr size_t kMaxBlankRun = size_t{64} << 10;
+
+  // Copies raw_[0, got) into buffer_ less the blanks past kMaxBlankRun; returns the bytes kept.
+  size_t filter(size_t got) {
+    size_t kept = 0;
+    for (size_t i = 0; i < got; ++i) {
+      const char c = raw_[i];
+      if (in_string_) {
+        in_string_ = escaped_ || c != '"';
+        escaped_ = !escaped_ && c == '\\';
+      } else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+        if (++blank_run_ > kMaxBlankRun) continue;
+      } else {
+        blank_run_ = 0;
+        in_string_ = c == '"';
+      }
+      buffer_[kept++] = c;
+    }
+    return kept;
+  }
+
+  ByteSource& source_;
+  std::array<char, 1 << 16> raw_{};
+  std::array<char, 1 << 16> buffer_{};
+  uint64_t total_ = 0;
+  size_t blank_run_ = 0;
+  bool in_string_ = false;
+  bool escaped_ = false;
+};
 
 }  // namespace
 
@@ -62,8 +114,11 @@ bool looks_like_json_snapshot(const std::string& path) {
     auto source = open_file_source(path);
     // Sources may return short reads (the gzip probe hands back its first two bytes alone).
     std::array<uint8_t, 256> head;
+    constexpr std::array<uint8_t, 3> kBom = {0xef, 0xbb, 0xbf};  // a UTF-8 byte order mark
+    size_t offset = 0;
     for (size_t n; (n = source->read(head)) > 0;) {
-      for (size_t i = 0; i < n; ++i) {
+      for (size_t i = 0; i < n; ++i, ++offset) {
+        if (offset < kBom.size() && head[i] == kBom[offset]) continue;
         if (!std::isspace(head[i])) return head[i] == '{';
       }
     }
@@ -73,7 +128,8 @@ bool looks_like_json_snapshot(const std::string& path) {
 }
 
 std::string json_snapshot_to_pickle(ByteSource& source) {
-  const std::string text = read_all(source);
+  SourceBuffer buffer(source);
+  std::istream text(&buffer);
   std::string pickle;
   PickleSax sax(pickle);
   if (!nlohmann::json::sax_parse(text, &sax)) throw SourceError("not valid JSON");

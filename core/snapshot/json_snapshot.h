@@ -3,6 +3,7 @@
 // safe unpickler and the snapshot reducer) checks and builds both encodings identically.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/util/byte_source.h"
@@ -12,8 +13,12 @@ namespace snapscope {
 // True when the (decompressed) file starts like a JSON object: '{' after optional whitespace.
 bool looks_like_json_snapshot(const std::string& path);
 
-// The pickle (protocol 4) of the JSON document in `source`. Throws SourceError("not valid JSON:
-// parse error at line L, column C: ...") for malformed input. Holds the JSON text and the pickle in memory.
+// At most this much JSON text (after gzip) is read from one JSON snapshot (docs/FORMAT.md).
+inline constexpr uint64_t kMaxJsonSnapshotTextBytes = uint64_t{64} << 30;
+
+// The pickle (protocol 4) of the JSON document in `source`, parsed as it is read (the JSON text is
+// never held whole; only the pickle is). Throws SourceError("not valid JSON: parse error at line
+// L, column C: ...") for malformed input and past kMaxJsonSnapshotTextBytes.
 std::string json_snapshot_to_pickle(ByteSource& source);
 
 }  // namespace snapscope

@@ -23,6 +23,13 @@ constexpr size_t kPrefaultMinBytes = size_t{16} << 20;
 
 [[noreturn]] void reject(const std::string& what) { throw std::invalid_argument("replay input: " + what); }
 
+// Live bytes are kept as int64: a total past 2^63 - 1 is refused, never wrapped.
+uint64_t checked_total(uint64_t before, uint64_t size) {
+  constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (before > kMax || size > kMax - before) reject("live memory passes 2^63 bytes (8 EiB)");
+  return before + size;
+}
+
 }  // namespace
 
 // No shrink_to_fit of the input: capacity that was reserved but never written costs no
@@ -95,7 +102,7 @@ void Timeline::place_initial_stack() {
     if (elem >= input_.elements.size()) reject("initial stack refers to a missing element");
     if (stack_position_[elem] != kNoIndex) reject("element " + std::to_string(elem) + " is stacked twice");
     push_position(elem);
-    total += input_.elements[elem].size;
+    total = checked_total(total, input_.elements[elem].size);
   }
   initial_positions_ = static_cast<uint32_t>(stack_order_.size());
   total_.push_back(static_cast<int64_t>(total));
@@ -110,7 +117,7 @@ void Timeline::apply_action(size_t action, std::vector<uint32_t>& live_positions
   if (stack_position_[elem] == kNoIndex) {  // first appearance: alloc on top
     const uint32_t pos = push_position(elem);
     live_positions.push_back(pos);
-    total_.push_back(static_cast<int64_t>(total_before(action) + position_size_[pos]));
+    total_.push_back(static_cast<int64_t>(checked_total(total_before(action), position_size_[pos])));
     steps_.push_back(/*frees=*/false, /*shifts=*/false);
     return;
   }

@@ -1,10 +1,14 @@
 #include "core/util/buffered_file.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <stdexcept>
 
+#include "core/util/output_file.h"
 #include "core/util/zstd_codec.h"
 
 namespace snapscope {
@@ -24,12 +28,16 @@ BufferedFile::BufferedFile(std::string path, Create mode, Encoding encoding) : p
     flush_bytes_ = kZstdFrameBytes;
   }
   buffer_.reserve(flush_bytes_ + 4096);
-  file_ = std::fopen(path_.c_str(), mode == Create::Exclusive ? "wbx" : "wb");
-  if (file_ == nullptr) fail("cannot create");
+  if (mode == Create::Replace) {
+    output_ = std::make_unique<OutputFile>(path_);
+    return;
+  }
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd_ < 0) throw std::runtime_error(path_ + ": cannot create: " + std::strerror(errno));
 }
 
 BufferedFile::~BufferedFile() {
-  if (file_ != nullptr) std::fclose(file_);
+  if (fd_ >= 0) ::close(fd_);
 }
 
 BufferedFile& BufferedFile::operator<<(uint64_t value) {
@@ -61,19 +69,19 @@ void BufferedFile::flush(bool last) {
 }
 
 void BufferedFile::write(std::string_view bytes) {
-  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
-    fail("write failed");
+  if (output_) {
+    output_->write(bytes);
+  } else {
+    write_all(fd_, bytes, path_);
+  }
 }
 
 void BufferedFile::close() {
   flush(true);
-  std::FILE* file = file_;
-  file_ = nullptr;
-  if (std::fclose(file) != 0) fail("write failed");
-}
-
-void BufferedFile::fail(const char* what) const {
-  throw std::runtime_error(path_ + ": " + what + ": " + std::strerror(errno));
+  if (output_) return output_->commit();
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) throw std::runtime_error(path_ + ": write failed: " + std::strerror(errno));
 }
 
 }  // namespace snapscope

@@ -1,29 +1,30 @@
 // Text written to a file through a large buffer (exports and allocations.json write hundreds of
 // MB in small pieces). Every failure throws std::runtime_error("<path>: <what>: <reason>").
+// Create::Replace goes through OutputFile (core/util/output_file.h): the file appears whole at
+// close(), or not at all if the BufferedFile is destroyed first.
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
 
 namespace snapscope {
 
+class OutputFile;
 class ZstdEncoder;
 
 class BufferedFile {
  public:
   enum class Create : uint8_t {
-    Truncate,   // replace an existing file
+    Replace,    // the user's output: whole or not at all (OutputFile)
     Exclusive,  // fail if the file exists (a staging directory's own files)
   };
   enum class Encoding : uint8_t {
     Plain,
     Zstd,  // Zstandard frames of 8 MiB of text each (level 1, sizes and checksums recorded)
   };
-  explicit BufferedFile(std::string path, Create mode = Create::Truncate,
-                        Encoding encoding = Encoding::Plain);
+  explicit BufferedFile(std::string path, Create mode = Create::Replace, Encoding encoding = Encoding::Plain);
   ~BufferedFile();
   BufferedFile(const BufferedFile&) = delete;
   BufferedFile& operator=(const BufferedFile&) = delete;
@@ -58,10 +59,10 @@ class BufferedFile {
   static constexpr size_t kZstdFrameBytes = size_t{8} << 20;
   void flush(bool last = false);
   void write(std::string_view bytes);
-  [[noreturn]] void fail(const char* what) const;
 
   std::string path_;
-  std::FILE* file_ = nullptr;
+  int fd_ = -1;                         // Create::Exclusive
+  std::unique_ptr<OutputFile> output_;  // Create::Replace
   std::string buffer_;
   std::unique_ptr<ZstdEncoder> zstd_;  // null for Encoding::Plain
   std::string compressed_;             // the encoder's output, reused between flushes

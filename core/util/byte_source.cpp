@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/util/regular_file.h"
+
 namespace snapscope {
 
 namespace {
@@ -26,12 +28,13 @@ size_t MemorySource::read(std::span<uint8_t> dst) {
 
 FileSource::FileSource(const std::string& path, ProgressFn on_progress)
     : on_progress_(std::move(on_progress)) {
-  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd_ < 0) throw SourceError(std::string("cannot open: ") + std::strerror(errno));
+  std::string error;
+  fd_ = open_regular_file(path, error);  // a FIFO is refused, never waited on
+  if (fd_ < 0) throw SourceError(error.starts_with("not a") ? error : "cannot open: " + error);
   struct stat st {};
-  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd_, &st) != 0) {
     ::close(fd_);
-    throw SourceError("not a regular file");
+    throw SourceError("cannot open: " + std::string(std::strerror(errno)));
   }
   size_ = static_cast<uint64_t>(st.st_size);
 #ifdef POSIX_FADV_SEQUENTIAL

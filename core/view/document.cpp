@@ -22,6 +22,7 @@
 #include "core/util/background_priority.h"
 #include "core/util/run_beside.h"
 #include "core/view/app_dirs.h"
+#include "core/view/cache_entry_check.h"
 #include "core/view/conversion_cache.h"
 
 namespace snapscope {
@@ -70,6 +71,7 @@ class CacheEntry {
   }
   CacheEntry(const std::string& path, LoadProgress& progress)
       : hashing_(true),
+        source_(path),
         dir_(std::async(std::launch::async, [path, &progress] {
                lower_thread_priority(kBehindWindowNice);  // the reader's core comes first
                const StageTimer timer(&progress.stages, "content key (beside the read)");
@@ -82,12 +84,16 @@ class CacheEntry {
   // name (a renamed or touched pickle), so the conversion under way is not needed.
   bool names_existing_entry() const {
     if (!hashing_ || dir_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
-    if (!existing_) existing_ = !allocations_file_in(dir_.get()).empty();  // asked once
+    if (!existing_) {  // asked once; an entry that does not verify is removed and converted again
+      discard_unverified_cache_entry(dir_.get(), source_);
+      existing_ = !allocations_file_in(dir_.get()).empty();
+    }
     return *existing_;
   }
 
  private:
   bool hashing_ = false;
+  std::string source_;  // the snapshot file, while hashing
   std::shared_future<fs::path> dir_;
   mutable std::optional<bool> existing_;  // set once the hash is done; only the converting thread asks
 };
@@ -158,6 +164,7 @@ fs::path converted_directory_for(const std::string& path, LoadProgress& progress
   if (!fs::exists(path)) throw InputError(path + ": no such file or directory");
   progress.stage = LoadProgress::Hashing;
   const fs::path cache = hashed_cache_dir(path, progress);
+  discard_unverified_cache_entry(cache, path);  // a symlink, a FIFO, another snapshot's entry
   if (allocations_file_in(cache).empty()) convert_into_cache(path, CacheEntry(cache), progress);
   note_cache_use(cache, progress);
   return cache;
@@ -180,7 +187,8 @@ AllocationsFile read_checked_layout(const fs::path& dir, const std::string& open
   progress.fraction = 0;
   progress.stage = LoadProgress::Reading;
   const StageTimer timer(&progress.stages, "read " + layout_path.filename().string());
-  AllocationsFile layout = read_allocations_json(layout_path.string(), &progress.fraction);
+  AllocationsFile layout =
+      read_allocations_json(layout_path.string(), &progress.fraction, layout_text_bound(db_path));
   const StageTimer check_timer(&progress.stages, "check layout against elements.db");
   verify_layout_matches_db(layout, db_path);
   return layout;
@@ -303,6 +311,7 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
   if (!early || fs::is_directory(path) || !fs::exists(path)) return open_document(path, progress);
   progress.stage = LoadProgress::Hashing;
   const std::optional<fs::path> known = remembered_conversion_cache_dir(path);
+  if (known) discard_unverified_cache_entry(*known, path);  // converted again below if it did not verify
   // A cache hit opens as usual (finding the entry again reads the content-key memo, not the file).
   if (known && !allocations_file_in(*known).empty()) return open_document(path, progress);
   const CacheEntry entry = known ? CacheEntry(*known) : CacheEntry(path, progress);

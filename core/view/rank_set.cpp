@@ -1,9 +1,11 @@
 #include "core/view/rank_set.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "core/analysis/live_elements.h"
 #include "core/analysis/moment_table.h"
@@ -13,7 +15,10 @@
 #include "core/export/export_source.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
+#include "core/util/output_file.h"
 #include "core/util/parallel_jobs.h"
+#include "core/util/regular_file.h"
+#include "core/view/app_dirs.h"
 #include "core/view/document.h"
 
 namespace snapscope {
@@ -21,6 +26,11 @@ namespace {
 
 constexpr const char* kSuffix = ".rank.json";
 constexpr uint64_t kMaxSummaryBytes = uint64_t{1} << 20;
+// The stamp hashes the layout file's last 64 KiB (its last zstd frame's checksum lies there) and
+// its size: it tells a reconversion apart, not a forgery (whoever can rewrite the directory can
+// rewrite the summary too).
+constexpr size_t kStampTailBytes = size_t{64} << 10;
+constexpr uint64_t kStampSeed = 0x72616e6b5f737470ull;
 
 std::string phase_at(const AnalysisSource& source, size_t state) {
   const PhaseTable phases =
@@ -45,7 +55,44 @@ std::vector<uint64_t> downsampled(const Timeline& timeline) {
   return curve;
 }
 
+// A summary whose directory is beside it must agree with it: rebuilt from the directory when it was
+// reconverted since (or the summary predates stamps) or another device is asked for; without the
+// directory, the summary is all there is, and another device is refused.
+RankSummary checked_summary(const std::string& path, int device) {
+  RankSummary summary = read_rank_summary_file(path);
+  std::error_code error;
+  const bool beside = std::filesystem::is_directory(summary.file, error);
+  if (beside && directory_stamp(summary.file) != summary.directory_stamp)
+    return summarise_rank(summary.file, device);
+  if (device < 0 || summary.device == device) return summary;
+  if (beside) return summarise_rank(summary.file, device);
+  throw InputError(path + ": summarises device " + std::to_string(summary.device) + ", not device " +
+                   std::to_string(device) + " (and its converted directory is not beside it)");
+}
+
 }  // namespace
+
+std::string directory_stamp(const std::string& directory) {
+  const std::filesystem::path layout = allocations_file_in(directory);
+  if (layout.empty()) return {};
+  std::string error;
+  const int fd = open_regular_file(layout.string(), error);
+  if (fd < 0) return {};
+  struct stat status {};
+  std::string tail(kStampTailBytes, '\0');
+  ssize_t got = -1;
+  if (::fstat(fd, &status) == 0) {
+    const off_t start = std::max<off_t>(0, status.st_size - static_cast<off_t>(kStampTailBytes));
+    got = ::pread(fd, tail.data(), tail.size(), start);
+  }
+  ::close(fd);
+  if (got < 0) return {};
+  tail.resize(static_cast<size_t>(got));
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(content_hash(tail.data(), tail.size(), kStampSeed)));
+  return std::string(hex) + "-" + std::to_string(status.st_size);
+}
 
 RankSummary summarise_rank(const std::string& path, int device) {
   SourceOptions options;
@@ -58,6 +105,8 @@ RankSummary summarise_rank(const std::string& path, int device) {
   const MomentTable moment = build_moment_table(live, locations, peak);
   RankSummary summary;
   summary.file = path;
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) summary.directory_stamp = directory_stamp(path);
   summary.device = source.device;
   summary.peak_bytes = timeline.peak_bytes();
   summary.peak_event = event_of_state(timeline, peak);
@@ -83,29 +132,20 @@ std::string write_rank_summary_file(const std::string& output_dir, const RankSum
   std::string trimmed = output_dir;
   while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
   const std::string path = trimmed + kSuffix;
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << rank_summary_json(summary).dump(1) << "\n";
-    if (!out.flush()) {
-      std::filesystem::remove(temporary);
-      throw std::runtime_error(temporary + ": cannot write the rank summary");
-    }
-  }
-  std::filesystem::rename(temporary, path);
+  RankSummary beside = summary;
+  beside.file = std::filesystem::path(trimmed).filename().string();  // resolved beside the summary
+  write_output_file(path, rank_summary_json(beside).dump(1) + "\n");
   return path;
 }
 
 RankSummary read_rank_summary_file(const std::string& path) {
-  std::error_code error;
-  const uint64_t size = std::filesystem::file_size(path, error);
-  if (error) throw InputError(path + ": cannot read the rank summary");
-  if (size > kMaxSummaryBytes) throw InputError(path + ": not a rank summary (larger than 1 MiB)");
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (!in) throw InputError(path + ": cannot read the rank summary");
-  return parse_rank_summary(text.str(), path);
+  std::string error;
+  const std::string text = read_regular_file(path, kMaxSummaryBytes, error);
+  if (error.starts_with("larger")) throw InputError(path + ": not a rank summary (larger than 1 MiB)");
+  if (!error.empty()) throw InputError(path + ": cannot read the rank summary (" + error + ")");
+  RankSummary summary = parse_rank_summary(text, path);
+  summary.file = (std::filesystem::path(path).parent_path() / summary.file).string();
+  return summary;
 }
 
 bool is_rank_summary_file(const std::string& path) { return path.ends_with(kSuffix); }
@@ -159,7 +199,7 @@ RankTable load_rank_table(const std::vector<std::string>& ranks, int device, dou
         std::filesystem::is_regular_file(ranks[i]) ? std::filesystem::file_size(ranks[i], ignored) : 0;
     jobs.add(static_cast<size_t>(size), [&, i] {
       if (cancel && cancel->load()) return;
-      summaries[i] = is_rank_summary_file(ranks[i]) ? read_rank_summary_file(ranks[i])
+      summaries[i] = is_rank_summary_file(ranks[i]) ? checked_summary(ranks[i], device)
                                                     : summarise_rank(ranks[i], device);
     });
   }

@@ -16,7 +16,10 @@ namespace snapscope {
 RankSummary summarise_rank(const std::string& path, int device);
 // Writes OUTDIR.rank.json beside `output_dir` (through a temporary file, renamed into place).
 std::string write_rank_summary_file(const std::string& output_dir, const RankSummary& summary);
-// Reads one X.rank.json. Throws InputError naming the file.
+// What a converted directory's summary is tied to: a hash of the end of its layout file and its
+// size ("" when it has none). A summary whose stamp differs from its directory's is stale.
+std::string directory_stamp(const std::string& directory);
+// Reads one X.rank.json; its `file` becomes the path beside it. Throws InputError naming the file.
 RankSummary read_rank_summary_file(const std::string& path);
 bool is_rank_summary_file(const std::string& path);  // by name: *.rank.json
 
@@ -28,7 +31,8 @@ std::vector<std::string> expand_rank_inputs(const std::vector<std::string>& give
 // True for a directory that holds ranks rather than being one converted snapshot.
 bool is_rank_directory(const std::string& path);
 // Every rank summarised (or its summary read), in parallel, one rank per core; `cancel` (may be
-// null) stops between ranks.
+// null) stops between ranks. A summary beside a directory it no longer matches (reconverted, or
+// another device asked for) is rebuilt from the directory; without one, another device is refused.
 RankTable load_rank_table(const std::vector<std::string>& ranks, int device, double outlier_percent,
                           const std::atomic<bool>* cancel = nullptr);
 

@@ -2,7 +2,8 @@
 # replays its committed corpus as a ctest case, so every kept regression input runs with that
 # build's compiler (and under ASan+UBSan in CI's sanitizer build). With -DSNAPSCOPE_FUZZ=ON and
 # clang they are libFuzzer binaries (build-fuzz/bin/fuzz_<name>) for tests/fuzz/run-fuzz.
-set(SNAPSCOPE_FUZZ_HARNESSES snapshot_reader allocations_json converted_dir script sql_guard)
+set(SNAPSCOPE_FUZZ_HARNESSES snapshot_reader allocations_json converted_dir script sql_guard rank_summary rules
+  json_snapshot)
 set(SNAPSCOPE_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 add_library(snapscope_fuzz_fixture STATIC ${SNAPSCOPE_FUZZ_DIR}/fuzz_fixture.cpp)

@@ -53,7 +53,8 @@ void write_allocations_json(const std::string& source_file, uint64_t source_byte
                             std::span<const DeviceLayoutRef> devices, const std::string& path);
 // SAX-parsed; throws InputError ("<path>: <reason>") on malformed or wrong-version files.
 // Zstandard content (found by its magic number, whatever the name) is decompressed first, to
-// at most `max_text_bytes` (default: half this machine's memory, at least 1 GiB): the file
+// at most `max_text_bytes` (layout_text_bound of its elements.db; never more than half this
+// machine's memory, at least 1 GiB, the default): the file
 // is untrusted and a few KB can claim terabytes. `fraction`, when given, follows the share of
 // elements and actions read so far (0..1; it is written from the reader's threads).
 AllocationsFile read_allocations_json(const std::string& path, std::atomic<float>* fraction = nullptr,

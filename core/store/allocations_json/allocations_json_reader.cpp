@@ -455,7 +455,8 @@ std::filesystem::path allocations_file_in(const std::filesystem::path& dir) {
 
 AllocationsFile read_allocations_json(const std::string& path, std::atomic<float>* fraction,
                                       size_t max_text_bytes) {
-  const LayoutText file(path, max_text_bytes != 0 ? max_text_bytes : default_max_text_bytes());
+  const LayoutText file(path, max_text_bytes != 0 ? std::min(max_text_bytes, default_max_text_bytes())
+                                                  : default_max_text_bytes());
   {
     RawFile raw;
     if (allocations_json::parse_raw_file_fast(file.text(), raw)) {

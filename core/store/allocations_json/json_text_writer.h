@@ -13,10 +13,12 @@ namespace snapscope {
 
 class JsonTextWriter {
  public:
-  // Never overwrites an existing file; throws std::runtime_error("<path>: ...").
+  // By default never overwrites an existing file (a staging directory's own files); exports
+  // pass Create::Replace. Throws std::runtime_error("<path>: ...").
   explicit JsonTextWriter(const std::string& path,
-                          BufferedFile::Encoding encoding = BufferedFile::Encoding::Plain)
-      : out_(path, BufferedFile::Create::Exclusive, encoding) {}
+                          BufferedFile::Encoding encoding = BufferedFile::Encoding::Plain,
+                          BufferedFile::Create mode = BufferedFile::Create::Exclusive)
+      : out_(path, mode, encoding) {}
 
   void raw(std::string_view text) { out_.append(text); }  // punctuation and pre-encoded text
   void integer(int64_t value) { out_ << value; }

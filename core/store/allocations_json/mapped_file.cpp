@@ -9,16 +9,18 @@
 #include <cstring>
 
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/regular_file.h"
 
 namespace snapscope {
 
 MappedFile::MappedFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw InputError(path + ": " + std::strerror(errno));
+  std::string error;
+  const int fd = open_regular_file(path, error);  // a FIFO is refused, never waited on
+  if (fd < 0) throw InputError(path + ": " + error);
   struct stat info {};
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+  if (::fstat(fd, &info) != 0) {
     ::close(fd);
-    throw InputError(path + ": not a regular file");
+    throw InputError(path + ": " + std::strerror(errno));
   }
   size_ = static_cast<size_t>(info.st_size);
   if (size_ > 0) {

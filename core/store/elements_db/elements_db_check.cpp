@@ -3,6 +3,9 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 #include <tuple>
@@ -47,6 +50,36 @@ std::string meta_value(SqliteDatabase& db, const char* key) {
   return query.next_row() ? query.column_text(0) : std::string();
 }
 
+int64_t scalar(SqliteDatabase& db, const char* sql) {
+  SqliteStatement query = db.prepare(sql);
+  return query.next_row() && !query.column_is_null(0) ? query.column_int(0) : -1;
+}
+
+// Referential integrity that is cheap at open (one pass over stacks, no joins): every stack row
+// names a frame that exists (frame ids are dense from 0), so no location is shown as ":0 ()".
+void verify_stack_frames(SqliteDatabase& db) {
+  const int64_t frames = scalar(db, "SELECT count(*) FROM frames");
+  const int64_t lowest = scalar(db, "SELECT min(frame_id) FROM stacks");
+  const int64_t highest = scalar(db, "SELECT max(frame_id) FROM stacks");
+  if (highest >= frames || (highest >= 0 && lowest < 0))
+    throw InputError(db.path() + ": stacks: a row points at a frame that does not exist");
+}
+
+// Every element of the layout names a stack elements.db holds (0, the empty stack, has no rows).
+void verify_layout_stacks(const AllocationsFile& layout, SqliteDatabase& db) {
+  uint64_t highest = 0;
+  for (const DeviceLayout& device : layout.devices) {
+    for (const ReplayInput* input : {&device.blocks, &device.segments}) {
+      for (const auto& element : input->elements) highest = std::max<uint64_t>(highest, element.stack);
+    }
+  }
+  const int64_t stacks = scalar(db, "SELECT max(stack_id) FROM stacks");  // -1: none
+  if (highest > 0 && static_cast<int64_t>(highest) > stacks) {
+    throw InputError(db.path() + ": allocations.json names stack " + std::to_string(highest) +
+                     ", which elements.db does not hold");
+  }
+}
+
 void verify_open(SqliteDatabase& db) {
   if (schema_objects(db).count({"table", "meta"}) == 0 || meta_value(db, "format") != "snapscope-elements") {
     throw InputError(db.path() + ": not a snapscope elements.db");
@@ -59,6 +92,7 @@ void verify_open(SqliteDatabase& db) {
   if (schema_objects(db) != expected_schema()) {
     throw InputError(db.path() + ": elements.db schema differs from the one this version writes");
   }
+  verify_stack_frames(db);
 }
 
 // Runs `check`, turning SQLite's errors (a damaged or non-database file) into one InputError.
@@ -119,6 +153,36 @@ void verify_elements_db(const std::string& db_path) {
   });
 }
 
+std::optional<uint64_t> recorded_source_bytes(const std::string& db_path) {
+  try {
+    SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
+    const std::string text = meta_value(db, "source_bytes");
+    uint64_t bytes = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), bytes);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+    return bytes;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+uint64_t layout_text_bound(const std::string& db_path) {
+  uint64_t bound = uint64_t{1} << 20;
+  naming_db_errors(db_path, [&] {
+    SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
+    for (const auto& [device, counts] : db_counts(db)) {
+      const auto elements = static_cast<uint64_t>(std::max<int64_t>(0, counts.block_elements)) +
+                            static_cast<uint64_t>(std::max<int64_t>(0, counts.segment_elements));
+      const auto actions = static_cast<uint64_t>(std::max<int64_t>(0, counts.block_actions)) +
+                           static_cast<uint64_t>(std::max<int64_t>(0, counts.segment_actions));
+      // Counts come from an untrusted file: saturate rather than wrap (a huge count only loosens the bound).
+      constexpr uint64_t kCap = uint64_t{1} << 50;
+      bound += 4096 + std::min(elements, kCap) * 512 + std::min(actions, kCap) * 64;
+    }
+  });
+  return bound;
+}
+
 void verify_layout_matches_db(const AllocationsFile& layout, const std::string& db_path) {
   naming_db_errors(db_path, [&] {
     SqliteDatabase db(db_path, SqliteDatabase::Mode::ReadOnly);
@@ -131,6 +195,7 @@ void verify_layout_matches_db(const AllocationsFile& layout, const std::string& 
     if (db_counts(db) != from_json) {
       throw InputError(db_path + ": devices or element/action counts disagree with allocations.json");
     }
+    verify_layout_stacks(layout, db);
   });
 }
 

@@ -4,11 +4,17 @@
 
 #include <stdexcept>
 
+#include "core/util/regular_file.h"
+
 namespace snapscope {
 
 SqliteDatabase::SqliteDatabase(const std::string& path, Mode mode) : path_(path) {
   const int flags =
       mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  if (mode == Mode::ReadOnly) {
+    const std::string problem = regular_file_problem(path);  // a planted FIFO must not hang the open
+    if (!problem.empty()) throw std::runtime_error(path_ + ": " + problem);
+  }
   const int code = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (code != SQLITE_OK) {
     // The handle is allocated even on failure and carries the message.

@@ -1,6 +1,8 @@
 // snapscope-convert as a process: exit codes, one-line errors, no partial output, the JSON
 // summary, --force, --device, --bench-queries and --export.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -214,6 +216,42 @@ TEST_CASE("cli: --export writes the file from a pickle and from a converted dire
   CHECK(speedscope.exit_code == 0);
   const auto profile = nlohmann::json::parse(test::read_file(dir / "live.json"))["profiles"][0];
   CHECK(profile["weights"] == nlohmann::json::array({64}));
+}
+
+TEST_CASE("cli: --export never replaces a device, FIFO or link; keeps permissions; - is stdout") {
+  TempDir dir;
+  write_fixture(dir);
+  REQUIRE(run_cli(dir, "s.pickle -o out").exit_code == 0);
+  const CliResult to_stdout = run_cli(dir, "--export moment-csv out -o - --at 5");
+  CHECK(to_stdout.exit_code == 0);
+  CHECK(to_stdout.out.starts_with("bytes,cumulative_bytes,"));
+  CHECK(run_cli(dir, "--export moment-csv out -o /dev/stdout --at 5").out == to_stdout.out);
+  if (::mknod((dir / "n").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {  // root only
+    CHECK(run_cli(dir, "--export moment-csv out -o n --at 5").exit_code == 0);
+    struct stat status {};
+    CHECK((::lstat((dir / "n").c_str(), &status) == 0 && S_ISCHR(status.st_mode)));
+    std::filesystem::remove(dir / "n");
+  }
+  test::write_file(dir / "kept.csv", "old");
+  ::chmod((dir / "kept.csv").c_str(), 0600);
+  std::filesystem::create_symlink("kept.csv", dir / "link.csv");
+  CHECK(run_cli(dir, "--export moment-csv out -o link.csv --at 5").exit_code == 0);
+  CHECK(std::filesystem::is_symlink(dir / "link.csv"));
+  CHECK(test::read_file(dir / "kept.csv") == to_stdout.out);
+  const auto owner_rw = std::filesystem::perms::owner_read | std::filesystem::perms::owner_write;
+  CHECK(std::filesystem::status(dir / "kept.csv").permissions() == owner_rw);
+  // Two exports to one -o at once: both succeed, one whole file is left and no temporary.
+  const std::string export_t =
+      "'" SNAPSCOPE_BIN_DIR "/snapscope-convert' --export timeline-json out -o t.json";
+  const std::string both = "cd '" + dir.path().string() + "' && { " + export_t + " 2>e1 & " + export_t +
+                           " 2>e2; s=$?; wait $!; t=$?; [ $s -eq 0 ] && [ $t -eq 0 ]; }";
+  CHECK(std::system(both.c_str()) == 0);
+  CHECK(test::read_file(dir / "e1").empty());
+  CHECK(test::read_file(dir / "e2").empty());
+  std::filesystem::remove(dir / "e1");
+  std::filesystem::remove(dir / "e2");
+  CHECK(!nlohmann::json::parse(test::read_file(dir / "t.json")).empty());
+  CHECK(dir.entries() == std::vector<std::string>{"kept.csv", "link.csv", "out", "s.pickle", "t.json"});
 }
 
 TEST_CASE("cli: --export errors: usage exits 2, bad input exits 1 with one line, nothing is written") {

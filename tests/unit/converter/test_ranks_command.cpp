@@ -133,6 +133,9 @@ TEST_CASE("cli --ranks: a hostile rank summary is refused with its name") {
   CHECK(result.err == "snapscope-convert: job/r0.rank.json: \"peak_bytes\" is not a non-negative integer\n");
   CHECK_THROWS_WITH_AS(parse_rank_summary("[]", "a.rank.json"),
                        "a.rank.json: not a rank summary (not a JSON object)", InputError);
+  CHECK_THROWS_WITH_AS(parse_rank_summary(R"({"format": 0})", "a.rank.json"),  // found by fuzz_rank_summary
+                       "a.rank.json: not a rank summary (format is not \"snapscope-rank-summary/1\")",
+                       InputError);
   CHECK_THROWS_WITH_AS(parse_rank_summary(R"({"format": "other"})", "a.rank.json"),
                        "a.rank.json: not a rank summary (format is not \"snapscope-rank-summary/1\")",
                        InputError);

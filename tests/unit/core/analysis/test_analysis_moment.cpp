@@ -149,5 +149,5 @@ TEST_CASE("analysis: csv fields are quoted only when needed") {
   CHECK(csv_field("plain") == "plain");
   CHECK(csv_field("a,b") == "\"a,b\"");
   CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
-  CHECK(csv_field("two\nlines") == "\"two\nlines\"");
+  CHECK(csv_field("two\nlines") == "two\\nlines");  // control characters escaped, one line
 }

@@ -181,7 +181,26 @@ TEST_CASE("classify: bad rule files are refused with the file and the rule named
   CHECK(error_of(R"({"rules": [{"frame": "a", "category": "x", "colour": "red"}]})") ==
         "rules.json: rule 1: unknown key \"colour\"");
   CHECK_THROWS_WITH_AS(load_category_rules("/nonexistent/rules.json"),
-                       "/nonexistent/rules.json: cannot open the rules file", InputError);
+                       "/nonexistent/rules.json: cannot read the rules file (No such file or directory)",
+                       InputError);
+}
+
+TEST_CASE("classify: rules files are bounded, and built-in category names match whatever their case") {
+  std::string many = R"({"rules": [)";
+  for (int i = 0; i < 257; ++i)
+    many += std::string(i ? "," : "") + R"({"frame": "f)" + std::to_string(i) + R"(", "category": "x"})";
+  many += "]}";
+  CHECK_THROWS_WITH_AS(parse_category_rules(many, "rules.json"), "rules.json: more than 256 rules",
+                       InputError);
+  const std::string long_name =
+      R"({"rules": [{"frame": "a", "category": ")" + std::string(65, 'n') + R"("}]})";
+  CHECK_THROWS_WITH_AS(parse_category_rules(long_name, "rules.json"),
+                       "rules.json: rule 1: the category name is longer than 64 bytes", InputError);
+  const CategoryRules rules = parse_category_rules(
+      R"({"rules": [{"frame": "a", "category": "Parameter"}, {"frame": "b", "category": "OPTIMIZER STATE"}]})",
+      "rules.json");
+  CHECK(rules.rules[0].category == "parameter");
+  CHECK(rules.rules[1].category == builtin_category_name(Category::OptimizerState));
 }
 
 TEST_CASE("classify: glob patterns") {

@@ -145,12 +145,34 @@ TEST_CASE("json snapshot: plain and gzip JSON convert exactly as the pickle of t
     std::ostream out(&gzip);
     out << json;
   }
+  test::write_file(dir / "bom.json", "\xef\xbb\xbf" + json);  // a UTF-8 byte order mark, as some editors save
   const nlohmann::json from_pickle = converted_layout(dir / "s.pickle", dir / "p");
   CHECK(converted_layout(dir / "s.json", dir / "j") == from_pickle);
+  CHECK(converted_layout(dir / "bom.json", dir / "b") == from_pickle);
   CHECK(converted_layout(dir / "s.json.gz", dir / "g") == from_pickle);
   const Snapshot read = read_snapshot((dir / "s.json").string());
   REQUIRE(read.device_traces.size() == 2);
   CHECK(read.device_traces[0].events.back().addr == 0xffff'8000'0000'1000ULL);
+}
+
+TEST_CASE("json snapshot: gzip JSON padded with much whitespace is parsed as it streams") {
+  TempDir dir;
+  const test::FixtureSnapshot snapshot = fixture_with_high_address();
+  std::string json = fixture_json(snapshot).dump();
+  const size_t traces = json.find("\"device_traces\":[");
+  REQUIRE(traces != std::string::npos);
+  // 256 MiB of blanks inside device_traces: the text is never held whole, only its pickle.
+  const std::string blanks(size_t{1} << 20, ' ');
+  {
+    std::ofstream file(dir / "padded.json.gz", std::ios::binary);
+    gen::GzipStreamBuf gzip(file);
+    std::ostream out(&gzip);
+    out << json.substr(0, traces + 17);
+    for (int i = 0; i < 256; ++i) out << blanks;
+    out << json.substr(traces + 17);
+  }
+  test::write_file(dir / "s.pickle", test::pickle_bytes(snapshot));
+  CHECK(converted_layout(dir / "padded.json.gz", dir / "g") == converted_layout(dir / "s.pickle", dir / "p"));
 }
 
 TEST_CASE("json snapshot: every kind of generated snapshot converts the same from Python's json.dump") {

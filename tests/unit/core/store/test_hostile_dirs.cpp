@@ -12,6 +12,7 @@
 #include "core/cursor/stack_catalog.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
+#include "core/store/elements_db/elements_db_check.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/util/zstd_codec.h"
 #include "core/view/allocation_details.h"
@@ -79,6 +80,11 @@ const Case kCases[] = {
      "reserved_steps: a bad row for device 0"},
     {"reserved_start", "DELETE FROM reserved_steps WHERE device = 0 AND idx = -1",
      "reserved_steps: a bad row for device 0"},
+    {"missing_frame",
+     "UPDATE stacks SET frame_id = frame_id + 1000000 WHERE stack_id = (SELECT max(stack_id) FROM stacks)",
+     "stacks: a row points at a frame that does not exist"},
+    {"negative_frame", "UPDATE stacks SET frame_id = -1 WHERE stack_id = (SELECT max(stack_id) FROM stacks)",
+     "stacks: a row points at a frame that does not exist"},
 };
 
 }  // namespace
@@ -144,6 +150,17 @@ TEST_CASE("hostile directories: damaged, missing or mismatched files") {
   CHECK(open_error(no_layout) ==
         no_layout.string() + ": not a snapshot pickle or converted directory (no allocations.json.zst)");
 
+  // A layout whose element names a stack far past those elements.db holds.
+  const fs::path far_stack = copy("far_stack");
+  AllocationsFile rewritten = read_allocations_json((good / kAllocationsFileName).string());
+  REQUIRE(!rewritten.devices[0].blocks.elements.empty());
+  rewritten.devices[0].blocks.elements[0].stack = 2147483000;
+  fs::remove(far_stack / kAllocationsFileName);
+  write_allocations_json(rewritten, (far_stack / kAllocationsFileName).string());
+  CHECK(open_error(far_stack) ==
+        (far_stack / "elements.db").string() +
+            ": allocations.json names stack 2147483000, which elements.db does not hold");
+
   // The layout of another conversion (device 0 only) beside this elements.db.
   const fs::path other_dir = convert_into(dir, "other", test::standard_fixture(), 0);
   const fs::path mixed = copy("mixed");
@@ -151,6 +168,27 @@ TEST_CASE("hostile directories: damaged, missing or mismatched files") {
                 fs::copy_options::overwrite_existing);
   CHECK(open_error(mixed) == (mixed / "elements.db").string() +
                                  ": devices or element/action counts disagree with allocations.json");
+}
+
+TEST_CASE(
+    "hostile directories: a small allocations.json.zst of much whitespace is refused before it is held") {
+  TempDir dir;
+  const fs::path good = convert_into(dir, "good", test::standard_fixture());
+  const fs::path bomb = dir / "bomb";
+  fs::copy(good, bomb, fs::copy_options::recursive);
+  // 64 MiB of text (8 frames of 8 MiB, as the writer frames it), a few KB compressed: far past what
+  // this elements.db's handful of elements can need.
+  std::string compressed;
+  ZstdEncoder encoder;
+  const std::string spaces(size_t{8} << 20, ' ');
+  for (int frame = 0; frame < 8; ++frame) encoder.compress_frame(spaces, compressed);
+  REQUIRE(compressed.size() < 64 * 1024);
+  test::write_file(bomb / kAllocationsFileName, compressed);
+  const std::string error = open_error(bomb);
+  CHECK(error.starts_with((bomb / kAllocationsFileName).string() + ": decompresses to more than "));
+  CHECK(layout_text_bound((good / "elements.db").string()) < (size_t{2} << 20));
+  LoadProgress progress;
+  CHECK_NOTHROW(open_document(good.string(), progress));
 }
 
 TEST_CASE("hostile directories: bad values inside rows are errors or marked rows, never crashes") {

@@ -1,6 +1,7 @@
 // The conversion cache ($XDG_CACHE_HOME/snapscope/<key>/): LRU eviction under a size cap, a
 // tampered or truncated entry converted again, and two viewers converting the same file at once.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <atomic>
@@ -144,6 +145,46 @@ TEST_CASE("conversion cache: a truncated or tampered entry is converted again") 
   CHECK(open_path(pickle)->devices.size() == 2);
   CHECK(test::read_file(entry / "allocations.json.zst") == layout);
   CHECK(cache_entries() == std::vector<std::string>{entry.filename().string()});
+}
+
+TEST_CASE("conversion cache: another snapshot's entry, a symlink or a FIFO in its place is converted again") {
+  const FreshPickle fresh;
+  const fs::path& pickle = fresh.pickle;
+  const fs::path entry = open_path(pickle)->directory;
+  const std::string layout = test::read_file(entry / "allocations.json.zst");
+  // Another snapshot (one device, another size) converted into the same cache.
+  test::FixtureSnapshot other_snapshot;
+  other_snapshot.traces = {{{"alloc", 0x1000, 4096, 1, {{"f", "f.py", 1}}, "", 0}}};
+  test::write_file(fresh.dir / "other.pickle", test::pickle_bytes(other_snapshot));
+  const fs::path other = open_path(fresh.dir / "other.pickle")->directory;
+  REQUIRE(other != entry);
+  const auto reopened_is_ours = [&] {
+    const auto document = open_path(pickle);
+    CHECK(document->devices.size() == 2);
+    CHECK(document->directory == entry);
+    CHECK(!fs::is_symlink(entry));
+    CHECK(test::read_file(entry / "allocations.json.zst") == layout);
+  };
+
+  fs::remove_all(entry);
+  fs::copy(other, entry, fs::copy_options::recursive);  // a real directory, the wrong snapshot
+  reopened_is_ours();
+
+  fs::remove_all(entry);
+  fs::create_directory_symlink(other, entry);  // a symlink to another valid entry
+  reopened_is_ours();
+
+  fs::remove_all(entry);
+  fs::create_directories(fresh.dir / "unrelated");
+  test::write_file(fresh.dir / "unrelated" / "keep.txt", "mine");
+  fs::create_directory_symlink(fresh.dir / "unrelated", entry);  // never followed, never emptied
+  reopened_is_ours();
+  CHECK(test::read_file(fresh.dir / "unrelated" / "keep.txt") == "mine");
+
+  fs::remove(entry / "elements.db");
+  REQUIRE(::mkfifo((entry / "elements.db").c_str(), 0600) == 0);  // must not hang the open
+  reopened_is_ours();
+  CHECK(open_path(fresh.dir / "other.pickle")->devices.size() == 1);
 }
 
 TEST_CASE("conversion cache: two viewers converting the same file at once make one good entry") {
