@@ -8,6 +8,7 @@
 #include "core/analysis/state_mapping.h"
 #include "core/util/format.h"
 #include "core/view/stack_format.h"
+#include "term/list_keys.h"
 
 namespace snapscope::term {
 namespace {
@@ -37,14 +38,8 @@ bool MomentPane::key(int ch, Session& session) {
   if (!analysis_) return false;
   const Timeline* timeline = session.timeline();
   if (in_allocations_) {
-    const size_t last = allocations_.empty() ? 0 : allocations_.size() - 1;
+    if (step_index(ch, allocation_, allocations_.size(), page_)) return true;
     switch (ch) {
-      case KEY_UP:
-        allocation_ = allocation_ > 0 ? allocation_ - 1 : 0;
-        return true;
-      case KEY_DOWN:
-        allocation_ = std::min(last, allocation_ + 1);
-        return true;
       case '\n':
       case KEY_ENTER:
         if (!allocations_.empty()) session.select(allocations_[allocation_]);
@@ -68,20 +63,8 @@ bool MomentPane::key(int ch, Session& session) {
     }
   }
   const auto& rows = analysis_->moment.rows;
-  const size_t last = rows.empty() ? 0 : rows.size() - 1;
+  if (step_index(ch, selected_, rows.size(), page_)) return true;
   switch (ch) {
-    case KEY_UP:
-      selected_ = selected_ > 0 ? selected_ - 1 : 0;
-      return true;
-    case KEY_DOWN:
-      selected_ = std::min(last, selected_ + 1);
-      return true;
-    case KEY_PPAGE:
-      selected_ = selected_ > static_cast<size_t>(page_) ? selected_ - static_cast<size_t>(page_) : 0;
-      return true;
-    case KEY_NPAGE:
-      selected_ = std::min(last, selected_ + static_cast<size_t>(page_));
-      return true;
     case '\n':
     case KEY_ENTER:
     case KEY_RIGHT:

@@ -1,5 +1,7 @@
 #include "term/terminal.h"
 
+#include "core/util/printable.h"
+
 #include <langinfo.h>
 #include <unistd.h>
 
@@ -126,7 +128,10 @@ void Terminal::put(int y, int x, std::string_view text, int width, Ink ink, attr
   }
   const int room = width < 0 ? cols() - x : std::min(width, cols() - x);
   if (room <= 0) return;
-  const std::string shown(text.substr(0, prefix_bytes(text, room)));
+  // Names come from untrusted snapshots: an ESC or a newline in a frame must not reach the terminal.
+  const std::string safe = printable(text);
+  const std::string_view visible = safe;
+  const std::string shown(visible.substr(0, prefix_bytes(visible, room)));
   attron(attributes(ink) | extra);
   mvaddstr(y, x, shown.c_str());
   attroff(attributes(ink) | extra);

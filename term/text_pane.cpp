@@ -1,5 +1,7 @@
 #include "term/text_pane.h"
 
+#include "term/list_keys.h"
+
 #include <algorithm>
 
 namespace snapscope::term {
@@ -9,32 +11,7 @@ void TextPane::set_lines(std::vector<TextLine> lines) {
   top_ = std::min(top_, lines_.empty() ? 0 : lines_.size() - 1);
 }
 
-bool TextPane::key(int ch) {
-  const size_t last = lines_.empty() ? 0 : lines_.size() - 1;
-  const auto page = static_cast<size_t>(page_);
-  switch (ch) {
-    case KEY_UP:
-      top_ = top_ > 0 ? top_ - 1 : 0;
-      return true;
-    case KEY_DOWN:
-      top_ = std::min(last, top_ + 1);
-      return true;
-    case KEY_PPAGE:
-      top_ = top_ > page ? top_ - page : 0;
-      return true;
-    case KEY_NPAGE:
-      top_ = std::min(last, top_ + page);
-      return true;
-    case KEY_HOME:
-      top_ = 0;
-      return true;
-    case KEY_END:
-      top_ = last;
-      return true;
-    default:
-      return false;
-  }
-}
+bool TextPane::key(int ch) { return step_index(ch, top_, lines_.size(), page_); }
 
 void TextPane::draw(const Terminal& terminal, Rect area) {
   page_ = std::max(1, area.height - 1);

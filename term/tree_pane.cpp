@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/util/format.h"
+#include "term/list_keys.h"
 
 namespace snapscope::term {
 namespace {
@@ -111,19 +112,11 @@ bool TreePane::key(int ch) {
   if (tree_ == nullptr || rows_.empty()) return false;
   const uint32_t node = selected_node();
   const CallTreeNode& at = tree_->node(node);
+  if (step_index(ch, selected_, rows_.size(), page_)) {
+    selected_key_ = path_key(selected_node());
+    return true;
+  }
   switch (ch) {
-    case KEY_UP:
-      selected_ = selected_ > 0 ? selected_ - 1 : 0;
-      break;
-    case KEY_DOWN:
-      selected_ = std::min(rows_.size() - 1, selected_ + 1);
-      break;
-    case KEY_PPAGE:
-      selected_ = selected_ > static_cast<size_t>(page_) ? selected_ - static_cast<size_t>(page_) : 0;
-      break;
-    case KEY_NPAGE:
-      selected_ = std::min(rows_.size() - 1, selected_ + static_cast<size_t>(page_));
-      break;
     case '\n':
     case KEY_ENTER:
       if (!at.children.empty()) set_expanded(node, !expanded(node));

@@ -57,25 +57,15 @@ TEST_CASE("xdotool: after a crafted directory fails to open, the window still an
   CHECK(lines[1] == nlohmann::json::parse(R"({"sql":{"running":false}})"));
 }
 
-TEST_CASE("script: a stack naming a missing frame opens and the inspector marks the frame") {
+TEST_CASE("a stack naming a missing frame is refused at open with one line, and nothing is drawn") {
+  // Issue 39 item 9: nothing may be shown as if it were real (before, the inspector showed
+  // "<frame 999999 missing from elements.db>").
   const fs::path sandbox = make_sandbox("hostile-frames");
   const fs::path crafted = crafted_copy(sandbox, "frames.snapscope", "UPDATE stacks SET frame_id = 999999");
-  LoadProgress progress;
-  const auto document = open_document(crafted.string(), progress);
-  const auto& elements = document->devices.front().blocks.input().elements;
-  // An allocation with frames, alone at its address (so `select` picks exactly it).
-  const auto unique_address = [&](uint64_t addr) {
-    return std::count_if(elements.begin(), elements.end(),
-                         [&](const ReplayElement& e) { return e.addr == addr; }) == 1;
-  };
-  const auto traced = std::find_if(elements.begin(), elements.end(), [&](const ReplayElement& e) {
-    return e.stack != 0 && e.size > 0 && unique_address(e.addr);
-  });
-  REQUIRE(traced != elements.end());
-  const RunResult run =
-      run_script(sandbox, crafted.string(), "select " + std::to_string(traced->addr) + "\nprint-selection\n");
-  CHECK(run.exit_code == 0);
-  const auto lines = json_lines(run.out);
-  REQUIRE(lines.size() == 1);
-  CHECK(lines[0].dump().find("<frame 999999 missing from elements.db>") != std::string::npos);
+  const RunResult run = run_app(sandbox, shell_quote(crafted.string()) + " --screenshot " +
+                                             shell_quote((sandbox / "out.png").string()) + " 2>&1");
+  CHECK(run.exit_code == 1);
+  CHECK(run.out == "snapscope: " + (crafted / "elements.db").string() +
+                       ": stacks: a row points at a frame that does not exist\n");
+  CHECK_FALSE(fs::exists(sandbox / "out.png"));
 }
