@@ -145,21 +145,26 @@ TermApp::TermApp(Terminal& terminal, std::unique_ptr<Session> a, std::unique_ptr
 }
 
 int TermApp::run() {
+  // A frame is drawn after a key or a background result, not every getch timeout: an idle
+  // screen over millions of allocations costs nothing.
+  bool changed = true;
   while (!quit_ && !Terminal::interrupted()) {
-    poll();
-    draw();
+    if (poll()) changed = true;
+    if (changed) draw();
     const int ch = getch();
-    if (ch != ERR) handle(ch);
+    changed = ch != ERR;
+    if (changed) handle(ch);
   }
   return Terminal::interrupted() ? Terminal::interrupt_exit_code() : 0;
 }
 
-void TermApp::poll() {
-  a_->poll();
+bool TermApp::poll() {
+  bool arrived = a_->poll();
   run_pending_search();
-  if (b_) b_->poll();
+  if (b_ && b_->poll()) arrived = true;
   update_compare();
   update_panes();
+  return arrived;
 }
 
 void TermApp::update_panes() {
@@ -182,6 +187,7 @@ void TermApp::update_panes() {
                     by_category_};
   if (key == pane_key_) return;
   pane_key_ = key;
+  category_split_ = category_split();
   categories_.set_lines(category_lines());
   findings_.set_lines(a_->categories() ? split_lines(findings_text(a_->findings()))
                                        : std::vector<TextLine>{{"classifying allocations...", Ink::Dim}});
@@ -200,6 +206,16 @@ void TermApp::update_compare() {
   b_->request_analysis({});
 }
 
+std::string TermApp::category_split() const {
+  const SessionCategories* categories = a_->categories();
+  const Timeline* timeline = a_->timeline();
+  if (categories == nullptr || timeline == nullptr || !a_->cursor.placed())
+    return "categories: classifying...";
+  const Classification& classification = categories->classification;
+  return category_breakdown(classification.names,
+                            category_bytes_at(classification, *timeline, a_->cursor.state()));
+}
+
 std::vector<TextLine> TermApp::category_lines() const {
   const SessionCategories* categories = a_->categories();
   const Timeline* timeline = a_->timeline();
@@ -208,9 +224,7 @@ std::vector<TextLine> TermApp::category_lines() const {
   const Classification& classification = categories->classification;
   const size_t state = a_->cursor.state();
   std::vector<TextLine> lines = {
-      {"at the cursor: " +
-           category_breakdown(classification.names, category_bytes_at(classification, *timeline, state)),
-       Ink::Normal},
+      {"at the cursor: " + category_split_, Ink::Normal},
       {"evidence (certain: the allocation's own stack or lifetime says it; likely: inferred):", Ink::Dim}};
   for (TextLine& line : split_lines(
            category_evidence_text(classification, category_evidence_at(classification, *timeline, state))))
@@ -309,12 +323,7 @@ void TermApp::draw_status(int row) const {
   terminal_.put(row, 0, fit_cells(status, terminal_.cols(), terminal_.utf8()), terminal_.cols(), Ink::Normal,
                 A_BOLD);
   // The second line: what the live memory is, by category.
-  std::string split = "categories: classifying...";
-  if (const SessionCategories* categories = a_->categories()) {
-    const auto bytes = category_bytes_at(categories->classification, *timeline, readout.state);
-    split = category_breakdown(categories->classification.names, bytes);
-  }
-  terminal_.put(row + 1, 0, fit_cells(split, terminal_.cols(), terminal_.utf8()), terminal_.cols(),
+  terminal_.put(row + 1, 0, fit_cells(category_split_, terminal_.cols(), terminal_.utf8()), terminal_.cols(),
                 Ink::Normal);
 }
 

@@ -42,7 +42,7 @@ class TermApp {
   enum class Pane { TopDown, BottomUp, Moment, Categories, Findings, Compare };
   enum class Focus { Chart, Pane };
 
-  void poll();
+  bool poll();  // true when a background result arrived (a frame is owed)
   void draw();
   void draw_title() const;
   void draw_status(int row) const;
@@ -61,6 +61,7 @@ class TermApp {
   void run_pending_search();  // the typed search, once the stack catalog is in
   void update_panes();
   void update_compare();
+  std::string category_split() const;  // the live bytes by category at the cursor
   std::vector<TextLine> category_lines() const;
   std::vector<TextLine> compare_lines() const;
 
@@ -92,6 +93,7 @@ class TermApp {
     bool operator==(const PaneKey&) const = default;
   };
   std::optional<PaneKey> pane_key_;
+  std::string category_split_;  // category_split() for pane_key_: the status line's second line
   bool search_pending_ = false;
 };
 

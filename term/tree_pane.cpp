@@ -22,10 +22,27 @@ Ink heat(double share) {
 
 }  // namespace
 
-std::string TreePane::path_key(uint32_t node) const {
-  std::string key;
-  for (uint32_t step : tree_->path_to(node)) key += tree_->label(step, *source_) + '\x1f';
+const std::string& TreePane::path_key(uint32_t node) const {
+  // Built once per node of this tree, from its parent's: rows are keyed on every key press.
+  std::string& key = keys_[node];
+  if (key.empty()) {
+    const std::string parent = node == CallTree::kRoot ? std::string() : path_key(tree_->node(node).parent);
+    key = parent + tree_->label(node, *source_) + '\x1f';
+  }
   return key;
+}
+
+std::optional<uint32_t> TreePane::find_by_key(const std::string& key) const {
+  uint32_t node = CallTree::kRoot;
+  if (!key.starts_with(path_key(node))) return std::nullopt;
+  while (path_key(node).size() < key.size()) {  // down the children whose key starts `key`
+    const auto& children = tree_->node(node).children;
+    const auto next = std::find_if(children.begin(), children.end(),
+                                   [&](uint32_t child) { return key.starts_with(path_key(child)); });
+    if (next == children.end()) return std::nullopt;
+    node = *next;
+  }
+  return path_key(node) == key ? std::optional(node) : std::nullopt;
 }
 
 bool TreePane::expanded(uint32_t node) const {
@@ -48,14 +65,10 @@ void TreePane::set_tree(const CallTree* tree, const StackSource* source) {
   navigator_.reset();
   if (tree_ == nullptr || source_ == nullptr) return;
   navigator_ = std::make_unique<CallTreeNavigator>(*tree_, *source_);
+  keys_.assign(tree_->size(), std::string());
   // Focus again on the same paths, where this tree has them.
   for (const std::string& key : focus_keys_) {
-    for (uint32_t node = 0; node < tree_->size(); ++node) {
-      if (path_key(node) == key) {
-        navigator_->focus(node);
-        break;
-      }
-    }
+    if (const auto node = find_by_key(key)) navigator_->focus(*node);
   }
   if (!opened_once_) {
     opened_once_ = true;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,7 +32,10 @@ class TreePane {
     uint32_t node = 0;
     int depth = 0;
   };
-  std::string path_key(uint32_t node) const;
+  // The labels from the root to `node`, each ended by '\x1f': what expansion, focus and the
+  // selection are kept by across trees.
+  const std::string& path_key(uint32_t node) const;
+  std::optional<uint32_t> find_by_key(const std::string& key) const;  // in this tree, if it has it
   bool expanded(uint32_t node) const;
   void set_expanded(uint32_t node, bool open);
   void rebuild_rows();
@@ -42,8 +46,8 @@ class TreePane {
   const CallTree* tree_ = nullptr;
   const StackSource* source_ = nullptr;
   std::unique_ptr<CallTreeNavigator> navigator_;
-  std::vector<uint32_t> focus_path_;  // focused subtrees, by node (re-found by path on a new tree)
-  std::vector<std::string> focus_keys_;
+  mutable std::vector<std::string> keys_;  // path_key per node of tree_, built on first use
+  std::vector<std::string> focus_keys_;    // focused subtrees, re-found by path on a new tree
   std::set<std::string> expanded_;
   bool opened_once_ = false;  // the first tree opens along its largest path
   std::vector<Row> rows_;
