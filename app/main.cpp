@@ -6,10 +6,12 @@
 
 #include "app/application.h"
 #include "app/headless_runner.h"
+#include "core/store/version/version.h"
 #include "core/view/app_options.h"
 
 int main(int argc, char** argv) {
   using namespace snapscope;
+  if (asks_for_version(argc, argv)) return std::fputs(version_text("snapscope").c_str(), stdout), 0;
   AppOptions options;
   try {
     const std::vector<std::string_view> arguments(argv + 1, argv + argc);

@@ -23,6 +23,7 @@
 #include "converter/report_command.h"
 #include "core/convert/convert.h"
 #include "core/convert/signal_cleanup.h"
+#include "core/store/version/version.h"
 #include "core/util/output_file.h"
 #include "core/util/printable.h"
 #include "core/view/rank_set.h"
@@ -104,6 +105,8 @@ int run_bench(const snapscope::CliOptions& cli) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (snapscope::asks_for_version(argc, argv))
+    return std::fputs(snapscope::version_text("snapscope-convert").c_str(), stdout), 0;
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   // Before any mode: an interrupted export or rank summary removes its temporary too.
   snapscope::signal_cleanup::install("snapscope-convert");

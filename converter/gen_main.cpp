@@ -13,6 +13,7 @@
 #include "core/gen/gen_options.h"
 #include "core/gen/gzip_ostream.h"
 #include "core/gen/snapshot_generator.h"
+#include "core/store/version/version.h"
 
 namespace {
 
@@ -123,6 +124,8 @@ int run(const CliOptions& cli) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (snapscope::asks_for_version(argc, argv))
+    return std::fputs(snapscope::version_text("snapscope-gen").c_str(), stdout), 0;
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   for (std::string_view arg : args) {
     if (arg == "-h" || arg == "--help") {
