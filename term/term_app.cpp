@@ -7,6 +7,7 @@
 
 #include "core/analysis/state_mapping.h"
 #include "core/classify/category_evidence.h"
+#include "core/compare/call_tree_diff.h"
 #include "core/compare/moment_diff.h"
 #include "core/cursor/allocation_search.h"
 #include "core/cursor/cursor_readout.h"
@@ -34,7 +35,8 @@ constexpr const char* kHelp[] = {
     "  Up/Down, PgUp/PgDn  move           Enter  expand / open a row's allocations",
     "  Right/Left    child / parent        [ ]    previous / next sibling",
     "  e / c         expand all below / collapse all    f  focus   q  back (unfocus)",
-    "  a / x         (allocations) cursor to the alloc / the free   g  compare by category",
+    "  a / x         (allocations) cursor to the alloc / the free",
+    "  g             compare: rows by location, category or call path",
     "Anywhere: / search frames (n / N: next / previous match in time), ? this help, q quit",
 };
 
@@ -52,6 +54,19 @@ std::string phase_at(Session& session, size_t state) {
 std::span<const AnnotationRecord> annotations_of(const Session& session) {
   const auto* records = session.annotations();
   return records ? std::span<const AnnotationRecord>(*records) : std::span<const AnnotationRecord>();
+}
+
+// --diff's call-path depth: deep enough for any real model's stack.
+constexpr uint32_t kCallPathDepth = 32;
+
+DiffRows next_diff_rows(DiffRows rows) {
+  return rows == DiffRows::Location   ? DiffRows::Category
+         : rows == DiffRows::Category ? DiffRows::CallPath
+                                      : DiffRows::Location;
+}
+
+const char* diff_rows_name(DiffRows rows) {
+  return rows == DiffRows::Location ? "location" : rows == DiffRows::Category ? "category" : "call path";
 }
 
 std::string percent_text(double percent) {
@@ -92,11 +107,13 @@ std::unique_ptr<Session> open_session(Terminal& terminal, const std::string& pat
 }  // namespace
 
 const char* term_usage() {
-  return "usage: snapscope-term FILE [FILE_B] [--device N]\n"
+  return "usage: snapscope-term FILE [FILE_B] [--device N] [--bench]\n"
          "  FILE        a snapshot .pickle / .pickle.gz / JSON snapshot (converted once into the viewer's\n"
          "              cache) or a converted directory\n"
          "  FILE_B      a second snapshot: its total over FILE's chart and a Compare pane\n"
          "  --device N  the device to show (default: the first with data)\n"
+         "  --bench     replay a fixed walk through the keys, then print the key-press timings\n"
+         "  --version   the version, and the converted-directory formats it reads\n"
          "In a terminal: the timeline, the cursor's call tree, moment table, categories and findings\n"
          "(? shows the keys). When standard output is not a terminal it prints snapscope-convert\n"
          "--report FILE (or --diff FILE FILE_B) and exits.\n";
@@ -108,6 +125,8 @@ TermOptions parse_term_options(int argc, char** argv) {
     const std::string_view argument = argv[i];
     if (argument == "-h" || argument == "--help") {
       options.help = true;
+    } else if (argument == "--bench") {
+      options.bench = true;
     } else if (argument == "--device") {
       if (i + 1 >= argc) throw std::invalid_argument("--device needs a value");
       const std::optional<int> device = parse_device(argv[++i]);
@@ -127,7 +146,7 @@ TermOptions parse_term_options(int argc, char** argv) {
   return options;
 }
 
-int run_terminal(Terminal& terminal, const TermOptions& options) {
+int run_terminal(Terminal& terminal, const TermOptions& options, KeyTimings* bench) {
   std::unique_ptr<Session> a = open_session(terminal, options.path, options.device);
   if (a == nullptr) return Terminal::interrupt_exit_code();
   std::unique_ptr<Session> b;
@@ -135,7 +154,10 @@ int run_terminal(Terminal& terminal, const TermOptions& options) {
     b = open_session(terminal, options.compare_path, a->settings.device);
     if (b == nullptr) return Terminal::interrupt_exit_code();
   }
-  return TermApp(terminal, std::move(a), std::move(b)).run();
+  TermApp app(terminal, std::move(a), std::move(b));
+  if (!options.bench) return app.run();
+  *bench = app.run_bench();
+  return Terminal::interrupted() ? Terminal::interrupt_exit_code() : 0;
 }
 
 TermApp::TermApp(Terminal& terminal, std::unique_ptr<Session> a, std::unique_ptr<Session> b)
@@ -184,7 +206,8 @@ void TermApp::update_panes() {
                     b_ ? b_->analysis().get() : nullptr,
                     b_ && b_->cursor.placed() ? b_->cursor.state() : SIZE_MAX,
                     alignment_.get(),
-                    by_category_};
+                    diff_rows_,
+                    a_->stack_catalog() && (!b_ || b_->stack_catalog())};
   if (key == pane_key_) return;
   pane_key_ = key;
   category_split_ = category_split();
@@ -247,31 +270,41 @@ std::vector<TextLine> TermApp::compare_lines() const {
   lines.push_back(
       {std::string("aligned by ") + align_name(alignment_->effective_mode()) +
            (alignment_->effective_mode() != align_mode_ ? " (no matching steps: by events)" : "") +
-           "   A to change; g: rows by " + (by_category_ ? "location" : "category"),
+           "   A to change; g: rows by " + diff_rows_name(next_diff_rows(diff_rows_)),
        Ink::Dim});
   const auto& analysis_a = a_->analysis();
   const auto& analysis_b = b_->analysis();
   if (!analysis_a || !analysis_b || !a_->cursor.placed() || analysis_a->state != a_->cursor.state() ||
       analysis_b->state != b_->cursor.state())
     return lines.push_back({"diffing at the cursor...", Ink::Dim}), lines;
-  MomentDiff diff;
-  if (by_category_) {
-    const SessionCategories* ca = a_->categories();
-    const SessionCategories* cb = b_->categories();
-    if (ca == nullptr || cb == nullptr)
-      return lines.push_back({"classifying allocations...", Ink::Dim}), lines;
-    diff = diff_moments(category_moment_table(analysis_a->live, ca->classification, analysis_a->state),
-                        category_moment_table(analysis_b->live, cb->classification, analysis_b->state));
-  } else {
-    diff = diff_moments(analysis_a->moment, analysis_b->moment);
-  }
   lines.push_back({"at the cursor: A event #" + std::to_string(event_of_state(ta, analysis_a->state)) +
                        ", B event #" + std::to_string(event_of_state(tb, analysis_b->state)),
                    Ink::Dim});
-  for (TextLine& line : split_lines(
-           moment_diff_text(diff, 0, by_category_ ? GroupNames{"Category", "categories"} : GroupNames{})))
-    lines.push_back(std::move(line));
+  for (TextLine& line : diff_lines(*analysis_a, *analysis_b)) lines.push_back(std::move(line));
   return lines;
+}
+
+// The diff's rows in the chosen grouping; the call-path rows are those --diff prints (changes of
+// at least 1 % of the larger live total, with their callers).
+std::vector<TextLine> TermApp::diff_lines(const CursorAnalysis& a, const CursorAnalysis& b) const {
+  if (diff_rows_ == DiffRows::Location)
+    return split_lines(moment_diff_text(diff_moments(a.moment, b.moment), 0));
+  if (diff_rows_ == DiffRows::Category) {
+    const SessionCategories* ca = a_->categories();
+    const SessionCategories* cb = b_->categories();
+    if (ca == nullptr || cb == nullptr) return {{"classifying allocations...", Ink::Dim}};
+    return split_lines(
+        moment_diff_text(diff_moments(category_moment_table(a.live, ca->classification, a.state),
+                                      category_moment_table(b.live, cb->classification, b.state)),
+                         0, {"Category", "categories"}));
+  }
+  const auto& catalog_a = a_->stack_catalog();
+  const auto& catalog_b = b_->stack_catalog();
+  if (!catalog_a || !catalog_b) return {{"loading the stacks...", Ink::Dim}};
+  const MomentDiff totals = diff_moments(a.moment, b.moment);
+  const uint64_t min_delta = std::max<uint64_t>(1, std::max(totals.live_a, totals.live_b) / 100);
+  return split_lines(call_tree_diff_text(diff_call_trees(a.top_down, *catalog_a, b.top_down, *catalog_b),
+                                         kCallPathDepth, min_delta));
 }
 
 void TermApp::draw() {
@@ -454,7 +487,7 @@ bool TermApp::global_key(int ch) {
       keep_cursor_in_view();
       return true;
     case 'g':
-      by_category_ = !by_category_;
+      diff_rows_ = next_diff_rows(diff_rows_);
       return true;
     case 'A':
       align_mode_ = align_mode_ == AlignMode::Events ? AlignMode::Time

@@ -11,6 +11,7 @@
 #include "core/compare/run_alignment.h"
 #include "core/session/session.h"
 #include "term/moment_pane.h"
+#include "term/term_bench.h"
 #include "term/terminal.h"
 #include "term/text_pane.h"
 #include "term/timeline_chart.h"
@@ -23,6 +24,7 @@ struct TermOptions {
   std::string compare_path;  // run B, or empty
   int device = -1;           // -1: the first with data
   bool help = false;
+  bool bench = false;  // --bench: replay term_bench's key walk and report its timings
 };
 
 // argv without the program name; throws std::invalid_argument naming what is wrong.
@@ -31,18 +33,25 @@ const char* term_usage();
 
 // Opens the file(s) with a progress line and runs the screen until 'q', SIGINT or SIGTERM.
 // Returns the exit code; throws std::runtime_error("<file>: <reason>") when a file cannot be opened.
-int run_terminal(Terminal& terminal, const TermOptions& options);
+// With options.bench it replays term_bench's key walk instead and leaves its timings in *bench.
+int run_terminal(Terminal& terminal, const TermOptions& options, KeyTimings* bench = nullptr);
+
+// The comparison's rows: by location, by category or by call path (g cycles).
+enum class DiffRows { Location, Category, CallPath };
 
 class TermApp {
  public:
   TermApp(Terminal& terminal, std::unique_ptr<Session> a, std::unique_ptr<Session> b);
   int run();
+  KeyTimings run_bench();  // term_bench.cpp
 
  private:
   enum class Pane { TopDown, BottomUp, Moment, Categories, Findings, Compare };
   enum class Focus { Chart, Pane };
 
-  bool poll();  // true when a background result arrived (a frame is owed)
+  bool poll();           // true when a background result arrived (a frame is owed)
+  bool settled() const;  // every session's background work done and the cursor's answer in
+  void wait_settled();
   void draw();
   void draw_title() const;
   void draw_status(int row) const;
@@ -64,12 +73,13 @@ class TermApp {
   std::string category_split() const;  // the live bytes by category at the cursor
   std::vector<TextLine> category_lines() const;
   std::vector<TextLine> compare_lines() const;
+  std::vector<TextLine> diff_lines(const CursorAnalysis& a, const CursorAnalysis& b) const;
 
   Terminal& terminal_;
   std::unique_ptr<Session> a_, b_;
   std::unique_ptr<RunAlignment> alignment_;
   AlignMode align_mode_ = AlignMode::Events;
-  bool by_category_ = false;  // the comparison's rows: by location or by category
+  DiffRows diff_rows_ = DiffRows::Location;
   TimelineChart chart_;
   TreePane top_down_, bottom_up_;
   MomentPane moment_;
@@ -89,7 +99,8 @@ class TermApp {
     const CursorAnalysis* analysis_b = nullptr;
     size_t state_b = 0;
     const RunAlignment* alignment = nullptr;
-    bool by_category = false;
+    DiffRows diff_rows = DiffRows::Location;
+    bool stacks_in = false;  // both stack catalogs loaded (the call-path diff needs them)
     bool operator==(const PaneKey&) const = default;
   };
   std::optional<PaneKey> pane_key_;

@@ -9,6 +9,7 @@
 
 #include "converter/diff_command.h"
 #include "converter/report_command.h"
+#include "core/store/version/version.h"
 #include "term/term_app.h"
 #include "term/terminal.h"
 
@@ -36,6 +37,8 @@ int print_report(const snapscope::term::TermOptions& options) {
 
 int main(int argc, char** argv) {
   using namespace snapscope::term;
+  if (snapscope::asks_for_version(argc, argv))
+    return std::fputs(snapscope::version_text("snapscope-term").c_str(), stdout), 0;
   TermOptions options;
   try {
     options = parse_term_options(argc, argv);
@@ -50,9 +53,10 @@ int main(int argc, char** argv) {
   if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) return print_report(options);
   std::string failure;
   int code = 1;
+  KeyTimings bench;
   try {
     Terminal terminal;
-    code = run_terminal(terminal, options);
+    code = run_terminal(terminal, options, &bench);
   } catch (const std::exception& error) {
     failure = error.what();  // reported once the terminal is restored
   }
@@ -60,5 +64,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "snapscope-term: %s\n", failure.c_str());
     return 1;
   }
+  // After the terminal is restored, on stderr: standard output must be the terminal for --bench.
+  if (options.bench) std::fputs(bench_summary(bench).c_str(), stderr);
   return code;
 }

@@ -13,9 +13,14 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "core/store/allocations_json/allocations_json.h"
+#include "core/store/elements_db/elements_db.h"
+#include "core/store/version/version.h"
 
 namespace {
 
@@ -230,6 +235,14 @@ TEST_CASE("term: compare shows --diff's peak_delta; resized to 80x24 every pane 
   const std::string screen = term.wait_for_text("peak delta:");
   CHECK(line_with(screen, "peak delta:").find(delta) != std::string::npos);
   term.wait_for_text("Delta           A           B");  // the diff at the cursor
+  // g cycles the rows: by category, then by call path, whose root is A's live total at the cursor.
+  term.keys("g g");
+  const std::string paths = term.wait_for_text("Call path (top-down)");
+  const std::string status = line_with(paths, "[peak]");
+  const size_t allocated = status.find("allocated ") + std::string("allocated ").size();
+  const std::string live_a = status.substr(allocated, status.find(" (", allocated) - allocated);
+  CHECK(line_with(paths, "all live memory").find(live_a) != std::string::npos);
+  CHECK(!line_with(paths, "g: rows by location").empty());
   term.resize(80, 24);
   for (const char* pane : {"1", "3", "4", "5", "6"}) {
     term.keys(pane);
@@ -264,6 +277,23 @@ TEST_CASE("term: not a terminal: it prints --report (or --diff) and exits") {
   CHECK(piped == report(input));
   const std::string bad = run_output(shell_quote(SNAPSCOPE_TERM) + " --bogus 2>&1");
   CHECK(bad.starts_with("snapscope-term: unknown option --bogus\n"));
+}
+
+TEST_CASE("every program answers --version with the project's version and the formats it reads") {
+  std::vector<std::pair<std::string, std::string>> programs = {{"snapscope-term", SNAPSCOPE_TERM},
+                                                               {"snapscope-convert", SNAPSCOPE_CONVERT},
+                                                               {"snapscope-gen", SNAPSCOPE_GEN}};
+#ifdef SNAPSCOPE_APP
+  programs.emplace_back("snapscope", SNAPSCOPE_APP);
+#endif
+  for (const auto& [name, path] : programs) {
+    CAPTURE(name);
+    const std::string text = run_output(shell_quote(path) + " --version");
+    CHECK(text == name + " " + std::string(snapscope::project_version()) + " (elements.db format " +
+                      std::to_string(snapscope::kElementsDbVersion) + ", allocations.json format " +
+                      std::to_string(snapscope::kAllocationsJsonVersion) + ")\n");
+  }
+  CHECK(std::string(snapscope::project_version()).find('.') != std::string::npos);
 }
 
 TEST_CASE("term: real snapshots open at their peak with --report's first row (SNAPSCOPE_SNAPSHOT_DIR)") {
