@@ -6,12 +6,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/analysis/state_mapping.h"
 #include "core/export/chart_svg_style.h"
 #include "core/export/export.h"
 #include "core/export/export_source.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/timeline/memory_pyramid.h"
 #include "core/util/output_file.h"
 #include "core/view/script.h"
+#include "core/view/view_transform.h"
+#include "core/view/y_fit.h"
 
 namespace snapscope {
 
@@ -29,8 +33,9 @@ const char* const kExportUsage =
     "              FIRST..LAST (inclusive) instead of the whole trace / the live set at --at\n"
     "  --location  moment-csv and allocations-csv rows: innermost user Python frame (user, default)\n"
     "              or the innermost frame memory_viz shows (shown)\n"
-    "  --view X0:X1[,Y0:Y1]  svg: timesteps (and bytes, K/M/G suffixes) drawn; default: the whole\n"
-    "              trace up to its peak + 5%, as the viewer's fit\n"
+    "  --view X0:X1[,Y0:Y1]  svg: timesteps, or eE0:eE1 events #E0..#E1 (and bytes, K/M/G suffixes)\n"
+    "              drawn; without bytes y fits the totals in view; default: the whole trace up to\n"
+    "              its peak + 5%, as the viewer's fit\n"
     "  --size WxH  svg: the chart's size in pixels, which sets the level of detail (default 1600x600)\n"
     "  --segments  svg: the Active Cached Segment Timeline instead of the Active Memory Timeline\n"
     "  --time-axis svg: x linear in wall-clock time, as the viewer's View > Wall-clock time axis\n"
@@ -46,7 +51,8 @@ struct ExportOptions {
   int device = -1;
   std::string input;
   std::string output;
-  bool private_pools = false;  // svg: memory_viz's "Allocated Memory (incl. Private Pools)"
+  bool private_pools = false;    // svg: memory_viz's "Allocated Memory (incl. Private Pools)"
+  std::optional<ViewSpec> view;  // svg --view, resolved against the timeline once it is loaded
 };
 
 EventRange parse_range(std::string_view text) {
@@ -66,15 +72,46 @@ ExportFormat parse_format(std::string_view name) {
 }
 
 // --view and --size take the viewer's syntax (core/view/script.h).
-void set_view(SvgRequest& svg, std::string_view text) {
+ViewSpec parse_view(std::string_view text) {
   try {
-    const ViewSpec spec = parse_view_spec(text);
-    svg.x0 = spec.x0;
-    svg.x1 = spec.x1;
-    svg.y0 = spec.y0;
-    svg.y1 = spec.y1;
+    return parse_view_spec(text);
   } catch (const std::invalid_argument& error) {
     throw subcommand::UsageError(std::string("--view: ") + error.what());
+  }
+}
+
+// --view as the viewer reads it: eE0:eE1 are events (as the axis labels them), X0:X1 timesteps; a
+// view that starts past the trace's end is an error, and without a y range y fits the totals in
+// view (the viewer's Y fit), unless the chart is the private-pools view, whose totals differ.
+void resolve_view(SvgRequest& svg, const ViewSpec& spec, const AnalysisSource& source) {
+  const Timeline& timeline = svg.kind == TimelineKind::Segments ? *source.segments : *source.blocks;
+  DataRect rect{spec.x0, spec.x1, 0, 1};
+  if (spec.events) {
+    const int64_t last_event =
+        timeline.action_count() ? timeline.action_event(timeline.action_count() - 1) : -1;
+    if (spec.x0 > static_cast<double>(last_event)) {
+      throw InputError(source.file + ": --view starts at event #" +
+                       std::to_string(static_cast<int64_t>(spec.x0)) + ", after the timeline's last event #" +
+                       std::to_string(last_event));
+    }
+    const auto [first, last] =
+        event_steps(timeline, static_cast<int64_t>(spec.x0), static_cast<int64_t>(spec.x1));
+    rect.x0 = static_cast<double>(first);
+    rect.x1 = static_cast<double>(std::max(last, first + 1));
+  } else if (spec.x0 >= static_cast<double>(timeline.timesteps())) {
+    throw InputError(source.file + ": --view starts at step " +
+                     std::to_string(static_cast<int64_t>(spec.x0)) + ", past the timeline's end (" +
+                     std::to_string(timeline.timesteps()) + " steps)");
+  }
+  svg.x0 = rect.x0;
+  svg.x1 = rect.x1;
+  if (spec.y0 && spec.y1) {
+    svg.y0 = spec.y0;
+    svg.y1 = spec.y1;
+  } else if (!svg.pools) {
+    const DataRect fitted = fit_y(rect, timeline, MemoryPyramid(timeline), false);
+    svg.y0 = fitted.y0;
+    svg.y1 = fitted.y1;
   }
 }
 
@@ -112,7 +149,7 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
     } else if (arg == "--location") {
       options.request.location = subcommand::parse_location_rule(args[++i]);
     } else if (arg == "--view") {
-      set_view(options.request.svg, args[++i]);
+      options.view = parse_view(args[++i]);
     } else if (arg == "--size") {
       set_size(options.request.svg, args[++i]);
     } else if (arg == "--segments") {
@@ -157,6 +194,7 @@ int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE
                          " has no private memory pool");
       }
     }
+    if (options.view) resolve_view(options.request.svg, *options.view, source);
     export_to_file(export_input(source), options.request, options.output);
     return 0;
   };

@@ -80,23 +80,31 @@ class TraceWriter {
 };
 
 // Counters change only where a timestamped action changes them; the first timestamped action
-// also carries the totals before it (pre-existing memory).
+// also carries the totals before it (pre-existing memory), and the last closes both counters, so
+// one that never changes (reserved without segment events) still spans the trace as a line.
 void write_counters(TraceWriter& trace, const Timeline& blocks, const Timeline& segments,
                     const ReservedSeries& series) {
   bool started = false;
   uint64_t allocated = 0, reserved = 0;
+  int64_t last_time = kNoTime, allocated_time = kNoTime, reserved_time = kNoTime;
   walk_usage(blocks, segments, series, [&](const UsageStep& step) {
     if (step.time_us == kNoTime) return;
+    last_time = step.time_us;
     if (!started) {
       allocated = step.segment ? step.allocated : blocks.total_at_state(step.action);
       reserved = series.after_event(step.event - 1);
-      trace.counter("allocated", step.time_us, allocated);
-      trace.counter("reserved", step.time_us, reserved);
+      trace.counter("allocated", allocated_time = step.time_us, allocated);
+      trace.counter("reserved", reserved_time = step.time_us, reserved);
       started = true;
     }
-    if (step.allocated != allocated) trace.counter("allocated", step.time_us, allocated = step.allocated);
-    if (step.reserved != reserved) trace.counter("reserved", step.time_us, reserved = step.reserved);
+    if (step.allocated != allocated)
+      trace.counter("allocated", allocated_time = step.time_us, allocated = step.allocated);
+    if (step.reserved != reserved)
+      trace.counter("reserved", reserved_time = step.time_us, reserved = step.reserved);
   });
+  if (!started) return;
+  if (allocated_time != last_time) trace.counter("allocated", last_time, allocated);
+  if (reserved_time != last_time) trace.counter("reserved", last_time, reserved);
 }
 
 bool has_times(const Timeline& timeline) {

@@ -20,6 +20,15 @@ int64_t action_time(const Timeline& timeline, size_t action) {
   return action < times.size() ? times[action] : kNoTime;
 }
 
+std::string_view known_file(const FrameRef& frame) {
+  return frame.filename == "??" ? std::string_view() : std::string_view(frame.filename);
+}
+
+std::optional<int64_t> known_line(const FrameRef& frame) {
+  if (known_file(frame).empty() || frame.line <= 0) return std::nullopt;
+  return frame.line;
+}
+
 std::string display_name(const ExportInput& input) {
   const std::filesystem::path path(input.file);
   const std::string name = path.filename().string();

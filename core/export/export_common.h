@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/analysis/live_elements.h"
+#include "core/analysis/stack_source.h"
 #include "core/export/export.h"
 #include "core/util/buffered_file.h"
 
@@ -21,6 +23,11 @@ std::vector<LiveElement> allocated_in_range(const Timeline& timeline, EventRange
 
 // time_us of an action, or kNoTime when the trace has none.
 int64_t action_time(const Timeline& timeline, size_t action);
+
+// A frame's source file and line as exports write them: torch names a native frame's unknown file
+// "??" (line 0), which is no file, so both are empty then.
+std::string_view known_file(const FrameRef& frame);
+std::optional<int64_t> known_line(const FrameRef& frame);
 
 // The input's file name without directories, for titles.
 std::string display_name(const ExportInput& input);

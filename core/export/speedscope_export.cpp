@@ -38,8 +38,8 @@ class FrameTable {
     if (node.kind != CallTreeNodeKind::Frame) return {{"name", std::string(kUntracedLabel)}};
     const FrameRef frame = stacks_.frame(node.frame);
     nlohmann::json out = {{"name", frame.name.empty() ? std::string("??") : std::string(frame.name)}};
-    if (!frame.filename.empty()) out["file"] = std::string(frame.filename);
-    if (frame.line > 0) out["line"] = frame.line;
+    if (!known_file(frame).empty()) out["file"] = std::string(known_file(frame));
+    if (const auto line = known_line(frame)) out["line"] = *line;
     return out;
   }
 

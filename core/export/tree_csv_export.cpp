@@ -15,8 +15,9 @@ std::string frame_cell(const CallTree& tree, const StackSource& stacks, uint32_t
   if (node.kind != CallTreeNodeKind::Frame) return "";
   const FrameRef frame = stacks.frame(node.frame);
   if (field == "function") return csv_field(frame.name);
-  if (field == "file") return csv_field(frame.filename);
-  return std::to_string(frame.line);
+  if (field == "file") return csv_field(known_file(frame));
+  const auto line = known_line(frame);
+  return line ? std::to_string(*line) : std::string();
 }
 
 void write_node(const CallTree& tree, const StackSource& stacks, uint32_t id, BufferedFile& out) {

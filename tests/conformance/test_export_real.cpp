@@ -97,6 +97,11 @@ TEST_SUITE("conformance") {
         const auto live = export_json(source, ExportFormat::Speedscope, scratch.file("live.json"));
         CHECK(total_weight(live) == tree.total_bytes());
         CHECK(total_weight(live) == memviz_peak);
+        // torch's "??" (a native frame's unknown file) is no file: omitted, with its line.
+        for (const nlohmann::json& frame : live["shared"]["frames"]) {
+          CHECK(frame.value("file", std::string()) != "??");
+          if (!frame.contains("file")) CHECK(!frame.contains("line"));
+        }
         const auto allocated =
             export_json(source, ExportFormat::SpeedscopeAllocated, scratch.file("all.json"));
         CHECK(total_weight(allocated) == raw_alloc_bytes(*source.snapshot, index));

@@ -124,6 +124,32 @@ TEST_CASE("export: speedscope weights sum to the call tree root, stacks run from
   CHECK(frames[profile["samples"][0][0].get<size_t>()]["name"] == std::string(outermost.name));
 }
 
+TEST_CASE("export: torch's \"??\" file of native frames is no file in speedscope and tree-csv") {
+  TempDir dir;
+  const AnalysisSource source = load_analysis_source(generated_pickle(dir).string(), {0, true});
+  const size_t state = peak_state(*source.blocks);
+  const auto file = nlohmann::json::parse(
+      export_text(source, request_for(ExportFormat::Speedscope, state), dir / "s.json"));
+  size_t native = 0;
+  for (const auto& frame : file["shared"]["frames"]) {
+    CHECK(frame.value("file", std::string()) != "??");
+    if (frame.contains("file")) continue;
+    CHECK(!frame.contains("line"));
+    native += frame["name"].get<std::string>() != kUntracedLabel;
+  }
+  CHECK(native > 0);  // the generator writes native frames as torch does: file "??", line 0
+  const auto tree = csv_rows(export_text(source, request_for(ExportFormat::TreeCsv, state), dir / "t.csv"));
+  const size_t file_column = column(tree.front(), "file"), line_column = column(tree.front(), "line");
+  size_t unknown = 0;
+  for (size_t r = 1; r < tree.size(); ++r) {
+    CHECK(tree[r][file_column] != "??");
+    if (!tree[r][file_column].empty()) continue;
+    unknown += 1;
+    CHECK(tree[r][line_column].empty());
+  }
+  CHECK(unknown > 1);  // the root and native frames
+}
+
 TEST_CASE("export: speedscope-allocated weighs every traced allocation in the range") {
   TempDir dir;
   const AnalysisSource source = load_analysis_source(generated_pickle(dir).string());
@@ -252,6 +278,7 @@ TEST_CASE("export: chrome-trace counters follow the timelines, phases are slices
   const auto file = nlohmann::json::parse(
       export_text(source, request_for(ExportFormat::ChromeTrace, 0), dir / "memory.trace.json"));
   std::map<std::string, uint64_t> last, max;
+  std::map<std::string, int64_t> last_ts;
   size_t slices = 0;
   int64_t previous_ts = INT64_MIN;
   for (const auto& event : file["traceEvents"]) {
@@ -262,7 +289,11 @@ TEST_CASE("export: chrome-trace counters follow the timelines, phases are slices
     const uint64_t bytes = event["args"]["bytes"].get<uint64_t>();
     last[event["name"]] = bytes;
     max[event["name"]] = std::max(max[event["name"]], bytes);
+    last_ts[event["name"]] = previous_ts;
   }
+  // Both counters end at the trace's last timestamp, changed there or not (a line, not a dot).
+  CHECK(last_ts["allocated"] == previous_ts);
+  CHECK(last_ts["reserved"] == previous_ts);
   CHECK(last["allocated"] == source.blocks->total_at_state(source.blocks->action_count()));
   CHECK(last["reserved"] == source.segments->total_at_state(source.segments->action_count()));
   CHECK(max["allocated"] == source.blocks->peak_bytes());
