@@ -2,6 +2,7 @@
 
 #include "converter/subcommand.h"
 
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,7 @@
 #include "core/export/chart_svg_style.h"
 #include "core/export/export.h"
 #include "core/export/export_source.h"
+#include "core/export/profiler_trace.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/memory_pyramid.h"
 #include "core/util/output_file.h"
@@ -23,6 +25,7 @@ const char* const kExportUsage =
     "usage: snapscope-convert --export FORMAT IN.pickle[.gz]|DIR -o FILE [--at peak|EVENT] [--device N]\n"
     "                         [--range FIRST:LAST] [--location user|shown] [--view X0:X1[,Y0:Y1]]\n"
     "                         [--size WxH] [--segments] [--time-axis] [--private-pools]\n"
+    "                         [--align-to PROFILER.json | --merge-into PROFILER.json]\n"
     "  FORMAT      speedscope, speedscope-allocated, moment-csv, tree-csv, allocations-csv, phases-csv,\n"
     "              categories-csv, timeline-json, chrome-trace, svg (schemas: docs/FORMAT.md)\n"
     "  -o FILE     the file to write (replaced if it exists; nothing is written on failure)\n"
@@ -41,7 +44,11 @@ const char* const kExportUsage =
     "  --time-axis svg: x linear in wall-clock time, as the viewer's View > Wall-clock time axis\n"
     "              (--view still takes timesteps); the trace must have timestamps\n"
     "  --private-pools  svg: memory_viz's \"Allocated Memory (incl. Private Pools)\": each private\n"
-    "              pool as one block of the most it held, its inactive memory gray (class p)\n";
+    "              pool as one block of the most it held, its inactive memory gray (class p)\n"
+    "  --align-to PROFILER.json  chrome-trace: timestamps in that torch.profiler (Kineto) trace's\n"
+    "              frame (after its baseTimeNanoseconds) and a pid it does not use, to load beside it\n"
+    "  --merge-into PROFILER.json  chrome-trace: the same, written as one file holding the\n"
+    "              profiler's events and ours (Perfetto opens both in one timeline)\n";
 
 namespace {
 
@@ -53,6 +60,8 @@ struct ExportOptions {
   std::string output;
   bool private_pools = false;    // svg: memory_viz's "Allocated Memory (incl. Private Pools)"
   std::optional<ViewSpec> view;  // svg --view, resolved against the timeline once it is loaded
+  std::string align_to;          // chrome-trace --align-to / --merge-into: the profiler trace
+  bool merge = false;
 };
 
 EventRange parse_range(std::string_view text) {
@@ -133,7 +142,8 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     const bool takes_value = arg == "-o" || arg == "--output" || arg == "--at" || arg == "--device" ||
-                             arg == "--range" || arg == "--location" || arg == "--view" || arg == "--size";
+                             arg == "--range" || arg == "--location" || arg == "--view" || arg == "--size" ||
+                             arg == "--align-to" || arg == "--merge-into";
     if (takes_value && i + 1 == args.size())
       throw subcommand::UsageError(std::string(arg) + " needs a value");
     if (arg == "-o" || arg == "--output") {
@@ -156,6 +166,11 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
       options.request.svg.kind = TimelineKind::Segments;
     } else if (arg == "--time-axis") {
       options.request.svg.time_axis = true;
+    } else if (arg == "--align-to" || arg == "--merge-into") {
+      if (!options.align_to.empty())
+        throw subcommand::UsageError("--align-to and --merge-into name one profiler trace, once");
+      options.align_to = args[++i];
+      options.merge = arg == "--merge-into";
     } else if (arg == "--private-pools") {
       options.private_pools = true;
     } else if ((arg.starts_with("-") && arg != "-") || !options.input.empty()) {
@@ -166,6 +181,8 @@ ExportOptions parse_export_args(std::span<const std::string_view> args) {
   }
   if (options.input.empty()) throw subcommand::UsageError("no input given");
   if (options.output.empty()) throw subcommand::UsageError("missing -o FILE");
+  if (!options.align_to.empty() && options.request.format != ExportFormat::ChromeTrace)
+    throw subcommand::UsageError("--align-to and --merge-into line up a chrome-trace export");
   return options;
 }
 
@@ -195,6 +212,11 @@ int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE
       }
     }
     if (options.view) resolve_view(options.request.svg, *options.view, source);
+    if (!options.align_to.empty()) {
+      options.request.profiler =
+          std::make_shared<const ProfilerTrace>(read_profiler_trace(options.align_to, options.merge));
+      options.request.merge_into_profiler = options.merge;
+    }
     export_to_file(export_input(source), options.request, options.output);
     return 0;
   };

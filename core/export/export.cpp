@@ -62,7 +62,7 @@ void write_export(const ExportInput& input, const ExportRequest& request, const 
     case ExportFormat::TimelineJson:
       return write_timeline_json(input, path);
     case ExportFormat::ChromeTrace:
-      return write_chrome_trace(input, path);
+      return write_chrome_trace(input, request, path);
     case ExportFormat::Svg:
       return write_svg(input, request.svg, request.svg_style, path);
   }

@@ -24,6 +24,7 @@
 namespace snapscope {
 
 struct AnalysisSource;
+struct ProfilerTrace;
 
 enum class ExportFormat : uint8_t {
   Speedscope,           // live memory at the moment, weights = bytes
@@ -94,6 +95,10 @@ struct ExportRequest {
   // categories-csv, allocations-csv: the blocks timeline's categories (e.g. the viewer's, with its
   // rules); null: classified here with the built-in rules.
   std::shared_ptr<const Classification> categories;
+  // chrome-trace: the torch.profiler trace to line up with (its time frame, a pid of our own);
+  // with merge_into_profiler its events are written into the same file. Null: time_us as is.
+  std::shared_ptr<const ProfilerTrace> profiler;
+  bool merge_into_profiler = false;
 };
 
 // Writes the export to `path` through OutputFile (core/util/output_file.h): a unique temporary
@@ -112,7 +117,7 @@ void write_allocations_csv(const ExportInput& input, const ExportRequest& reques
 void write_phases_csv(const ExportInput& input, const std::string& path);
 void write_categories_csv(const ExportInput& input, const ExportRequest& request, const std::string& path);
 void write_timeline_json(const ExportInput& input, const std::string& path);
-void write_chrome_trace(const ExportInput& input, const std::string& path);
+void write_chrome_trace(const ExportInput& input, const ExportRequest& request, const std::string& path);
 // Throws InputError for an empty view or a timeline that is not loaded.
 void write_svg(const ExportInput& input, const SvgRequest& request, const SvgStyle& style,
                const std::string& path);
