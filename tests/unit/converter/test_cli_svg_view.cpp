@@ -60,7 +60,8 @@ TEST_CASE("cli: --export svg --view without bytes fits y to the totals in view")
   REQUIRE(run_cli(dir, "--export svg g.pickle -o early.svg --view 0:40 --size 400x300").exit_code == 0);
   // Fitted, the highest total in view reaches the top but for the fit's 5 % headroom.
   CHECK(highest_shape_top(test::read_file(dir / "early.svg")) < 0.1 * 300);
-  REQUIRE(run_cli(dir, "--export svg g.pickle -o fixed.svg --view 0:40,0:1000G --size 400x300").exit_code == 0);
+  REQUIRE(run_cli(dir, "--export svg g.pickle -o fixed.svg --view 0:40,0:1000G --size 400x300").exit_code ==
+          0);
   CHECK(highest_shape_top(test::read_file(dir / "fixed.svg")) > 0.9 * 300);  // an explicit range holds
 }
 
