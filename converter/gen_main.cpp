@@ -14,6 +14,7 @@
 #include "core/gen/gzip_ostream.h"
 #include "core/gen/snapshot_generator.h"
 #include "core/store/version/version.h"
+#include "core/util/byte_size.h"
 
 namespace {
 
@@ -38,7 +39,7 @@ struct CliOptions {
 };
 
 uint64_t parse_number(std::string_view flag, std::string_view text) {
-  auto value = snapscope::gen::parse_size(text);
+  auto value = snapscope::parse_byte_size(text);
   if (!value) throw std::invalid_argument(std::string(flag) + ": not a number: '" + std::string(text) + "'");
   return *value;
 }

@@ -28,7 +28,4 @@ struct GenOptions {
   bool forward_frames = false;
 };
 
-// "100MB", "1GB", "512KiB", "4096" -> bytes (decimal and binary units). nullopt when malformed.
-std::optional<uint64_t> parse_size(std::string_view text);
-
 }  // namespace snapscope::gen

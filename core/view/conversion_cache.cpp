@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <system_error>
 
-#include "core/gen/gen_options.h"
+#include "core/util/byte_size.h"
 
 namespace snapscope {
 namespace fs = std::filesystem;
@@ -44,7 +44,7 @@ std::vector<Entry> cache_entries(const fs::path& root) {
 uint64_t cache_cap_bytes() {
   const char* value = std::getenv("SNAPSCOPE_CACHE_MAX");
   if (value == nullptr) return kDefaultCacheCapBytes;
-  return gen::parse_size(value).value_or(kDefaultCacheCapBytes);
+  return parse_byte_size(value).value_or(kDefaultCacheCapBytes);
 }
 
 void mark_cache_entry_used(const fs::path& entry) {

@@ -398,14 +398,3 @@ TEST_CASE("generator: gzip output inflates to the plain pickle") {
   inflateEnd(&zs);
   CHECK(inflated == plain);
 }
-
-TEST_CASE("generator: parse_size accepts decimal and binary units") {
-  CHECK(gen::parse_size("100MB") == 100'000'000u);
-  CHECK(gen::parse_size("1GB") == 1'000'000'000u);
-  CHECK(gen::parse_size("2MiB") == 2u * 1024 * 1024);
-  CHECK(gen::parse_size("4096") == 4096u);
-  CHECK(gen::parse_size("12kb") == 12'000u);
-  CHECK_FALSE(gen::parse_size("MB").has_value());
-  CHECK_FALSE(gen::parse_size("10XB").has_value());
-  CHECK_FALSE(gen::parse_size("").has_value());
-}

@@ -1,12 +1,12 @@
-#include "core/gen/gen_options.h"
+#include "core/util/byte_size.h"
 
 #include <cctype>
 #include <charconv>
 #include <string>
 
-namespace snapscope::gen {
+namespace snapscope {
 
-std::optional<uint64_t> parse_size(std::string_view text) {
+std::optional<uint64_t> parse_byte_size(std::string_view text) {
   uint64_t number = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
   if (error != std::errc() || end == text.data()) return std::nullopt;
@@ -36,4 +36,4 @@ std::optional<uint64_t> parse_size(std::string_view text) {
   return std::nullopt;
 }
 
-}  // namespace snapscope::gen
+}  // namespace snapscope
