@@ -62,7 +62,6 @@ Application::Application(const AppOptions& options)
 }
 
 void Application::forget_session() {
-  export_dialog_.wait();  // an export reads the old session's timelines
   forget_compare();
   timeline_.layer().reset();
   cursor_panels_.reset();
@@ -167,7 +166,6 @@ bool Application::render_frame() {
   }
   cursor_panels_.before_frame(session());
   allocator_panels_.before_frame(session());
-  export_dialog_.poll();
   window_.begin_frame();
   // The first chart frame of a load is drawn sooner when the GL driver has compiled it before.
   if (state_.loader().busy()) timeline_.layer().warm_up();
@@ -303,9 +301,9 @@ void Application::write_pending_png() {
   if (pending_png_.empty() || --pending_png_frames_ > 0) return;
   try {
     write_chart_png(pending_png_);
-    export_dialog_.set_message("exported png to " + pending_png_);
+    session().set_export_message("exported png to " + pending_png_);
   } catch (const std::exception& error) {
-    export_dialog_.set_message(error.what());
+    session().set_export_message(error.what());
   }
   pending_png_.clear();
 }
@@ -457,8 +455,7 @@ int Application::run_interactive() {
       present();
       --frames_owed;
     }
-    const bool background = state_.loader().busy() || session().background_busy() ||
-                            !compare_view_.settled() || export_dialog_.busy();
+    const bool background = state_.loader().busy() || session().background_busy() || !compare_view_.settled();
     const double wait = state_.loader().busy() ? kLoadingFrameSeconds
                         : background           ? kBusyWaitSeconds
                                                : kIdleWaitSeconds;
@@ -469,7 +466,7 @@ int Application::run_interactive() {
     // result lands (no input marks either): draw them without waiting for the mouse.
     if (timeline_.layer().frame_waiting() || timeline_b_.layer().frame_waiting())
       frames_owed = std::max(frames_owed, 1);
-    if (compare_view_.result_waiting() || export_dialog_.finished()) frames_owed = std::max(frames_owed, 2);
+    if (compare_view_.result_waiting()) frames_owed = std::max(frames_owed, 2);
     if (session().result_waiting()) frames_owed = std::max(frames_owed, 2);
   }
   return 0;

@@ -7,10 +7,6 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "core/analysis/db_annotations.h"
-#include "core/analysis/db_stack_source.h"
-#include "core/analysis/state_mapping.h"
-#include "core/export/chart_svg_style.h"
 #include "core/export/export.h"
 
 namespace snapscope {
@@ -31,27 +27,6 @@ std::vector<std::string> format_names() {
 std::string extension_of(const std::string& format) {
   if (format == kPng) return ".png";
   return std::string(export_format_extension(*parse_export_format(format)));
-}
-
-// The export moment: the cursor's state mapped to the block timeline (through its event when
-// the segment timeline is shown), else memory_viz's peak.
-size_t export_state(const Session& state, const DeviceDocument& device) {
-  if (!state.cursor.placed()) return peak_state(device.blocks);
-  if (state.settings.kind == TimelineKind::Blocks) return state.cursor.state();
-  return state_after_event(device.blocks, event_of_state(device.segments, state.cursor.state()));
-}
-
-// svg: the chart as shown, at the chart's pixel size (so the same level of detail).
-SvgRequest shown_chart(const Session& state) {
-  const DataRect& visible = state.view.visible();
-  SvgRequest svg;
-  svg.kind = state.settings.kind;
-  svg.x0 = visible.x0, svg.x1 = visible.x1, svg.y0 = visible.y0, svg.y1 = visible.y1;
-  svg.width = std::max(1, static_cast<int>(state.view.viewport_width()));
-  svg.height = std::max(1, static_cast<int>(state.view.viewport_height()));
-  svg.time_axis = state.view.warp() != nullptr;
-  if (const SessionPools* pools = state.pools_shown()) svg.pools = pools->layout;
-  return svg;
 }
 
 std::string snapshot_stem(const Document& document) {
@@ -84,89 +59,27 @@ std::string ExportDialog::default_path(const Session& state) const {
   return (directory / name).string();
 }
 
-void ExportDialog::load_document_inputs(const Session& state) {
-  if (loaded_for_ == state.document()) return;
-  const std::string db = state.document()->elements_db().string();
-  stacks_ = std::make_unique<DbStackSource>(db);
-  annotations_ = read_db_annotations(db);
-  loaded_for_ = state.document();
-}
-
-std::function<void()> ExportDialog::prepare(Session& state, const std::string& format,
-                                            const std::string& path) {
-  const DeviceDocument* device = state.device();
+ExportFormat ExportDialog::file_format(const std::string& format) {
   const auto parsed = parse_export_format(format);
   if (!parsed) throw std::runtime_error("export: unknown format '" + format + "'");
-  load_document_inputs(state);
-  ExportInput input;
-  input.file = state.document()->opened_path;
-  input.device = device->device;
-  input.blocks = &device->blocks;
-  input.segments = &device->segments;
-  input.reserved = &device->reserved;
-  input.stacks = stacks_.get();
-  input.annotations = annotations_;
-  ExportRequest request;
-  request.format = *parsed;
-  request.state = export_state(state, *device);
-  request.svg = shown_chart(state);
-  request.svg_style = chart_svg_style();
-  // The categories the viewer shows (its rules included), when they are of the blocks timeline.
-  if (const auto categories = state.categories_handle();
-      categories && categories->timeline == &device->blocks) {
-    request.categories = std::shared_ptr<const Classification>(categories, &categories->classification);
-  }
-  return [input = std::move(input), request = std::move(request), path] {
-    export_to_file(input, request, path);
-  };
+  return *parsed;
 }
 
 void ExportDialog::run(Session& state, const std::string& format, const std::string& path,
                        const PngWriter& write_png) {
-  wait();
   if (state.document() == nullptr || state.device() == nullptr)
     throw std::runtime_error("export: no snapshot is open");
-  if (format == kPng) {
-    write_png(path);
-  } else {
-    prepare(state, format, path)();
-  }
-  message_ = "exported " + format + " to " + path;
+  if (format != kPng) return state.run_export(file_format(format), path);
+  write_png(path);
+  state.set_export_message("exported png to " + path);
 }
 
 void ExportDialog::start(Session& state, const std::string& format, const std::string& path,
                          const PngWriter& write_png) {
-  if (busy()) return;
-  if (format == kPng || state.document() == nullptr || state.device() == nullptr) {
-    run(state, format, path, write_png);
-    return;
-  }
-  std::function<void()> write = prepare(state, format, path);
-  running_path_ = path;
-  message_ = "exporting " + format + " to " + path + "...";
-  running_ = std::async(std::launch::async, [write = std::move(write), format, path] {
-    write();
-    return "exported " + format + " to " + path;
-  });
-}
-
-bool ExportDialog::finished() const {
-  return running_.valid() && running_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-}
-
-void ExportDialog::poll() {
-  if (!finished()) return;
-  try {
-    message_ = running_.get();
-  } catch (const std::exception& error) {
-    message_ = error.what();
-  }
-}
-
-void ExportDialog::wait() {
-  if (!running_.valid()) return;
-  running_.wait();
-  poll();
+  if (state.export_running()) return;
+  if (format == kPng || state.document() == nullptr || state.device() == nullptr)
+    return run(state, format, path, write_png);
+  state.start_export(file_format(format), path);
 }
 
 void ExportDialog::draw(Session& state, const PngWriter& write_png) {
@@ -191,9 +104,9 @@ void ExportDialog::draw(Session& state, const PngWriter& write_png) {
   const bool entered = ImGui::InputText("file", path_, sizeof path_, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::TextDisabled(
       "%s", state.cursor.placed() ? "moment: the time cursor" : "moment: the peak (no cursor placed)");
-  if (!message_.empty()) ImGui::TextWrapped("%s", message_.c_str());
-  ImGui::BeginDisabled(busy());
-  const bool clicked = ImGui::Button(busy() ? "Exporting..." : "Export");
+  if (!state.export_message().empty()) ImGui::TextWrapped("%s", state.export_message().c_str());
+  ImGui::BeginDisabled(state.export_running());
+  const bool clicked = ImGui::Button(state.export_running() ? "Exporting..." : "Export");
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("Close") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
@@ -204,7 +117,7 @@ void ExportDialog::draw(Session& state, const PngWriter& write_png) {
       start(state, format, path_, write_png);
       if (format == kPng) ImGui::CloseCurrentPopup();  // the chart is captured without the dialog
     } catch (const std::exception& error) {
-      message_ = error.what();
+      state.set_export_message(error.what());
     }
   }
   ImGui::EndPopup();

@@ -107,6 +107,7 @@ std::unique_ptr<Session> Session::open(const std::string& path, std::function<vo
 }
 
 void Session::cancel_background() {
+  export_.wait();  // a file being written is finished, not dropped half-way
   analysis_worker_.wait_idle();
   phase_build_.cancel();
   categories_.cancel();
@@ -193,6 +194,7 @@ bool Session::poll() {
     rebuild_findings();  // OOM forensics need the history
   }
   if (notes_.poll()) arrived = true;
+  if (poll_export()) arrived = true;
   if (pools_.poll()) {
     arrived = true;
     if (pools_shown()) fit_view(settings.y_fit.at_least);  // asked for before the pools were known
@@ -219,13 +221,13 @@ bool Session::poll() {
 bool Session::background_busy() const {
   return database_writing() || catalog_.running() || annotations_.running() || history_.running() ||
          pools_.running() || notes_.running() || phase_build_.running() || categories_.running() ||
-         analysis_worker_.busy();
+         export_.running() || analysis_worker_.busy();
 }
 
 bool Session::result_waiting() const {
   return database_landed() || catalog_.finished() || annotations_.finished() || history_.finished() ||
          pools_.finished() || notes_.finished() || phase_build_.finished() || categories_.finished() ||
-         analysis_worker_.has_result();
+         export_.finished() || analysis_worker_.has_result();
 }
 
 bool Session::settled() const {

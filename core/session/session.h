@@ -25,6 +25,7 @@
 #include "core/cursor/element_marks.h"
 #include "core/cursor/stack_catalog.h"
 #include "core/cursor/time_cursor.h"
+#include "core/export/export.h"
 #include "core/findings/findings.h"
 #include "core/session/background_result.h"
 #include "core/store/elements_db/elements_db.h"
@@ -218,6 +219,18 @@ class Session {
   std::shared_ptr<const CursorAnalysis> analysis_now(const AnalysisOptions& options);
   bool analysis_matches(const CursorAnalysis& analysis, const AnalysisOptions& options) const;
 
+  // Exports (core/export) of the shown device as the panels show it (session_export.cpp): the
+  // moment is the cursor (or the peak), an svg is the chart as shown, categories are the
+  // viewer's. start_export() writes on a background result (one at a time) and poll() takes
+  // its outcome into export_message(); run_export() writes at once (scripts) and throws.
+  ExportRequest export_request(ExportFormat format) const;
+  void start_export(ExportFormat format, const std::string& path);
+  void run_export(ExportFormat format, const std::string& path);
+  bool export_running() const { return export_.running(); }
+  // "exporting ... to ...", "exported FORMAT to PATH" or the error; empty before any export.
+  const std::string& export_message() const { return export_message_; }
+  void set_export_message(std::string message) { export_message_ = std::move(message); }
+
  private:
   struct PhaseKey {
     const Timeline* timeline = nullptr;
@@ -237,6 +250,8 @@ class Session {
   void cancel_background();
   std::optional<AnalysisRequest> analysis_request(const AnalysisOptions& options) const;
   void forget_view_state();
+  std::function<std::string()> export_work(ExportFormat format, const std::string& path) const;
+  bool poll_export();
 
   std::unique_ptr<Document> document_;
   std::unique_ptr<ElementsDbReader> elements_db_;
@@ -260,6 +275,8 @@ class Session {
   BackgroundResult<const std::vector<AnnotateEventRow>> notes_;
   BackgroundResult<const PhaseTable> phase_build_;
   BackgroundResult<const SessionCategories> categories_;
+  BackgroundResult<const std::string> export_;  // its message; the file is the work
+  std::string export_message_;
   const Timeline* categories_key_ = nullptr;  // the timeline categories_ was started for
   std::optional<CategoryRules> rules_;
   std::vector<Finding> findings_;

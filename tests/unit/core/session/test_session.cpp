@@ -260,3 +260,31 @@ TEST_CASE("session: a history the conversion offered for the shown device is use
     REQUIRE(session->allocator_history()->at_position(position) == rebuilt->at_position(position));
   }
 }
+
+TEST_CASE("session: exports are written in the background at the cursor, their outcome taken by poll") {
+  TempDir dir;
+  const fs::path converted = converted_snapshot(dir, "export", 5);
+  auto session = Session::open(converted.string());
+  session->wait_settled();
+  const Timeline& timeline = *session->timeline();
+  const size_t moment = state_after_event(timeline, timeline.action_event(timeline.action_count() / 2));
+  session->cursor.place(timeline, moment);
+  CHECK(session->export_request(ExportFormat::MomentCsv).state == moment);
+
+  session->start_export(ExportFormat::MomentCsv, (dir / "moment.csv").string());
+  CHECK(session->export_message().starts_with("exporting moment-csv to "));
+  CHECK(session->background_busy());
+  session->wait_settled();
+  CHECK_FALSE(session->export_running());
+  CHECK(session->export_message() == "exported moment-csv to " + (dir / "moment.csv").string());
+  CHECK(test::read_file(dir / "moment.csv").starts_with("bytes,cumulative_bytes,"));
+
+  // A failing export's one line arrives the same way; nothing is written.
+  session->start_export(ExportFormat::MomentCsv, (dir / "missing" / "moment.csv").string());
+  session->wait_settled();
+  CHECK(session->export_message().find("missing") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "missing"));
+  CHECK_THROWS(session->run_export(ExportFormat::MomentCsv, (dir / "missing" / "x.csv").string()));
+  session->run_export(ExportFormat::TreeCsv, (dir / "tree.csv").string());
+  CHECK(session->export_message() == "exported tree-csv to " + (dir / "tree.csv").string());
+}
