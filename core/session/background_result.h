@@ -12,19 +12,20 @@
 #include <string>
 #include <utility>
 
+#include "core/session/background_registry.h"
 #include "core/util/background_priority.h"
 
 namespace snapscope {
 
 template <class T>
-class BackgroundResult {
+class BackgroundResult final : public BackgroundTask {
  public:
   using Work = std::function<std::shared_ptr<T>(const std::atomic<bool>& cancelled)>;
 
   BackgroundResult() = default;
   BackgroundResult(const BackgroundResult&) = delete;
   BackgroundResult& operator=(const BackgroundResult&) = delete;
-  ~BackgroundResult() { cancel(); }
+  ~BackgroundResult() override { cancel(); }
 
   // Cancels what runs, forgets the previous result and starts `work`; `ready` runs on the worker
   // thread when it finishes (the viewer wakes its event loop with it).
@@ -45,7 +46,7 @@ class BackgroundResult {
   }
 
   // Asks the work to stop, waits for it and drops the result: nothing of it outlives this call.
-  void cancel() {
+  void cancel() override {
     if (cancelled_) *cancelled_ = true;
     if (running_.valid()) running_.wait();
     running_ = {};
@@ -55,7 +56,7 @@ class BackgroundResult {
   }
 
   // Takes a finished result (or its error); true when one arrived in this call.
-  bool poll() {
+  bool poll() override {
     if (!finished()) return false;
     try {
       result_ = running_.get();
@@ -71,8 +72,8 @@ class BackgroundResult {
     poll();
   }
 
-  bool running() const { return running_.valid(); }  // started and not taken yet
-  bool finished() const {
+  bool running() const override { return running_.valid(); }  // started and not taken yet
+  bool finished() const override {
     return running_.valid() && running_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
   }
   const std::shared_ptr<T>& get() const { return result_; }  // null until taken (or failed)

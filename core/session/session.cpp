@@ -12,10 +12,11 @@
 
 namespace snapscope {
 
-Session::Session() = default;
+Session::Session() { register_background(); }
 
 Session::Session(std::unique_ptr<Document> document, std::function<void()> ready)
     : document_(std::move(document)), ready_(std::move(ready)) {
+  register_background();
   analysis_worker_.set_ready_callback(ready_);
   if (!document_->devices.empty()) settings.device = document_->devices.front().device;
   fit_view();
@@ -106,16 +107,31 @@ std::unique_ptr<Session> Session::open(const std::string& path, std::function<vo
   return std::make_unique<Session>(open_document(path, progress), std::move(ready));
 }
 
+// The order of poll(): the catalog and annotations first (categories and phases read them), the
+// export last (it may write what the others built).
+void Session::register_background() {
+  background_.add(catalog_);
+  background_.add(annotations_, [this] {
+    if (phase_wanted_key_) phase_table(phase_wanted_key_->filter);  // it waited for them
+  });
+  background_.add(history_, [this] { rebuild_findings(); });  // OOM forensics need the history
+  background_.add(notes_);
+  background_.add(pools_, [this] {
+    if (pools_shown()) fit_view(settings.y_fit.at_least);  // asked for before the pools were known
+  });
+  background_.add(categories_, [this] { rebuild_findings(); });
+  background_.add(phase_build_, [this] {
+    // A failed build shows the previous table rather than waiting for one forever.
+    if (phase_build_.get()) phase_table_ = phase_build_.get();
+    phase_shown_key_ = phase_building_key_;
+  });
+  background_.add(export_, [this] { export_message_ = export_.get() ? *export_.get() : export_.error(); });
+}
+
 void Session::cancel_background() {
   export_.wait();  // a file being written is finished, not dropped half-way
   analysis_worker_.wait_idle();
-  phase_build_.cancel();
-  categories_.cancel();
-  pools_.cancel();
-  notes_.cancel();
-  history_.cancel();
-  annotations_.cancel();
-  catalog_.cancel();
+  background_.cancel_all();
 }
 
 void Session::start_indexes() {
@@ -184,32 +200,9 @@ void Session::start_private_pools() {
 bool Session::poll() {
   bool arrived = sync_time_axis();
   if (poll_database()) arrived = true;
-  if (catalog_.poll()) arrived = true;
-  if (annotations_.poll()) {
-    arrived = true;
-    if (phase_wanted_key_) phase_table(phase_wanted_key_->filter);  // it waited for them
-  }
-  if (history_.poll()) {
-    arrived = true;
-    rebuild_findings();  // OOM forensics need the history
-  }
-  if (notes_.poll()) arrived = true;
-  if (poll_export()) arrived = true;
-  if (pools_.poll()) {
-    arrived = true;
-    if (pools_shown()) fit_view(settings.y_fit.at_least);  // asked for before the pools were known
-  }
+  if (background_.poll()) arrived = true;
+  // Categories follow the stack catalog and annotations (and the timeline shown).
   if (catalog_.get() && annotations_.get() && timeline() && categories_key_ != timeline()) start_categories();
-  if (categories_.poll()) {
-    arrived = true;
-    rebuild_findings();
-  }
-  if (phase_build_.poll()) {
-    // A failed build shows the previous table rather than waiting for one forever.
-    if (phase_build_.get()) phase_table_ = phase_build_.get();
-    phase_shown_key_ = phase_building_key_;
-    arrived = true;
-  }
   if (auto result = analysis_worker_.take_result()) {
     analysis_ = std::move(result);
     ++analysis_generation_;
@@ -219,15 +212,11 @@ bool Session::poll() {
 }
 
 bool Session::background_busy() const {
-  return database_writing() || catalog_.running() || annotations_.running() || history_.running() ||
-         pools_.running() || notes_.running() || phase_build_.running() || categories_.running() ||
-         export_.running() || analysis_worker_.busy();
+  return database_writing() || background_.running() || analysis_worker_.busy();
 }
 
 bool Session::result_waiting() const {
-  return database_landed() || catalog_.finished() || annotations_.finished() || history_.finished() ||
-         pools_.finished() || notes_.finished() || phase_build_.finished() || categories_.finished() ||
-         export_.finished() || analysis_worker_.has_result();
+  return database_landed() || background_.finished() || analysis_worker_.has_result();
 }
 
 bool Session::settled() const {

@@ -251,7 +251,7 @@ class Session {
   std::optional<AnalysisRequest> analysis_request(const AnalysisOptions& options) const;
   void forget_view_state();
   std::function<std::string()> export_work(ExportFormat format, const std::string& path) const;
-  bool poll_export();
+  void register_background();  // every BackgroundResult below, once, in poll()'s order
 
   std::unique_ptr<Document> document_;
   std::unique_ptr<ElementsDbReader> elements_db_;
@@ -277,6 +277,12 @@ class Session {
   BackgroundResult<const SessionCategories> categories_;
   BackgroundResult<const std::string> export_;  // its message; the file is the work
   std::string export_message_;
+  // The results above, each registered once with what landing means (register_background).
+  // The analysis worker is not one of them: it is a long-lived thread that coalesces requests
+  // (each cursor move supersedes the last unstarted one) rather than a one-shot result, so
+  // poll(), background_busy() and cancel_background() ask it by name; the chart's LodWorker
+  // (core/lod) likewise, and it belongs to the chart layer that streams its frames.
+  BackgroundRegistry background_;
   const Timeline* categories_key_ = nullptr;  // the timeline categories_ was started for
   std::optional<CategoryRules> rules_;
   std::vector<Finding> findings_;

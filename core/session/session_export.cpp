@@ -87,10 +87,4 @@ void Session::start_export(ExportFormat format, const std::string& path) {
                 ready_);
 }
 
-bool Session::poll_export() {
-  if (!export_.poll()) return false;
-  export_message_ = export_.get() ? *export_.get() : export_.error();
-  return true;
-}
-
 }  // namespace snapscope
