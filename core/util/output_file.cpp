@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 
 #include "core/util/output_cleanup.h"
 
@@ -76,6 +77,12 @@ OutputKind check_output_path(const std::string& path) {
     if (written_straight_through(status.st_mode)) return OutputKind::StraightThrough;
     if (S_ISDIR(status.st_mode)) fail(path, "is a directory");
     if (!S_ISREG(status.st_mode)) fail(path, "not a regular file, a character device or a FIFO");
+    // Renaming over it would silently split the links (the others keep the old bytes), and
+    // writing in place would not be whole-or-nothing: refuse, as the user can choose.
+    if (status.st_nlink > 1) {
+      fail(path, "has " + std::to_string(status.st_nlink) +
+                     " hard links; writing it would separate them (remove it or choose another name)");
+    }
     check_directory(resolved_symlink(path));
     return OutputKind::Replace;
   }

@@ -5,6 +5,7 @@
 //   (O_CREAT|O_EXCL|O_NOFOLLOW, "<dir>/.<name>.XXXXXX.partial") that commit() renames over the
 //   path; an existing file's permission bits are kept. Two writers of one path both succeed
 //   (the last rename wins). A symlink is followed: the file it names is replaced, the link kept.
+//   A file with more than one hard link is refused (a rename would separate the links).
 // - A character device, FIFO or socket the user names (-o /dev/stdout, -o /dev/null, a named
 //   pipe): written straight through, never replaced. "-" and /dev/stdout are standard output.
 // - Anything else (a directory, a missing directory, a symlink loop): std::runtime_error

@@ -109,6 +109,21 @@ TEST_CASE("output file: refuses a directory, a missing directory, a dangling lin
   CHECK(S_ISLNK(mode_of(dir / "dangling")));
 }
 
+TEST_CASE("output file: a hard-linked file is refused before anything is written, both links intact") {
+  TempDir dir;
+  const fs::path target = dir / "t.csv";
+  test::write_file(target, "shared");
+  fs::create_hard_link(target, dir / "other.csv");
+  for (const fs::path& path : {target, dir / "other.csv"}) {
+    CHECK(error_of(path.string()) ==
+          path.string() +
+              ": has 2 hard links; writing it would separate them (remove it or choose another name)");
+  }
+  CHECK(fs::hard_link_count(target) == 2);
+  CHECK(test::read_file(dir / "other.csv") == "shared");
+  CHECK(dir.entries() == std::vector<std::string>{"other.csv", "t.csv"});
+}
+
 TEST_CASE("output file: two writers of one path both succeed") {
   TempDir dir;
   const std::string path = (dir / "same.csv").string();
