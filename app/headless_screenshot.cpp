@@ -2,6 +2,7 @@
 // and capturing a settled frame.
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "app/headless_runner.h"
 #include "render/framebuffer_png.h"
@@ -10,8 +11,10 @@ namespace snapscope {
 
 bool load_or_report(Application& app) {
   if (app.wait_for_load()) return true;
-  std::fprintf(stderr, "snapscope: %s\n",
-               app.state().error().empty() ? "no snapshot given" : app.state().error().c_str());
+  // A job's rank directory fails in its rank table (a malformed summary names its file there).
+  std::string error = app.state().error();
+  if (error.empty() && app.rank_view().active()) error = app.rank_view().error();
+  std::fprintf(stderr, "snapscope: %s\n", error.empty() ? "no snapshot given" : error.c_str());
   return false;
 }
 

@@ -182,3 +182,18 @@ TEST_CASE(
   CHECK(magenta_rows(a_top, a_bottom) > 20);
   CHECK(magenta_rows(a_bottom + 24, std::min(image.height, a_bottom + 24 + (a_bottom - a_top))) > 20);
 }
+
+TEST_CASE("snapscope DIR with one malformed rank summary names the file and the problem") {
+  // Issue 39 item 4: the viewer said "no snapshot given"; the converter's --ranks names the file.
+  const fs::path sandbox = make_sandbox("compare-ranks-malformed");
+  const fs::path job = sandbox / "job";
+  fs::create_directories(job);
+  std::ofstream(job / "r0.rank.json")
+      << R"({"format": "snapscope-rank-summary/1", "file": "x", "device": 0, "peak_bytes": -5})";
+  const RunResult run = run_app(sandbox, shell_quote(job.string()) + " --screenshot " +
+                                             shell_quote((sandbox / "out.png").string()) + " 2>&1");
+  CHECK(run.exit_code == 1);
+  CHECK(run.out ==
+        "snapscope: " + (job / "r0.rank.json").string() + ": \"peak_bytes\" is not a non-negative integer\n");
+  CHECK_FALSE(fs::exists(sandbox / "out.png"));
+}
