@@ -2,14 +2,17 @@
 // at 10M allocations on 2 cores), building the category totals index, one redraw's worth of the
 // stacked-area strip (1920 columns over the whole trace), and the findings.
 //
-//   bench_categories IN.pickle|CONVERTED_DIR [--device N]
+//   bench_categories IN.pickle|CONVERTED_DIR [--device N] [--rules FILE]
 //   e.g. bench_categories /tmp/snapscope-bench/out-30600000ev
+// With --rules, also the classification with that user rules file (compiled once: the work grows
+// with the rules times the distinct frames, not times every frame of every stack).
 #include <chrono>
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
 
+#include "core/classify/category_rules.h"
 #include "core/classify/category_timeline.h"
 #include "core/classify/classifier.h"
 #include "core/export/export_source.h"
@@ -48,11 +51,13 @@ int main(int argc, char** argv) {
   try {
     SourceOptions options;
     options.with_segments = false;
-    std::string input;
+    std::string input, rules_file;
     for (int i = 1; i < argc; ++i) {
       const std::string arg = argv[i];
       if (arg == "--device" && i + 1 < argc) {
         options.device = std::stoi(argv[++i]);
+      } else if (arg == "--rules" && i + 1 < argc) {
+        rules_file = argv[++i];
       } else {
         input = arg;
       }
@@ -70,6 +75,13 @@ int main(int argc, char** argv) {
     start = Clock::now();
     const Classification again = classify_allocations({timeline, *source.stacks, source.annotations});
     std::printf("classify (warm):   %8.0f ms\n", ms_since(start));
+    if (!rules_file.empty()) {
+      const CategoryRules rules = load_category_rules(rules_file);
+      start = Clock::now();
+      const Classification ruled =
+          classify_allocations({timeline, *source.stacks, source.annotations, &rules});
+      std::printf("classify + rules:  %8.0f ms (%zu rules)\n", ms_since(start), rules.rules.size());
+    }
     start = Clock::now();
     const CategoryTimeline totals(timeline, again);
     std::printf("category totals:   %8.0f ms, %.1f MB\n", ms_since(start),

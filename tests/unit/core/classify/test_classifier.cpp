@@ -2,7 +2,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -151,9 +150,9 @@ TEST_CASE("classify: user rules come first, in file order, with custom categorie
   CHECK(category_palette(classification.names).size() == classification.names.size());
 }
 
-TEST_CASE("classify: 256 rules over thousands of stacks are matched once per frame, in well under a second") {
-  // Issue 39 item 6: every rule was tried on every frame of every stack (10,000 rules on a 7k
-  // allocation snapshot took 40 s); compiled once, each frame and location meets the rules once.
+TEST_CASE("classify: 256 rules over thousands of stacks: the first matching rule wins for every stack") {
+  // Issue 39 item 6: rules are compiled once and each frame and location meets them once (the
+  // time this took is bench_categories' business, not a unit test's: 12-20 s before, 0.1 s after).
   FakeStackSource stacks;
   constexpr uint32_t kFrames = 64, kElements = 6000, kDepth = 24;
   for (uint32_t f = 0; f < kFrames; ++f)
@@ -175,10 +174,7 @@ TEST_CASE("classify: 256 rules over thousands of stacks are matched once per fra
   text += R"({"frame": "layer_5", "category": "fifth layer"}]})";
   const CategoryRules rules = parse_category_rules(text, "rules.json");
   const Timeline timeline(std::move(input));
-  const auto start = std::chrono::steady_clock::now();
   const Classification classification = classify(timeline, stacks, {}, &rules);
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  CHECK(took.count() < 1.0);
   size_t fifth = 0;
   for (uint32_t e = 0; e < kElements; ++e) fifth += category_of(classification, e) == "fifth layer";
   CHECK(fifth == with_fifth);
