@@ -1,8 +1,11 @@
 #include "converter/conversion_summary.h"
 
 #include "converter/source_findings.h"
+#include "core/analysis/live_elements.h"
+#include "core/analysis/module_tree.h"
 #include "core/analysis/state_mapping.h"
 #include "core/classify/category_evidence.h"
+#include "core/export/export_common.h"
 
 #include <cstdio>
 #include <sstream>
@@ -73,6 +76,22 @@ nlohmann::json device_json(const DeviceStats& d) {
   };
 }
 
+// Every row of the module tree at the peak, depth-first; the depth-0 rows sum to peak_bytes.
+nlohmann::json modules_json(const AnalysisSource& source, size_t state) {
+  const ModuleTree tree = build_module_tree(live_elements(*source.blocks, state),
+                                            export_module_instances(export_input(source)), state);
+  nlohmann::json rows = nlohmann::json::array();
+  for (const ModuleRow& row : tree.rows) {
+    rows.push_back({{"module", row.label},
+                    {"path", row.path},
+                    {"depth", row.depth},
+                    {"bytes", row.bytes},
+                    {"self_bytes", row.self_bytes},
+                    {"count", row.count}});
+  }
+  return rows;
+}
+
 }  // namespace
 
 std::string format_summary_text(const ConvertSummary& summary) {
@@ -108,6 +127,7 @@ nlohmann::json summary_with_analysis(const ConvertSummary& summary) {
     device["categories_at_peak"] = categories_json(classification, *source.blocks, peak);
     device["category_strength_at_peak"] =
         category_evidence_json(classification, category_evidence_at(classification, *source.blocks, peak));
+    device["modules_at_peak"] = modules_json(source, peak);
     device["findings"] = findings_json(source_findings(source, classification), *source.blocks);
   }
   return json;

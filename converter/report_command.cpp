@@ -12,10 +12,12 @@
 #include "core/allocator/allocator_settings.h"
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/live_elements.h"
+#include "core/analysis/module_tree.h"
 #include "core/analysis/moment_table.h"
 #include "core/analysis/phase_table.h"
 #include "core/analysis/state_mapping.h"
 #include "core/classify/category_evidence.h"
+#include "core/export/export_common.h"
 #include "core/export/export_source.h"
 #include "core/findings/finding_text.h"
 #include "core/store/elements_db/elements_db_reader.h"
@@ -26,7 +28,7 @@ namespace snapscope {
 
 const char* const kReportUsage =
     "usage: snapscope-convert --report [--at peak|EVENT] [--device N] [--top N] [--location user|shown]\n"
-    "                         [--by location|category] [--findings] [--rules FILE] IN.pickle|DIR\n"
+    "                         [--by location|category|module] [--findings] [--rules FILE] IN.pickle|DIR\n"
     "  --at      the moment to analyse: the block timeline's peak (default) or the state right\n"
     "            after raw trace event EVENT\n"
     "  --device  device index (default: the first device with a trace or segments)\n"
@@ -37,6 +39,8 @@ const char* const kReportUsage =
     "            the innermost frame the frame filter keeps (memory_viz's literal rule)\n"
     "  --by      group the moment table by 'location' (default) or by 'category' (parameter,\n"
     "            gradient, optimizer state, activation, temporary, autograd / workspace, unknown)\n"
+    "            or by 'module': the tree of nn.Module calls (forward, call site, [k]-th call),\n"
+    "            backward, outside any module, untraced (--top rows)\n"
     "  --findings  also print the findings: the peak, OOM forensics, step growth, leak candidates\n"
     "            and recording caveats\n"
     "  --rules   a category rules file (docs/RULES.md) tried before the built-in evidence\n";
@@ -49,6 +53,7 @@ struct ReportOptions {
   size_t top = 20;
   LocationRule location = LocationRule::FirstUserFrame;
   bool by_category = false;
+  bool by_module = false;
   bool findings = false;
   std::string rules_file;
   std::string input;
@@ -74,9 +79,11 @@ ReportOptions parse_report_args(std::span<const std::string_view> args) {
       options.location = subcommand::parse_location_rule(args[++i]);
     } else if (arg == "--by") {
       const std::string_view value = args[++i];
-      if (value != "location" && value != "category")
-        throw subcommand::UsageError("--by needs 'location' or 'category', got '" + std::string(value) + "'");
+      if (value != "location" && value != "category" && value != "module")
+        throw subcommand::UsageError("--by needs 'location', 'category' or 'module', got '" +
+                                     std::string(value) + "'");
       options.by_category = value == "category";
+      options.by_module = value == "module";
     } else if (arg == "--findings") {
       options.findings = true;
     } else if (arg == "--rules") {
@@ -157,7 +164,12 @@ std::string report_text(const ReportOptions& options, const AnalysisSource& inpu
           category_breakdown(classification.names, category_bytes_at(classification, timeline, state)) +
           "\n\n";
   const GroupNames group = options.by_category ? GroupNames{"Category", "categories"} : GroupNames{};
-  text += moment_table_text(moment, options.top, group) + "\n";
+  if (options.by_module) {
+    const ModuleInstances modules = export_module_instances(export_input(input));
+    text += module_tree_text(build_module_tree(live, modules, state), options.top) + "\n";
+  } else {
+    text += moment_table_text(moment, options.top, group) + "\n";
+  }
   if (options.by_category) {
     text += "evidence (certain: the allocation's own stack or lifetime says it; likely: inferred):\n" +
             category_evidence_text(classification, category_evidence_at(classification, timeline, state)) +

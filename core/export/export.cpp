@@ -24,6 +24,7 @@ constexpr std::array kFormats = {
     FormatInfo{ExportFormat::AllocationsCsv, "allocations-csv", ".csv"},
     FormatInfo{ExportFormat::PhasesCsv, "phases-csv", ".csv"},
     FormatInfo{ExportFormat::CategoriesCsv, "categories-csv", ".csv"},
+    FormatInfo{ExportFormat::ModulesCsv, "modules-csv", ".csv"},
     FormatInfo{ExportFormat::TimelineJson, "timeline-json", ".json"},
     FormatInfo{ExportFormat::ChromeTrace, "chrome-trace", ".trace.json"},
     FormatInfo{ExportFormat::Svg, "svg", ".svg"},
@@ -59,6 +60,8 @@ void write_export(const ExportInput& input, const ExportRequest& request, const 
       return write_phases_csv(input, path);
     case ExportFormat::CategoriesCsv:
       return write_categories_csv(input, request, path);
+    case ExportFormat::ModulesCsv:
+      return write_modules_csv(input, request, path);
     case ExportFormat::TimelineJson:
       return write_timeline_json(input, path);
     case ExportFormat::ChromeTrace:
@@ -92,6 +95,7 @@ ExportInput export_input(const AnalysisSource& source) {
   input.reserved = &source.reserved;
   input.stacks = source.stacks.get();
   input.annotations = source.annotations;
+  input.forward_frames = &source.forward_frames;
   return input;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/analysis/annotation_pairing.h"
+#include "core/analysis/module_instances.h"
 #include "core/analysis/source_location.h"
 #include "core/classify/classifier.h"
 #include "core/lod/chart_view.h"
@@ -34,6 +35,7 @@ enum class ExportFormat : uint8_t {
   AllocationsCsv,
   PhasesCsv,
   CategoriesCsv,  // the moment's live memory by category (core/classify)
+  ModulesCsv,     // the moment's live memory by nn.Module call (core/analysis/module_tree.h)
   TimelineJson,
   ChromeTrace,
   Svg,  // the chart of one view as vector shapes
@@ -62,6 +64,8 @@ struct ExportInput {
   const ReservedSeries* reserved = nullptr;  // required by timeline-json and chrome-trace
   const StackSource* stacks = nullptr;       // required
   std::span<const AnnotationRecord> annotations;
+  // Backward allocations' forward stacks by event (modules-csv); null or empty: none recorded.
+  const ForwardFramesByEvent* forward_frames = nullptr;
 };
 ExportInput export_input(const AnalysisSource& source);
 
@@ -88,7 +92,7 @@ struct SvgRequest {
 struct ExportRequest {
   ExportFormat format = ExportFormat::Speedscope;
   size_t state = 0;                 // the moment (Timeline state) of moment-based exports
-  std::optional<EventRange> range;  // speedscope-allocated, allocations-csv: allocated in range
+  std::optional<EventRange> range;  // speedscope-allocated, allocations-csv, modules-csv: allocated in range
   LocationRule location = LocationRule::FirstUserFrame;
   SvgRequest svg;
   SvgStyle svg_style;  // an empty palette draws every allocation in the aggregate colour
@@ -116,6 +120,7 @@ void write_tree_csv(const ExportInput& input, size_t state, const std::string& p
 void write_allocations_csv(const ExportInput& input, const ExportRequest& request, const std::string& path);
 void write_phases_csv(const ExportInput& input, const std::string& path);
 void write_categories_csv(const ExportInput& input, const ExportRequest& request, const std::string& path);
+void write_modules_csv(const ExportInput& input, const ExportRequest& request, const std::string& path);
 void write_timeline_json(const ExportInput& input, const std::string& path);
 void write_chrome_trace(const ExportInput& input, const ExportRequest& request, const std::string& path);
 // Throws InputError for an empty view or a timeline that is not loaded.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/analysis/live_elements.h"
+#include "core/analysis/module_instances.h"
 #include "core/analysis/stack_source.h"
 #include "core/export/export.h"
 #include "core/util/buffered_file.h"
@@ -31,6 +32,9 @@ std::optional<int64_t> known_line(const FrameRef& frame);
 
 // The input's file name without directories, for titles.
 std::string display_name(const ExportInput& input);
+
+// Every allocation of the blocks timeline placed in its module calls, with the input's forward stacks.
+ModuleInstances export_module_instances(const ExportInput& input);
 
 // The request's categories, or the blocks timeline classified with the built-in rules.
 std::shared_ptr<const Classification> categories_for(const ExportInput& input, const ExportRequest& request);

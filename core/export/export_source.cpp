@@ -39,6 +39,18 @@ int choose_device(const std::string& file, const std::vector<int>& devices, int 
   throw InputError(file + ": no device " + std::to_string(requested));
 }
 
+// Few events carry forward_frames (backward allocations of traces recorded with them).
+ForwardFramesByEvent snapshot_forward_frames(const Snapshot& snapshot, int device) {
+  ForwardFramesByEvent frames;
+  if (size_t(device) >= snapshot.device_traces.size()) return frames;
+  const std::vector<TraceEvent>& events = snapshot.device_traces[size_t(device)].events;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const StringId text = snapshot.rare_of(events[i]).forward_frames;
+    if (text != 0) frames.emplace(int64_t(i), std::string(snapshot.strings.view(text)));
+  }
+  return frames;
+}
+
 AnalysisSource load_pickle(const std::string& path, const SourceOptions& options) {
   AnalysisSource source;
   source.file = path;
@@ -58,6 +70,7 @@ AnalysisSource load_pickle(const std::string& path, const SourceOptions& options
   }
   source.reserved = reserved_series_of(snapshot, source.device);
   source.annotations = snapshot_annotations(snapshot);
+  source.forward_frames = snapshot_forward_frames(snapshot, source.device);
   return source;
 }
 
@@ -83,6 +96,8 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
   source.raw_events = reader.event_count(source.device);  // --at past the end is refused, not clamped
   source.stacks = std::make_unique<DbStackSource>(db);
   source.annotations = read_db_annotations(db);
+  for (auto& [event, text] : reader.forward_frames_events(source.device))
+    source.forward_frames.emplace(event, std::move(text));
   source.elements_db = db;
   return source;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/analysis/annotation_pairing.h"
+#include "core/analysis/module_instances.h"
 #include "core/analysis/stack_source.h"
 #include "core/timeline/private_pool_layout.h"
 #include "core/timeline/reserved_series.h"
@@ -34,7 +35,8 @@ struct AnalysisSource {
   std::unique_ptr<Timeline> segments;  // Active Cached Segment Timeline; null unless with_segments
   ReservedSeries reserved;             // the one reserved figure (reserved_series.h)
   std::vector<AnnotationRecord> annotations;
-  std::string elements_db;  // converted directory input only
+  std::string elements_db;              // converted directory input only
+  ForwardFramesByEvent forward_frames;  // the device's events that carry forward_frames
 };
 
 // A directory is read as a converted snapshot, anything else as a pickle (.gz allowed).

@@ -206,6 +206,16 @@ std::vector<AnnotateEventRow> ElementsDbReader::annotate_events(int device) cons
   return events;
 }
 
+std::vector<std::pair<int64_t, std::string>> ElementsDbReader::forward_frames_events(int device) const {
+  SqliteStatement rows = db_->prepare(
+      "SELECT x.idx, s.text FROM event_extras x JOIN strings s ON s.id = x.forward_frames "
+      "WHERE x.device = ?1 AND x.forward_frames != 0 ORDER BY x.idx");
+  rows.bind(1, int64_t{device});
+  std::vector<std::pair<int64_t, std::string>> events;
+  while (rows.next_row()) events.emplace_back(rows.column_int(0), rows.column_text(1));
+  return events;
+}
+
 std::vector<MemoryNoteRow> ElementsDbReader::memory_notes(int device, uint64_t address, int64_t after_event,
                                                           int64_t before_event) const {
   SqliteStatement rows =

@@ -129,6 +129,8 @@ class ElementsDbReader {
                                           int64_t before_event) const;
   // Every annotate event of the device, in trace order (the chart's note markers).
   std::vector<AnnotateEventRow> annotate_events(int device) const;
+  // (event index, forward stack text) of the device's events that carry forward_frames.
+  std::vector<std::pair<int64_t, std::string>> forward_frames_events(int device) const;
 
   size_t event_count(int device) const;  // 0 for an unknown device
   // Events [begin, end) of one device's trace, in order (rows a crafted file lacks are absent).

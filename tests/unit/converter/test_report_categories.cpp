@@ -22,7 +22,8 @@ TEST_CASE("cli: --report --by category groups the moment table by category, summ
   CHECK(result.out.find("findings:\n[peak] Peak ") != std::string::npos);
   const CliResult bad = run_cli(dir, "--report in.pickle --by site");
   CHECK(bad.exit_code == 2);
-  CHECK(bad.err.starts_with("snapscope-convert: --by needs 'location' or 'category', got 'site'\n"));
+  CHECK(
+      bad.err.starts_with("snapscope-convert: --by needs 'location', 'category' or 'module', got 'site'\n"));
 }
 
 TEST_CASE("cli: --report --rules puts matching allocations in the user's category; bad rules fail cleanly") {

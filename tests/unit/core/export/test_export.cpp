@@ -20,6 +20,7 @@
 #include "core/classify/classifier.h"
 #include "core/convert/convert.h"
 #include "core/export/export.h"
+#include "core/export/export_common.h"
 #include "core/export/export_source.h"
 #include "core/export/svg_export.h"
 #include "core/lod/lod_builder.h"
@@ -344,7 +345,7 @@ TEST_CASE("export: format names round-trip and unknown names are refused") {
   for (ExportFormat format : export_formats()) {
     CHECK(parse_export_format(export_format_name(format)) == format);
   }
-  CHECK(export_formats().size() == 10);
+  CHECK(export_formats().size() == 11);
   CHECK_FALSE(parse_export_format("flamegraph").has_value());
 }
 
@@ -467,4 +468,35 @@ TEST_CASE("export: an svg on the wall-clock axis of a trace without time_us is r
                        doctest::Contains("untimed.pickle: svg: --time-axis needs timestamps (time_us)"),
                        InputError);
   CHECK(dir.entries() == std::vector<std::string>{"untimed.pickle"});
+}
+
+TEST_CASE(
+    "export: modules-csv's top-level rows sum to the live bytes, or to the bytes allocated in a range") {
+  TempDir dir;
+  const AnalysisSource source = load_analysis_source(generated_pickle(dir).string());
+  const size_t state = peak_state(*source.blocks);
+  const auto rows =
+      csv_rows(export_text(source, request_for(ExportFormat::ModulesCsv, state), dir / "m.csv"));
+  CHECK(rows.front() == std::vector<std::string>{"depth", "bytes", "self_bytes", "count", "module", "path"});
+  uint64_t top = 0, self = 0;
+  size_t modules = 0;
+  for (size_t r = 1; r < rows.size(); ++r) {
+    if (rows[r][0] == "0") top += std::stoull(rows[r][1]);
+    self += std::stoull(rows[r][2]);
+    modules += rows[r][4].find(" <- ") != std::string::npos;
+  }
+  CHECK(top == source.blocks->total_at_state(state));
+  CHECK(self == top);
+  CHECK(modules > 0);  // the generator's forward goes through module.py
+
+  ExportRequest ranged = request_for(ExportFormat::ModulesCsv, state);
+  ranged.range = EventRange{0, 200};
+  uint64_t allocated = 0;
+  for (const LiveElement& element : allocated_in_range(*source.blocks, *ranged.range))
+    allocated += element.size;
+  const auto range_rows = csv_rows(export_text(source, ranged, dir / "r.csv"));
+  uint64_t range_top = 0;
+  for (size_t r = 1; r < range_rows.size(); ++r)
+    if (range_rows[r][0] == "0") range_top += std::stoull(range_rows[r][1]);
+  CHECK(range_top == allocated);
 }
