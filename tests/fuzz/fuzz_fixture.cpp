@@ -52,12 +52,17 @@ const fs::path& fixture_dir() {
   return dir;
 }
 
+// The replay's own refusal (std::invalid_argument, e.g. live memory past 2^63 bytes, which no
+// reader can see without replaying) is what every product path reports as the file's InputError.
 void replay_all(AllocationsFile& layout) {
-  for (DeviceLayout& device : layout.devices) {
-    const Timeline blocks(std::move(device.blocks));
-    const Timeline segments(std::move(device.segments));
-    (void)blocks.input();
-    (void)segments.input();
+  try {
+    for (DeviceLayout& device : layout.devices) {
+      const Timeline blocks(std::move(device.blocks));
+      const Timeline segments(std::move(device.segments));
+      (void)blocks.input();
+      (void)segments.input();
+    }
+  } catch (const std::invalid_argument&) {
   }
 }
 
