@@ -282,6 +282,7 @@ ConvertSummary convert_into(const ConvertOptions& options, StagingDirectory& sta
     db.wait();
   }
   if (options.final_output_dir) staging.retarget(options.final_output_dir());
+  if (options.before_commit) options.before_commit(staging.path(), staging.target());
   staging.commit();
 
   summary.output_dir = staging.target().string();

@@ -61,6 +61,11 @@ struct ConvertOptions {
   // output just before the staging directory is renamed to it (a viewer hashing the pickle for
   // its cache entry while it is being read). It must be in output_dir's parent directory.
   std::function<std::filesystem::path()> final_output_dir;
+  // When set, called with the staging directory once every file is written and the target is
+  // known, just before the rename: what the caller adds there appears with the output, atomically
+  // (a viewer records which content its cache entry was converted from).
+  std::function<void(const std::filesystem::path& staging, const std::filesystem::path& target)>
+      before_commit;
 };
 
 // Wall-clock seconds per stage, and the process CPU seconds spent in each (all threads):

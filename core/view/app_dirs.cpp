@@ -76,6 +76,28 @@ std::string file_content_key(const std::filesystem::path& file, const std::atomi
   return text;
 }
 
+std::string file_sample_key(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::error_code error;
+  const uint64_t size = std::filesystem::file_size(file, error);
+  if (!in || error) throw InputError(file.string() + ": cannot open for reading");
+  constexpr uint64_t kEnd = 64 << 10, kWindow = 4 << 10, kWindows = 16;
+  std::vector<std::pair<uint64_t, uint64_t>> windows = {{0, std::min(size, kEnd)}};
+  for (uint64_t i = 1; i <= kWindows; ++i) windows.emplace_back(size / (kWindows + 1) * i, kWindow);
+  windows.emplace_back(size > kEnd ? size - kEnd : 0, kEnd);
+  std::vector<char> buffer(kEnd);
+  uint64_t h = size;
+  for (const auto& [offset, length] : windows) {
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(offset));
+    in.read(buffer.data(), static_cast<std::streamsize>(std::min(length, size - std::min(size, offset))));
+    h = content_hash(buffer.data(), static_cast<size_t>(in.gcount()), h);
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
 namespace {
 
 // The output format versions are part of the name: a build that writes newer formats converts

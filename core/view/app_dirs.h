@@ -22,6 +22,11 @@ std::string file_content_key(const std::filesystem::path& file, const std::atomi
 struct HashCancelled : std::runtime_error {
   HashCancelled() : std::runtime_error("hashing cancelled") {}
 };
+// A cheap fingerprint of a file: the hash of its size and of sampled windows (its first and last
+// 64 KiB and 16 windows of 4 KiB spread between), read in well under a millisecond per GB. Not a
+// content key: it tells a cache entry's source from another file of the same size that a
+// tampered key memo maps to it. Throws InputError.
+std::string file_sample_key(const std::filesystem::path& file);
 // Hash of a byte buffer; the function file_content_key applies to the file's contents.
 uint64_t content_hash(const void* data, size_t size, uint64_t seed);
 

@@ -125,6 +125,10 @@ void convert_into_cache(const std::string& path, const CacheEntry& entry, LoadPr
   } else {
     options.output_dir = entry.dir().string();
   }
+  // What the entry is checked against when it is opened again (cache_entry_check.h).
+  options.before_commit = [&path](const fs::path& staging, const fs::path& target) {
+    record_cache_entry_source(staging, target, path);
+  };
   options.on_timelines = std::move(on_timelines);
   options.on_events = std::move(on_events);
   options.stage_log = &progress.stages;

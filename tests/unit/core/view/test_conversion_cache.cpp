@@ -17,6 +17,7 @@
 #include "core/allocator/db_event_source.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/view/app_dirs.h"
+#include "core/view/cache_entry_check.h"
 #include "core/view/content_key_memo.h"
 #include "core/view/conversion_cache.h"
 #include "core/view/document.h"
@@ -185,6 +186,37 @@ TEST_CASE("conversion cache: another snapshot's entry, a symlink or a FIFO in it
   REQUIRE(::mkfifo((entry / "elements.db").c_str(), 0600) == 0);  // must not hang the open
   reopened_is_ours();
   CHECK(open_path(fresh.dir / "other.pickle")->devices.size() == 1);
+}
+
+TEST_CASE("conversion cache: another snapshot's entry of the same size is converted again") {
+  const FreshPickle fresh;
+  const fs::path& pickle = fresh.pickle;
+  // The same snapshot with one frame's file renamed: same size, other content, other key.
+  std::string bytes = test::read_file(pickle);
+  const size_t at = bytes.find("a.py");
+  REQUIRE(at != std::string::npos);
+  bytes.replace(at, 4, "z.py");
+  const fs::path twin = fresh.dir / "twin.pickle";
+  test::write_file(twin, bytes);
+  REQUIRE(fs::file_size(twin) == fs::file_size(pickle));
+
+  const fs::path entry = open_path(pickle)->directory;
+  const fs::path twin_entry = open_path(twin)->directory;
+  REQUIRE(twin_entry != entry);
+  const std::string layout = test::read_file(entry / "allocations.json.zst");
+  REQUIRE(layout != test::read_file(twin_entry / "allocations.json.zst"));
+  CHECK(test::read_file(entry / kSourceKeyFileName).starts_with(entry.filename().string() + "\n"));
+  CHECK(cache_entry_problem(entry, pickle.string()).empty());
+  // A key memo tampered to map the pickle to its twin's entry: the sample key tells them apart.
+  CHECK(cache_entry_problem(twin_entry, pickle.string()) == "converted from another file's content");
+
+  fs::remove_all(entry);
+  fs::copy(twin_entry, entry, fs::copy_options::recursive);  // passes the size check
+  const auto reopened = open_path(pickle);
+  CHECK(reopened->directory == entry);
+  CHECK(test::read_file(entry / "allocations.json.zst") == layout);
+  CHECK(cache_entry_problem(entry, pickle.string()).empty());
+  CHECK(test::read_file(entry / kSourceKeyFileName) != test::read_file(twin_entry / kSourceKeyFileName));
 }
 
 TEST_CASE("conversion cache: two viewers converting the same file at once make one good entry") {
