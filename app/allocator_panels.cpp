@@ -210,6 +210,7 @@ nlohmann::json AllocatorPanels::json(Session& state) {
   state.wait_allocator_history();
   take_history(state);
   AllocatorHistory* built = history_;
+  if (!state.allocator_history_error().empty()) out["allocator_error"] = state.allocator_history_error();
   if (built == nullptr || !state.cursor.placed()) return out;
   const int64_t event = focused_event(state);
   refresh_state(event);

@@ -343,6 +343,8 @@ void Application::print_selection_json() {
       json["category_reason"] = session().category_reason(*session().selected());
     }
     line = json.dump();
+  } else if (session().selected() && !session().error().empty()) {
+    line = nlohmann::json{{"error", session().error()}}.dump();  // the row could not be read
   }
   std::printf("%s\n", line.c_str());
   std::fflush(stdout);

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/store/elements_db/elements_db.h"
+#include "core/store/elements_db/row_limits.h"
 #include "core/store/elements_db/sqlite_handle.h"
 
 namespace snapscope {
@@ -15,7 +16,7 @@ namespace {
 constexpr const char* kBlockQuery = R"sql(
 SELECT a.addr, a.size, a.requested_size, a.stream, a.alloc_event, a.free_event, a.alloc_time_us,
        a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, cc.text, um.text, ff.text,
-       x.pool_id_0, x.pool_id_1
+       x.pool_id_0, x.pool_id_1, a.stack_index
 FROM allocation_view a
 LEFT JOIN strings cc ON cc.id = a.compile_context
 LEFT JOIN strings um ON um.id = a.user_metadata
@@ -25,7 +26,7 @@ WHERE a.id = (?1 << 40) | ?2)sql";
 
 constexpr const char* kSegmentQuery = R"sql(
 SELECT a.addr, a.size, NULL, a.stream, a.alloc_event, a.free_event, a.alloc_time_us,
-       a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, '', '', NULL, NULL, NULL
+       a.free_time_us, a.total_after_alloc, a.origin, a.stack_id, '', '', NULL, NULL, NULL, a.stack_index
 FROM segment_allocation_view a
 WHERE a.device = ? AND a.elem = ?)sql";
 
@@ -73,10 +74,12 @@ void check_dense(int64_t id, size_t expected, const std::string& path, const cha
 
 // The by-id lookups run once per frame of every stack shown: prepared once per connection.
 struct ElementsDbReader::Statements {
+  RowLimits limits;  // what each events or allocation row read is checked against
   SqliteStatement stack, frame, string;
   std::optional<SqliteStatement> events;  // only the allocator's event source reads events
   explicit Statements(SqliteDatabase& db)
-      : stack(db.prepare("SELECT frame_id FROM stacks WHERE stack_id = ? ORDER BY depth")),
+      : limits(db),
+        stack(db.prepare("SELECT frame_id FROM stacks WHERE stack_id = ? ORDER BY depth")),
         frame(db.prepare("SELECT name, filename, line, fx_node_op, fx_node_name, fx_node_target, "
                          "fx_original_trace FROM frames WHERE id = ?")),
         string(db.prepare("SELECT text FROM strings WHERE id = ?")) {}
@@ -163,6 +166,9 @@ std::optional<AllocationRow> ElementsDbReader::allocation(int device, TimelineKi
   row.bind(1, int64_t{device});
   row.bind(2, int64_t{elem});
   if (!row.next_row()) return std::nullopt;
+  statements_->limits.check_allocation(kind == TimelineKind::Segments, row.column_int(1),
+                                       optional_column(row, 4), optional_column(row, 5), row.column_int(10),
+                                       row.column_int(16));
   AllocationRow result;
   result.address = static_cast<uint64_t>(row.column_int(0));
   result.size = static_cast<uint64_t>(row.column_int(1));
@@ -282,12 +288,24 @@ size_t ElementsDbReader::event_count(int device) const {
   return count.next_row() ? static_cast<size_t>(count.column_int(0)) : 0;
 }
 
+// An events row (index, action, addr, size, stream, stack_id, context) whose values are in range.
+EventRow ElementsDbReader::checked_event(const SqliteStatement& row) const {
+  statements_->limits.check_event(row.column_int(3), row.column_int(5), row.column_int(6));
+  return {row.column_int(0),
+          row.column_int(1),
+          static_cast<uint64_t>(row.column_int(2)),
+          static_cast<uint64_t>(row.column_int(3)),
+          static_cast<uint64_t>(row.column_int(4)),
+          static_cast<StackId>(row.column_int(5))};
+}
+
 void ElementsDbReader::read_events(int device, size_t begin, size_t end, std::vector<EventRow>& out) const {
   if (!statements_->events) {
-    statements_->events.emplace(db_->prepare(
-        "SELECT e.id - ?1, e.action, e.addr, e.size, coalesce(c.stream, 0), e.stack_id FROM events e "
-        "LEFT JOIN event_contexts c ON c.id = e.context "
-        "WHERE e.id >= ?1 + ?2 AND e.id < ?1 + ?3 ORDER BY e.id"));
+    statements_->events.emplace(
+        db_->prepare("SELECT e.id - ?1, e.action, e.addr, e.size, coalesce(c.stream, 0), e.stack_id, "
+                     "e.context FROM events e "
+                     "LEFT JOIN event_contexts c ON c.id = e.context "
+                     "WHERE e.id >= ?1 + ?2 AND e.id < ?1 + ?3 ORDER BY e.id"));
   }
   SqliteStatement& range = *statements_->events;
   range.reset();
@@ -295,16 +313,13 @@ void ElementsDbReader::read_events(int device, size_t begin, size_t end, std::ve
   range.bind(2, static_cast<int64_t>(begin));
   range.bind(3, static_cast<int64_t>(end));
   out.clear();
-  while (range.next_row()) {
-    out.push_back({range.column_int(0), range.column_int(1), static_cast<uint64_t>(range.column_int(2)),
-                   static_cast<uint64_t>(range.column_int(3)), static_cast<uint64_t>(range.column_int(4)),
-                   static_cast<StackId>(range.column_int(5))});
-  }
+  while (range.next_row()) out.push_back(checked_event(range));
 }
 
 std::vector<EventRow> ElementsDbReader::segment_events(int device) const {
   SqliteStatement rows = db_->prepare(
-      "SELECT e.id - ?1, e.action, e.addr, e.size, coalesce(c.stream, 0), e.stack_id FROM events e "
+      "SELECT e.id - ?1, e.action, e.addr, e.size, coalesce(c.stream, 0), e.stack_id, e.context FROM events "
+      "e "
       "LEFT JOIN event_contexts c ON c.id = e.context "
       "WHERE e.id >= ?1 AND e.id < ?2 AND e.action IN (?3, ?4, ?5, ?6) ORDER BY e.id");
   rows.bind(1, event_id(device, 0));
@@ -315,11 +330,7 @@ std::vector<EventRow> ElementsDbReader::segment_events(int device) const {
     rows.bind(index++, static_cast<int64_t>(action));
   }
   std::vector<EventRow> events;
-  while (rows.next_row()) {
-    events.push_back({rows.column_int(0), rows.column_int(1), static_cast<uint64_t>(rows.column_int(2)),
-                      static_cast<uint64_t>(rows.column_int(3)), static_cast<uint64_t>(rows.column_int(4)),
-                      static_cast<StackId>(rows.column_int(5))});
-  }
+  while (rows.next_row()) events.push_back(checked_event(rows));
   return events;
 }
 

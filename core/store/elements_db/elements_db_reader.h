@@ -20,6 +20,7 @@
 namespace snapscope {
 
 class SqliteDatabase;
+class SqliteStatement;
 
 // An allocation's row in allocation_view / segment_allocation_view, with the strings it names.
 struct AllocationRow {
@@ -153,6 +154,7 @@ class ElementsDbReader {
 
  private:
   struct Statements;
+  EventRow checked_event(const SqliteStatement& row) const;
   std::unique_ptr<SqliteDatabase> db_;
   std::unique_ptr<Statements> statements_;  // prepared on first use
 };

@@ -9,6 +9,7 @@
 
 #include "converter/conversion_summary.h"
 #include "core/convert/convert.h"
+#include "core/store/elements_db/sqlite_handle.h"
 #include "unit/support/cli_runner.h"
 #include "unit/support/test_store_fixture.h"
 
@@ -74,4 +75,20 @@ TEST_CASE("cli hostile: a symlink loop is one line naming the file") {
     CHECK_MESSAGE(result.err.find("filesystem error") == std::string::npos, args);
     CHECK_MESSAGE(lines(result.err) == 1, args);
   }
+}
+
+TEST_CASE(
+    "cli hostile: a crafted events row opens and reports, and the findings that read it stop with one line") {
+  // Issue 39 item 9: events rows are checked where they are read (docs/FORMAT.md), not at open.
+  TempDir dir;
+  test::write_file(dir / "s.pickle", test::pickle_bytes(test::standard_fixture()));
+  REQUIRE(run_cli(dir, "s.pickle -o out").exit_code == 0);
+  {
+    SqliteDatabase db((dir / "out" / "elements.db").string(), SqliteDatabase::Mode::Create);
+    db.exec("UPDATE events SET size = -5 WHERE id = (SELECT min(id) FROM events)");
+  }
+  CHECK(run_cli(dir, "--report out").exit_code == 0);  // the layout file: no events row read
+  const CliResult findings = run_cli(dir, "--report out --findings");
+  CHECK(findings.exit_code == 1);
+  CHECK(findings.err == "snapscope-convert: out/elements.db: events: a negative size\n");
 }

@@ -13,6 +13,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/elements_db_check.h"
+#include "core/store/elements_db/elements_db_reader.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/util/zstd_codec.h"
 #include "core/view/allocation_details.h"
@@ -72,7 +73,7 @@ const Case kCases[] = {
      "elements.db schema differs from the one this version writes"},
     {"replaced_view", "DROP VIEW allocation_view; CREATE VIEW allocation_view AS SELECT * FROM allocations",
      "elements.db schema differs from the one this version writes"},
-    {"count", "UPDATE devices SET allocations = allocations + 1",
+    {"count", "UPDATE devices SET block_actions = block_actions + 1",
      "devices or element/action counts disagree with allocations.json"},
     {"events", "UPDATE devices SET events = 4000000000", "devices.events of device 0 is wrong"},
     {"device", "UPDATE devices SET device = 70000 WHERE device = 1", "device number 70000 out of range"},
@@ -85,6 +86,44 @@ const Case kCases[] = {
      "stacks: a row points at a frame that does not exist"},
     {"negative_frame", "UPDATE stacks SET frame_id = -1 WHERE stack_id = (SELECT max(stack_id) FROM stacks)",
      "stacks: a row points at a frame that does not exist"},
+    // Issue 39 item 9: values inside the small tables, each caught by one aggregate at open.
+    {"segment_stack", "UPDATE segment_allocations SET stack_id = 2147483000",
+     "segment_allocations: stack id 2147483000, which the stacks table does not hold"},
+    {"device_allocations", "UPDATE devices SET allocations = allocations - 1 WHERE device = 0",
+     "devices: the element counts of device 0 contradict the tables"},
+    {"device_segments", "UPDATE devices SET segment_allocations = segment_allocations + 1 WHERE device = 1",
+     "devices: the element counts of device 1 contradict the tables"},
+    {"context_string",
+     "UPDATE event_contexts SET user_metadata = 999999 WHERE id = (SELECT max(id) FROM event_contexts)",
+     "event_contexts: a row points at a string that does not exist"},
+    {"long_string",
+     "UPDATE strings SET text = hex(zeroblob(8500000)) WHERE id = (SELECT max(id) FROM strings)",
+     "strings: a text of 17000000 bytes (the limit is 16 MiB)"},
+};
+
+// Values inside the tables with a row per trace entry: the directory opens (a scan at open would
+// cost seconds per 10M rows) and the first read of the row is the one-line error.
+const Case kReadCases[] = {
+    {"event_size", "UPDATE events SET size = -5 WHERE id = (SELECT min(id) FROM events)",
+     "events: a negative size"},
+    {"allocation_size",
+     "UPDATE allocation_rows SET size = -1 WHERE id = (SELECT max(id) FROM allocation_rows)",
+     "allocation_rows: a negative size"},
+    {"free_before_alloc",
+     "UPDATE allocation_rows SET free_after = -2 WHERE id = (SELECT min(id) FROM allocation_rows WHERE "
+     "free_after IS NOT NULL)",
+     "allocation_rows: an allocation freed before it is allocated"},
+    {"stack_index",
+     "UPDATE allocation_rows SET stack_index = 9000000000000 WHERE id = (SELECT min(id) FROM "
+     "allocation_rows)",
+     "allocation_rows: stack_index 9000000000000 out of range"},
+    {"event_stack", "UPDATE events SET stack_id = 9000000000000 WHERE id = (SELECT min(id) FROM events)",
+     "events: stack id 9000000000000, which the stacks table does not hold"},
+    {"allocation_stack",
+     "UPDATE allocation_rows SET stack_id = -3 WHERE id = (SELECT max(id) FROM allocation_rows)",
+     "allocation_rows: stack id -3, which the stacks table does not hold"},
+    {"dangling_context", "UPDATE events SET context = 99 WHERE id = (SELECT min(id) FROM events)",
+     "events: a row points at an event_contexts row that does not exist"},
 };
 
 }  // namespace
@@ -97,6 +136,39 @@ TEST_CASE("hostile directories: each crafted elements.db gives its one-line erro
     CAPTURE(c.name);
     const fs::path crafted = crafted_db(dir, good, c.name, c.sql);
     CHECK(open_error(crafted) == (crafted / "elements.db").string() + ": " + c.error);
+  }
+}
+
+// Every events row and every element's row of `dir` read as the viewer's panels read them: the
+// allocator history (read_events), the segments (segment_events), the inspector (allocation).
+std::string first_read_error(const fs::path& dir) {
+  try {
+    const ElementsDbReader reader((dir / "elements.db").string());
+    std::vector<EventRow> rows;
+    for (int device = 0; device < 2; ++device) {
+      reader.read_events(device, 0, reader.event_count(device), rows);
+      reader.segment_events(device);
+      for (TimelineKind kind : {TimelineKind::Blocks, TimelineKind::Segments}) {
+        for (uint32_t elem = 0; reader.allocation(device, kind, elem); ++elem) {
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(read)";
+}
+
+TEST_CASE(
+    "hostile directories: crafted values in events and allocation_rows are errors where they are read") {
+  TempDir dir;
+  const fs::path good = convert_into(dir, "good", test::standard_fixture());
+  CHECK(first_read_error(good) == "(read)");
+  for (const Case& c : kReadCases) {
+    CAPTURE(c.name);
+    const fs::path crafted = crafted_db(dir, good, c.name, c.sql);
+    CHECK(open_error(crafted) == "(opened)");
+    CHECK(first_read_error(crafted) == (crafted / "elements.db").string() + ": " + c.error);
   }
 }
 
@@ -212,8 +284,9 @@ TEST_CASE("hostile directories: bad values inside rows are errors or marked rows
       crafted_db(dir, good, "stacks", "UPDATE stacks SET stack_id = stack_id + 1099511627776");
   CHECK_THROWS_WITH_AS(catalog_from_elements_db((stacks / "elements.db").string()),
                        doctest::Contains("stacks table has a gap before stack"), InputError);
-  // Events whose context row is missing: read with stream 0 and no texts, like a zero context
-  // (the good file has an event on stream 7).
+  // Events whose context row is missing: the first read of them is the file's error (before
+  // issue 39 they read as stream 0 with no texts, as if real; the good file has an event on
+  // stream 7).
   std::vector<EventRow> good_events;
   const ElementsDbReader good_reader((good / "elements.db").string());
   good_reader.read_events(0, 0, good_reader.event_count(0), good_events);
@@ -221,9 +294,11 @@ TEST_CASE("hostile directories: bad values inside rows are errors or marked rows
   const fs::path contexts = crafted_db(dir, good, "contexts", "DELETE FROM event_contexts");
   const ElementsDbReader context_reader((contexts / "elements.db").string());
   std::vector<EventRow> events;
-  context_reader.read_events(0, 0, context_reader.event_count(0), events);
-  CHECK(events.size() == 7);
-  for (const EventRow& event : events) CHECK(event.stream == 0);
+  CHECK_THROWS_WITH_AS(context_reader.read_events(0, 0, context_reader.event_count(0), events),
+                       ((contexts / "elements.db").string() +
+                        ": events: a row points at an event_contexts row that does not exist")
+                           .c_str(),
+                       InputError);
   CHECK(context_reader.events_with_metadata(0, "anything").empty());
   // Times so far apart that a lifetime would overflow: no lifetime rather than undefined behaviour.
   AllocationDetails details;
