@@ -287,14 +287,17 @@ void Application::click_window(float x, float y) {
   render_frame();
 }
 
-void Application::write_chart_png(const std::string& path) {
-  const int width = window_.framebuffer_width(), height = window_.framebuffer_height();
-  const float scale = static_cast<float>(width) / std::max(1.0f, ImGui::GetIO().DisplaySize.x);  // HiDPI
+PixelRect Application::chart_png_rect() const {
+  const float scale = static_cast<float>(window_.framebuffer_width()) /
+                      std::max(1.0f, ImGui::GetIO().DisplaySize.x);  // HiDPI
   const auto pixels = [scale](float v) { return static_cast<int>(std::lround(v * scale)); };
-  const PixelRect chart{pixels(timeline_.chart_x() - TimelinePanel::kAxisLeft), pixels(timeline_.chart_y()),
-                        pixels(timeline_.chart_width() + TimelinePanel::kAxisLeft),
-                        pixels(timeline_.chart_height() + TimelinePanel::kAxisBottom)};
-  write_framebuffer_png(path, width, height, chart);
+  return {pixels(timeline_.chart_x() - TimelinePanel::kAxisLeft), pixels(timeline_.chart_y()),
+          pixels(timeline_.chart_width() + TimelinePanel::kAxisLeft),
+          pixels(timeline_.chart_height() + TimelinePanel::kAxisBottom)};
+}
+
+void Application::write_chart_png(const std::string& path) {
+  write_framebuffer_png(path, window_.framebuffer_width(), window_.framebuffer_height(), chart_png_rect());
 }
 
 void Application::write_pending_png() {

@@ -14,6 +14,7 @@
 #include "app/rank_view.h"
 #include "app/timeline_panel.h"
 #include "core/view/app_options.h"
+#include "render/framebuffer_png.h"
 
 namespace snapscope {
 
@@ -45,6 +46,8 @@ class Application {
   void print_allocator_json();  // allocator state at the cursor and the SQL console result
   // The chart with its axes, from the back buffer of the last frame drawn (File > Export png).
   void write_chart_png(const std::string& path);
+  // The rectangle write_chart_png writes (chart and axes), in framebuffer pixels.
+  PixelRect chart_png_rect() const;
 
   AppState& state() { return state_; }
   Session& session() { return state_.session(); }

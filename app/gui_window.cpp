@@ -1,6 +1,8 @@
 #include "app/gui_window.h"
 
 #include <cfloat>
+#include <chrono>
+#include <thread>
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -119,6 +121,24 @@ void GuiWindow::present() {
   swap_pending_ = false;
 }
 void GuiWindow::finish_gl() const { glFinish(); }
+
+WindowSize GuiWindow::size() const {
+  WindowSize size;
+  glfwGetWindowSize(window_, &size.width, &size.height);
+  return size;
+}
+
+bool GuiWindow::resize(WindowSize wanted) {
+  glfwSetWindowSize(window_, wanted.width, wanted.height);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  for (;;) {
+    glfwPollEvents();
+    const WindowSize now = size();
+    if (now.width == wanted.width && now.height == wanted.height) return true;
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
 
 int GuiWindow::framebuffer_width() const {
   int width = 0, height = 0;

@@ -47,6 +47,10 @@ class GuiWindow {
   void finish_gl() const;                  // waits for the GPU: frame timings include the drawing
   int framebuffer_width() const;
   int framebuffer_height() const;
+  // The window's size in screen coordinates, and a request for another, waited for (up to 2 s:
+  // the X server applies it asynchronously). False if it did not take effect.
+  WindowSize size() const;
+  bool resize(WindowSize size);
 
   std::vector<std::string> take_dropped_paths();
   // Keys pressed since the last call, with their modifiers. ImGui 1.86 samples key state once

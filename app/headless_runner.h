@@ -9,8 +9,11 @@
 
 namespace snapscope {
 
-// chart_only: the chart and its axes (--export-png), else the whole window (--screenshot).
-int run_screenshot(Application& app, const std::string& path, bool chart_only);
+// The whole window (--screenshot).
+int run_screenshot(Application& app, const std::string& path);
+// The chart and its axes, `image_size` pixels (--export-png): the window is resized until the
+// chart fills exactly that; an image size the layout cannot reach is an error, and no file.
+int run_export_png(Application& app, const std::string& path, WindowSize image_size);
 int run_script(Application& app, const std::string& script_path);
 int run_bench(Application& app);
 

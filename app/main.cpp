@@ -28,10 +28,10 @@ int main(int argc, char** argv) {
     Application app(options);
     // Headless output must not depend on where the X pointer happens to be (Xvfb puts it at the
     // screen's centre, over the window): no hover, no tooltip.
-    if (options.script || options.screenshot || options.bench) app.window().set_pointer_ignored(true);
+    if (options.headless()) app.window().set_pointer_ignored(true);
     if (options.script) return run_script(app, *options.script);
-    if (options.screenshot) return run_screenshot(app, *options.screenshot, false);
-    if (options.export_png) return run_screenshot(app, *options.export_png, true);
+    if (options.screenshot) return run_screenshot(app, *options.screenshot);
+    if (options.export_png) return run_export_png(app, *options.export_png, *options.image_size);
     if (options.bench) return run_bench(app);
     return app.run_interactive();
   } catch (const std::exception& error) {

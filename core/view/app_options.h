@@ -17,7 +17,10 @@ struct AppOptions {
   std::optional<std::string> export_png;  // the same, the chart and its axes only
   std::optional<std::string> script;      // run these commands, exit
   std::optional<ViewSpec> view;
-  WindowSize size{1600, 900};
+  WindowSize size{1600, 900};  // the window; with --export-png, a first guess for image_size
+  // --export-png: the PNG's size, chart and axes (--size, as for --export svg, whose default it
+  // shares); the window is resized until the chart fills exactly this.
+  std::optional<WindowSize> image_size;
   int device = -1;  // -1: the first device with data
   bool segments = false;
   bool private_pools = false;

@@ -73,9 +73,10 @@ TEST_CASE("script: export writes core/export's files at the cursor, and the char
   const Image chart = load_png(sandbox / "chart.png");
   CHECK(chart.width == static_cast<int>(view["chart"]["width"].get<double>()) + kAxisLeft);
   CHECK(chart.height == static_cast<int>(view["chart"]["height"].get<double>()) + kAxisBottom);
-  // --export-png draws the same chart without a script.
+  // --export-png draws the same chart without a script; its --size is the PNG's (chart and axes).
+  const std::string png_size = std::to_string(chart.width) + "x" + std::to_string(chart.height);
   const RunResult direct =
-      run_app(sandbox, shell_quote(input) + " --size 1200x800 --no-cursor --export-png " +
+      run_app(sandbox, shell_quote(input) + " --size " + png_size + " --no-cursor --export-png " +
                            shell_quote((sandbox / "direct.png").string()));
   REQUIRE(direct.exit_code == 0);
   const Image same = load_png(sandbox / "direct.png");
@@ -162,4 +163,35 @@ TEST_CASE("script: the svg export covers the same pixel columns as the chart PNG
   }
   CHECK(filled_columns > static_cast<size_t>(width) / 2);
   CHECK(mismatched <= 2);  // the chart's first and last column may round either way
+}
+
+TEST_CASE("--export-png --size is the PNG's size, as --export svg's --size is the svg's") {
+  // Issue 40: --size meant the chart for svg and the window for --export-png.
+  const fs::path sandbox = make_sandbox("export-png-size");
+  const std::string input = fixture_pickle(sandbox).string();
+  for (const auto& [width, height] : {std::pair{640, 360}, std::pair{1600, 600}}) {
+    const std::string size = std::to_string(width) + "x" + std::to_string(height);
+    CAPTURE(size);
+    const fs::path png = sandbox / ("chart-" + size + ".png");
+    const RunResult run = run_app(sandbox, shell_quote(input) + " --size " + size + " --export-png " +
+                                               shell_quote(png.string()) + " 2>&1");
+    REQUIRE(run.exit_code == 0);
+    const Image image = load_png(png);
+    CHECK(image.width == width);
+    CHECK(image.height == height);
+  }
+  // Without --size: svg's default, 1600x600.
+  const RunResult plain =
+      run_app(sandbox, shell_quote(input) + " --export-png " + shell_quote((sandbox / "plain.png").string()));
+  REQUIRE(plain.exit_code == 0);
+  const Image image = load_png(sandbox / "plain.png");
+  CHECK(image.width == 1600);
+  CHECK(image.height == 600);
+  // Too small for the axes: one line, no file.
+  const RunResult tiny = run_app(sandbox, shell_quote(input) + " --size 70x64 --export-png " +
+                                              shell_quote((sandbox / "tiny.png").string()) + " 2>&1");
+  CHECK(tiny.exit_code == 1);
+  CHECK(tiny.out.starts_with(
+      "snapscope: --size 70x64: the chart and its axes cannot be laid out at that size"));
+  CHECK_FALSE(fs::exists(sandbox / "tiny.png"));
 }

@@ -125,6 +125,22 @@ TEST_CASE("command line options") {
   CHECK_THROWS_WITH_AS(parse_app_options(three_paths), "more than two input paths given",
                        std::invalid_argument);
   CHECK_FALSE(parse_app_options({}).headless());
+  CHECK_FALSE(options.image_size);  // --screenshot: --size is the window's
+}
+
+TEST_CASE("command line options: with --export-png, --size is the PNG's size (svg's default without)") {
+  const std::array<std::string_view, 5> sized = {"s.pickle", "--export-png", "c.png", "--size", "640x360"};
+  const AppOptions options = parse_app_options(sized);
+  REQUIRE(options.image_size);
+  CHECK(options.image_size->width == 640);
+  CHECK(options.image_size->height == 360);
+  CHECK(options.size.width > 640);  // the window's first guess holds the rest of the layout
+  CHECK(options.size.height > 360);
+  const std::array<std::string_view, 3> plain = {"s.pickle", "--export-png", "c.png"};
+  const AppOptions defaults = parse_app_options(plain);
+  REQUIRE(defaults.image_size);
+  CHECK(defaults.image_size->width == 1600);
+  CHECK(defaults.image_size->height == 600);
 }
 
 TEST_CASE("script: quoted arguments keep their spaces; '#' inside quotes is not a comment") {
