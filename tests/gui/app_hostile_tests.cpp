@@ -29,17 +29,29 @@ fs::path crafted_copy(const fs::path& sandbox, const std::string& name, const st
   return copy;
 }
 
+// A crafted directory: its name, the SQL run on its elements.db, and the error after
+// "<dir>/elements.db: ".
+struct Crafted {
+  const char* name;
+  const char* sql;
+  const char* error;
+};
+
+// `snapscope DIR --screenshot` refuses `crafted` with one line naming its elements.db and draws nothing.
+void check_refused_at_open(const fs::path& sandbox, const fs::path& crafted, const std::string& error) {
+  const RunResult run = run_app(sandbox, shell_quote(crafted.string()) + " --screenshot " +
+                                             shell_quote((sandbox / "out.png").string()) + " 2>&1");
+  CHECK(run.exit_code == 1);
+  CHECK(run.out == "snapscope: " + (crafted / "elements.db").string() + ": " + error + "\n");
+  CHECK_FALSE(fs::exists(sandbox / "out.png"));
+}
+
 }  // namespace
 
 TEST_CASE("a crafted elements.db is refused with one line naming it, and nothing is drawn") {
   const fs::path sandbox = make_sandbox("hostile-refused");
   const fs::path crafted = crafted_copy(sandbox, "planted.snapscope", "CREATE VIEW planted AS SELECT 1");
-  const RunResult run = run_app(sandbox, shell_quote(crafted.string()) + " --screenshot " +
-                                             shell_quote((sandbox / "out.png").string()) + " 2>&1");
-  CHECK(run.exit_code == 1);
-  CHECK(run.out == "snapscope: " + (crafted / "elements.db").string() +
-                       ": elements.db schema differs from the one this version writes\n");
-  CHECK_FALSE(fs::exists(sandbox / "out.png"));
+  check_refused_at_open(sandbox, crafted, "elements.db schema differs from the one this version writes");
 }
 
 TEST_CASE("xdotool: after a crafted directory fails to open, the window still answers keys") {
@@ -62,21 +74,11 @@ TEST_CASE("a stack naming a missing frame is refused at open with one line, and 
   // "<frame 999999 missing from elements.db>").
   const fs::path sandbox = make_sandbox("hostile-frames");
   const fs::path crafted = crafted_copy(sandbox, "frames.snapscope", "UPDATE stacks SET frame_id = 999999");
-  const RunResult run = run_app(sandbox, shell_quote(crafted.string()) + " --screenshot " +
-                                             shell_quote((sandbox / "out.png").string()) + " 2>&1");
-  CHECK(run.exit_code == 1);
-  CHECK(run.out == "snapscope: " + (crafted / "elements.db").string() +
-                       ": stacks: a row points at a frame that does not exist\n");
-  CHECK_FALSE(fs::exists(sandbox / "out.png"));
+  check_refused_at_open(sandbox, crafted, "stacks: a row points at a frame that does not exist");
 }
 
 TEST_CASE("crafted values in elements.db's small tables are refused at open with one line each") {
   // Issue 39 item 9: each is caught by one aggregate over its table when the directory opens.
-  struct Crafted {
-    const char* name;
-    const char* sql;
-    const char* error;
-  };
   const Crafted cases[] = {
       {"segment", "UPDATE segment_allocations SET stack_id = 2147483000",
        "segment_allocations: stack id 2147483000, which the stacks table does not hold"},
@@ -90,12 +92,7 @@ TEST_CASE("crafted values in elements.db's small tables are refused at open with
   const fs::path sandbox = make_sandbox("hostile-rows");
   for (const Crafted& c : cases) {
     CAPTURE(c.name);
-    const fs::path crafted = crafted_copy(sandbox, std::string(c.name) + ".snapscope", c.sql);
-    const RunResult run = run_app(sandbox, shell_quote(crafted.string()) + " --screenshot " +
-                                               shell_quote((sandbox / "out.png").string()) + " 2>&1");
-    CHECK(run.exit_code == 1);
-    CHECK(run.out == "snapscope: " + (crafted / "elements.db").string() + ": " + c.error + "\n");
-    CHECK_FALSE(fs::exists(sandbox / "out.png"));
+    check_refused_at_open(sandbox, crafted_copy(sandbox, std::string(c.name) + ".snapscope", c.sql), c.error);
   }
 }
 
@@ -103,11 +100,6 @@ TEST_CASE("crafted values in events and allocation_rows: the inspector names the
   // Issue 39 item 9, the big tables: read row by row where used, never scanned at open. The chart
   // (drawn from the layout file, checked against elements.db) opens; selecting an allocation
   // reads its row, and the bad value is the session's one-line error instead of a detail.
-  struct Crafted {
-    const char* name;
-    const char* sql;
-    const char* error;
-  };
   const Crafted cases[] = {
       {"size", "UPDATE allocation_rows SET size = -1", "allocation_rows: a negative size"},
       {"free", "UPDATE allocation_rows SET free_after = -2 WHERE free_after IS NOT NULL",
