@@ -10,7 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/gen/gen_options.h"
 #include "unit/support/cli_runner.h"
 #include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
@@ -21,13 +20,6 @@ using snapscope::test::run_cli;
 using snapscope::test::TempDir;
 
 namespace {
-
-void write_generated_trace(const TempDir& dir) {
-  gen::GenOptions options;
-  options.events = 2000;
-  options.seed = 5;
-  test::write_generated(dir / "g.pickle", options);
-}
 
 const nlohmann::json& first_counter(const nlohmann::json& trace) {
   for (const nlohmann::json& event : trace["traceEvents"]) {
@@ -65,7 +57,7 @@ nlohmann::json kineto_trace(int64_t base_ns) {
 
 TEST_CASE("cli: --export chrome-trace --align-to writes in a Kineto trace's frame, under a pid of its own") {
   TempDir dir;
-  write_generated_trace(dir);
+  test::write_generated(dir / "g.pickle", 2000, 5);
   REQUIRE(run_cli(dir, "--export chrome-trace g.pickle -o plain.json").exit_code == 0);
   const nlohmann::json plain = nlohmann::json::parse(test::read_file(dir / "plain.json"));
   const int64_t first_us = first_counter(plain)["ts"].get<int64_t>();
@@ -94,7 +86,7 @@ TEST_CASE("cli: --export chrome-trace --align-to writes in a Kineto trace's fram
 
 TEST_CASE("cli: --align-to refuses what is not a profiler trace, naming it, and writes nothing") {
   TempDir dir;
-  write_generated_trace(dir);
+  test::write_generated(dir / "g.pickle", 2000, 5);
   test::write_file(dir / "list.json", "[1, 2]");
   test::write_file(dir / "broken.json", "{\"traceEvents\": [");
   test::write_file(dir / "base.json", R"({"traceEvents": [], "baseTimeNanoseconds": "soon"})");

@@ -7,7 +7,6 @@
 #include <regex>
 #include <string>
 
-#include "core/gen/gen_options.h"
 #include "unit/support/cli_runner.h"
 #include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
@@ -18,13 +17,6 @@ using snapscope::test::run_cli;
 using snapscope::test::TempDir;
 
 namespace {
-
-void write_generated_trace(const TempDir& dir) {
-  gen::GenOptions options;
-  options.events = 4000;
-  options.seed = 7;
-  test::write_generated(dir / "g.pickle", options);
-}
 
 // The smallest y (pixels from the top) any drawn shape reaches.
 double highest_shape_top(const std::string& svg) {
@@ -46,7 +38,7 @@ double highest_shape_top(const std::string& svg) {
 
 TEST_CASE("cli: --export svg --view takes events as eE0:eE1, as the viewer's --view") {
   TempDir dir;
-  write_generated_trace(dir);
+  test::write_generated(dir / "g.pickle", 4000, 7);
   REQUIRE(run_cli(dir, "--export svg g.pickle -o steps.svg --view 1000:2000").exit_code == 0);
   REQUIRE(run_cli(dir, "--export svg g.pickle -o events.svg --view e1000:e2000").exit_code == 0);
   REQUIRE(run_cli(dir, "--export svg g.pickle -o same.svg --view e1000:e2000").exit_code == 0);
@@ -56,7 +48,7 @@ TEST_CASE("cli: --export svg --view takes events as eE0:eE1, as the viewer's --v
 
 TEST_CASE("cli: --export svg --view without bytes fits y to the totals in view") {
   TempDir dir;
-  write_generated_trace(dir);
+  test::write_generated(dir / "g.pickle", 4000, 7);
   REQUIRE(run_cli(dir, "--export svg g.pickle -o early.svg --view 0:40 --size 400x300").exit_code == 0);
   // Fitted, the highest total in view reaches the top but for the fit's 5 % headroom.
   CHECK(highest_shape_top(test::read_file(dir / "early.svg")) < 0.1 * 300);
@@ -67,7 +59,7 @@ TEST_CASE("cli: --export svg --view without bytes fits y to the totals in view")
 
 TEST_CASE("cli: --export svg --view past the trace's end is an error and writes nothing") {
   TempDir dir;
-  write_generated_trace(dir);
+  test::write_generated(dir / "g.pickle", 4000, 7);
   const CliResult steps = run_cli(dir, "--export svg g.pickle -o past.svg --view 99999999:100000000");
   CHECK(steps.exit_code == 1);
   CHECK(steps.err.find("g.pickle: --view starts at step 99999999, past the timeline's end") !=

@@ -14,6 +14,13 @@ void write_generated(const std::filesystem::path& path, const gen::GenOptions& o
   if (!out) throw std::runtime_error(path.string() + ": cannot write the generated snapshot");
 }
 
+void write_generated(const std::filesystem::path& path, uint64_t events, uint64_t seed) {
+  gen::GenOptions options;
+  options.events = events;
+  options.seed = seed;
+  write_generated(path, options);
+}
+
 ConvertSummary convert_into(const std::filesystem::path& input, const std::filesystem::path& output_dir,
                             int device) {
   ConvertOptions options;

@@ -2,6 +2,7 @@
 // plain conversion of a pickle into a directory.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 
 #include "core/convert/convert.h"
@@ -11,6 +12,8 @@ namespace snapscope::test {
 
 // Writes the snapshot the generator makes for `options` to `path`.
 void write_generated(const std::filesystem::path& path, const gen::GenOptions& options);
+// The same for the generator's defaults but `events` and `seed`.
+void write_generated(const std::filesystem::path& path, uint64_t events, uint64_t seed = 1);
 
 // Converts `input` into `output_dir` (device: all, or only that one), as snapscope-convert does.
 ConvertSummary convert_into(const std::filesystem::path& input, const std::filesystem::path& output_dir,
