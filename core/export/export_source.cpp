@@ -20,15 +20,6 @@ namespace snapscope {
 
 namespace {
 
-// Timeline reports an inconsistent replay input without knowing the file; name it here.
-std::unique_ptr<Timeline> make_timeline(const std::string& file, ReplayInput replay) {
-  try {
-    return std::make_unique<Timeline>(std::move(replay));
-  } catch (const std::invalid_argument& error) {
-    throw InputError(file + ": " + error.what());
-  }
-}
-
 // The requested device, or the first one the input offers.
 int choose_device(const std::string& file, const std::vector<int>& devices, int requested) {
   if (devices.empty()) throw InputError(file + ": no device has a trace or segments");
@@ -63,10 +54,11 @@ AnalysisSource load_pickle(const std::string& path, const SourceOptions& options
   const auto& traces = snapshot.device_traces;
   source.raw_events = size_t(source.device) < traces.size() ? traces[size_t(source.device)].events.size() : 0;
   source.stacks = std::make_unique<SnapshotStackSource>(snapshot);
-  source.blocks = make_timeline(path, derive_replay_input(snapshot, source.device, TimelineKind::Blocks));
+  source.blocks = std::make_unique<Timeline>(
+      timeline_from_file(path, derive_replay_input(snapshot, source.device, TimelineKind::Blocks)));
   if (options.with_segments) {
-    source.segments =
-        make_timeline(path, derive_replay_input(snapshot, source.device, TimelineKind::Segments));
+    source.segments = std::make_unique<Timeline>(
+        timeline_from_file(path, derive_replay_input(snapshot, source.device, TimelineKind::Segments)));
   }
   source.reserved = reserved_series_of(snapshot, source.device);
   source.annotations = snapshot_annotations(snapshot);
@@ -88,8 +80,9 @@ AnalysisSource load_directory(const std::string& path, const SourceOptions& opti
   source.device = choose_device(path, source.devices, options.device);
   for (DeviceLayout& layout : layouts.devices) {
     if (layout.device != source.device) continue;
-    source.blocks = make_timeline(path, std::move(layout.blocks));
-    if (options.with_segments) source.segments = make_timeline(path, std::move(layout.segments));
+    source.blocks = std::make_unique<Timeline>(timeline_from_file(path, std::move(layout.blocks)));
+    if (options.with_segments)
+      source.segments = std::make_unique<Timeline>(timeline_from_file(path, std::move(layout.segments)));
   }
   const ElementsDbReader reader(db);
   source.reserved = read_reserved_series(reader, source.device);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/snapshot/snapshot_reader.h"
 #include "core/util/prefault.h"
 #include "core/util/run_beside.h"
 
@@ -316,6 +317,14 @@ size_t Timeline::memory_bytes() const {
          input_.action_time_us.memory_bytes() + bytes(stack_order_) + bytes(stack_position_) +
          position_size_.memory_bytes() + bytes(position_free_state_) + total_.memory_bytes() +
          steps_.memory_bytes() + bytes(checkpoint_positions_) + bytes(checkpoint_begin_);
+}
+
+Timeline timeline_from_file(const std::string& file, ReplayInput input) {
+  try {
+    return Timeline(std::move(input));
+  } catch (const std::invalid_argument& refused) {
+    throw InputError(file + ": " + refused.what());
+  }
 }
 
 }  // namespace snapscope

@@ -155,4 +155,10 @@ class Timeline {
   std::vector<uint64_t> checkpoint_begin_;
 };
 
+// A Timeline over `input`, read from `file`. The replay refuses an inconsistent input (live
+// memory past 2^63 bytes, elements out of order) with std::invalid_argument, as no reader can
+// see it without replaying; here that refusal becomes the file's InputError, the one-line error
+// every reader of files gives.
+Timeline timeline_from_file(const std::string& file, ReplayInput input);
+
 }  // namespace snapscope

@@ -251,12 +251,8 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
     const bool timed = has_time(device.blocks);
     // The two timelines are independent: the segments one is built on the other core.
     std::optional<Timeline> blocks, segments;
-    try {
-      run_beside([&] { segments.emplace(std::move(device.segments)); },
-                 [&] { blocks.emplace(std::move(device.blocks)); });
-    } catch (const std::invalid_argument& refused) {  // the replay's refusal, named as the file's
-      throw InputError(path + ": " + refused.what());
-    }
+    run_beside([&] { segments.emplace(timeline_from_file(path, std::move(device.segments))); },
+               [&] { blocks.emplace(timeline_from_file(path, std::move(device.blocks))); });
     document->devices.emplace_back(device.device, std::move(*blocks), std::move(*segments),
                                    read_reserved_series(db, device.device), timed);
     progress.fraction = static_cast<float>(i + 1) / static_cast<float>(count);

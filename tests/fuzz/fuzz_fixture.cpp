@@ -9,6 +9,7 @@
 
 #include "core/convert/convert.h"
 #include "core/gen/snapshot_generator.h"
+#include "core/snapshot/snapshot_reader.h"
 #include "core/timeline/timeline.h"
 
 namespace snapscope::fuzz {
@@ -52,17 +53,17 @@ const fs::path& fixture_dir() {
   return dir;
 }
 
-// The replay's own refusal (std::invalid_argument, e.g. live memory past 2^63 bytes, which no
-// reader can see without replaying) is what every product path reports as the file's InputError.
+// The replay's own refusal (live memory past 2^63 bytes, which no reader can see without
+// replaying) is the file's InputError, as every product path reports it (timeline_from_file).
 void replay_all(AllocationsFile& layout) {
   try {
     for (DeviceLayout& device : layout.devices) {
-      const Timeline blocks(std::move(device.blocks));
-      const Timeline segments(std::move(device.segments));
+      const Timeline blocks = timeline_from_file("layout", std::move(device.blocks));
+      const Timeline segments = timeline_from_file("layout", std::move(device.segments));
       (void)blocks.input();
       (void)segments.input();
     }
-  } catch (const std::invalid_argument&) {
+  } catch (const InputError&) {  // the one-line error, an accepted outcome
   }
 }
 
