@@ -169,7 +169,7 @@ TEST_CASE("script: click is the window's, chart-click the chart's; every tab and
   CHECK(std::get<script::Cursor>(commands[7]).move == script::Cursor::Move::None);
   CHECK_THROWS_WITH_AS(
       parse_script_line("tab nope"),
-      "tab needs one of call-tree, bottom-up, moment, phases, categories, findings, compare, "
+      "tab needs one of call-tree, bottom-up, moment, phases, categories, modules, findings, compare, "
       "allocator, events, sql, settings; got 'nope'",
       std::invalid_argument);
 }
