@@ -365,6 +365,11 @@ void Application::print_cursor_json() {
   std::fflush(stdout);
 }
 
+void Application::print_modules_json() {
+  std::printf("%s\n", cursor_panels_.modules().json(session()).dump().c_str());
+  std::fflush(stdout);
+}
+
 void Application::print_allocator_json() {
   std::printf("%s\n", allocator_panels_.json(session()).dump().c_str());
   std::fflush(stdout);

@@ -42,6 +42,7 @@ class Application {
   void apply_view(const ViewSpec& spec);
   void apply_color_mode();
   void print_selection_json();  // one JSON line on stdout ("null" without a selection)
+  void print_modules_json();    // the Modules tab's tree at the cursor, one JSON line
   void print_cursor_json();     // cursor, tree root, moment table totals and pane sizes, one JSON line
   void print_allocator_json();  // allocator state at the cursor and the SQL console result
   // The chart with its axes, from the back buffer of the last frame drawn (File > Export png).

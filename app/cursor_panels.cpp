@@ -54,13 +54,16 @@ void CursorPanels::reset() {
   moment_.reset();
   search_.reset();
   phases_.reset();
+  modules_.reset();
 }
 
 bool CursorPanels::settled(const Session& state) const {
   const CallTreePanel& tree = shown_tab_ == script::Tab::Name::BottomUp ? bottom_up_ : top_down_;
   const bool tree_shown =
       shown_tab_ == script::Tab::Name::CallTree || shown_tab_ == script::Tab::Name::BottomUp;
-  return phases_.settled(state) && (!tree_shown || tree.settled());
+  const bool modules_shown = shown_tab_ == script::Tab::Name::Modules;
+  return phases_.settled(state) && (!tree_shown || tree.settled()) &&
+         (!modules_shown || state.module_tree_current());
 }
 
 void CursorPanels::before_frame(Session& state) { state.request_analysis(options()); }
@@ -126,6 +129,10 @@ void CursorPanels::draw_analysis_pane(Session& state, float width, float height,
     }
     if (tab("Categories", Tab::Categories)) {
       draw_category_table(state, shown);
+      ImGui::EndTabItem();
+    }
+    if (tab("Modules", Tab::Modules)) {
+      modules_.draw(state);
       ImGui::EndTabItem();
     }
     if (tab("Findings", Tab::Findings)) {

@@ -1,6 +1,6 @@
 // Everything that follows the time cursor, wired together: the stack catalog (loaded in the
 // background per document), the analysis worker, the search bar, the annotation lanes, and the
-// analysis pane's tabs (call tree, bottom-up, moment table, phases). The Application calls it at
+// analysis pane's tabs (call tree, bottom-up, moment table, phases, modules). The Application calls it at
 // fixed points of its frame; the panels only draw and dispatch, numbers come from core/.
 #pragma once
 
@@ -13,6 +13,7 @@
 
 #include "app/annotation_lanes.h"
 #include "app/call_tree_panel.h"
+#include "app/module_panel.h"
 #include "app/moment_panel.h"
 #include "app/phase_panel.h"
 #include "app/search_panel.h"
@@ -39,6 +40,7 @@ class CursorPanels {
   // scrolled to its match.
   bool settled(const Session& state) const;
   PhasePanel& phases() { return phases_; }
+  const ModulePanel& modules() const { return modules_; }
 
   // Headless / test hooks (script commands and Ctrl+J).
   // Computes synchronously if needed; without a document: the load error and the search bar's
@@ -62,6 +64,7 @@ class CursorPanels {
   CallTreePanel bottom_up_{TreeDirection::BottomUp};
   MomentPanel moment_;
   PhasePanel phases_;
+  ModulePanel modules_;
   AnnotationLanes lanes_;
   SearchPanel search_;
 };

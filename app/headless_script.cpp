@@ -244,6 +244,7 @@ struct CommandRunner {
     app.cursor_panels().search_panel().step(app.session(), command.forward);
   }
   void operator()(const script::PrintCursor&) { app.print_cursor_json(); }
+  void operator()(const script::PrintModules&) { app.print_modules_json(); }
   void operator()(const script::Tab& command) {
     if (command.name == script::Tab::Name::Compare && app.state().compare_session() == nullptr)
       throw std::runtime_error("tab compare: no second run open (compare FILE)");

@@ -61,6 +61,22 @@ ModuleTree build_module_tree(std::span<const LiveElement> live, const ModuleInst
   return tree;
 }
 
+std::vector<uint32_t> module_members(std::span<const LiveElement> live, const ModuleInstances& modules,
+                                     uint32_t node) {
+  const std::vector<ModuleNode>& nodes = modules.nodes();
+  std::vector<uint32_t> members;
+  for (const LiveElement& element : live) {
+    for (uint32_t at = modules.node_of(element.elem);; at = nodes[at].parent) {
+      if (at == node) {
+        members.push_back(element.elem);
+        break;
+      }
+      if (at == kModuleRoot) break;
+    }
+  }
+  return members;
+}
+
 std::string module_tree_text(const ModuleTree& tree, size_t max_rows) {
   TextTable text({"Mem", "Self", "Count", "Module"});
   const size_t shown = max_rows == 0 ? tree.rows.size() : std::min(max_rows, tree.rows.size());

@@ -31,6 +31,10 @@ struct ModuleTree {
 
 ModuleTree build_module_tree(std::span<const LiveElement> live, const ModuleInstances& modules, size_t state);
 
+// The live elements whose allocation lies in `node`'s call or the calls below it.
+std::vector<uint32_t> module_members(std::span<const LiveElement> live, const ModuleInstances& modules,
+                                     uint32_t node);
+
 // "Mem  Self  Count  Module", the module column indented by depth; max_rows > 0 shows that many
 // rows and says how many more there are.
 std::string module_tree_text(const ModuleTree& tree, size_t max_rows = 0);

@@ -110,7 +110,7 @@ std::unique_ptr<Session> Session::open(const std::string& path, std::function<vo
 // The order of poll(): the catalog and annotations first (categories and phases read them), the
 // export last (it may write what the others built).
 void Session::register_background() {
-  background_.add(catalog_);
+  background_.add(catalog_, [this] { start_module_tree(); });  // a tree asked for before the stacks
   background_.add(annotations_, [this] {
     if (phase_wanted_key_) phase_table(phase_wanted_key_->filter);  // it waited for them
   });
@@ -124,6 +124,14 @@ void Session::register_background() {
     // A failed build shows the previous table rather than waiting for one forever.
     if (phase_build_.get()) phase_table_ = phase_build_.get();
     phase_shown_key_ = phase_building_key_;
+  });
+  background_.add(module_index_, [this] { start_module_tree(); });
+  background_.add(module_tree_build_, [this] {
+    // A failed build shows the previous tree rather than waiting for one forever.
+    if (module_tree_build_.get()) module_tree_ = module_tree_build_.get();
+    module_tree_error_ = module_tree_build_.get() ? "" : "modules: " + module_tree_build_.error();
+    module_tree_shown_ = module_tree_building_;
+    start_module_tree();  // the cursor moved on while it was built
   });
   background_.add(export_, [this] { export_message_ = export_.get() ? *export_.get() : export_.error(); });
 }
@@ -223,6 +231,7 @@ bool Session::settled() const {
   if (background_busy() || analysis_worker_.has_result() || database_landed()) return false;
   // Categories follow the stack catalog and annotations: the next poll() starts them.
   if (catalog_.get() && annotations_.get() && timeline() && categories_key_ != timeline()) return false;
+  if (module_tree_pending()) return false;
   // A wanted phase table not built yet (its request comes from the next drawn frame).
   return !phase_wanted_key_ || phase_shown_key_ == phase_wanted_key_ || timeline() == nullptr;
 }

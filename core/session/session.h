@@ -18,6 +18,7 @@
 #include "core/allocator/allocator_history.h"
 #include "core/allocator/allocator_settings.h"
 #include "core/analysis/annotation_pairing.h"
+#include "core/analysis/module_tree.h"
 #include "core/analysis/phase_table.h"
 #include "core/classify/category_timeline.h"
 #include "core/classify/classifier.h"
@@ -72,6 +73,22 @@ struct SessionCategories {
   Classification classification;
   CategoryTimeline totals;  // refers to `classification` above
   std::vector<Finding> findings;
+};
+
+// Every allocation of one device's blocks timeline placed in its nn.Module calls
+// (core/analysis/module_instances), with that device's forward stacks. Built in the background.
+struct SessionModules {
+  SessionModules(const Timeline& of, ModuleInstances placed) : blocks(&of), instances(std::move(placed)) {}
+  const Timeline* blocks;
+  ModuleInstances instances;
+};
+
+// Live memory by module call at one state of a device's blocks timeline (the Modules tab).
+struct SessionModuleTree {
+  const Timeline* blocks = nullptr;
+  ModuleTree tree;  // tree.state is a state of `blocks`
+  std::shared_ptr<const SessionModules> modules;
+  std::vector<LiveElement> live;  // at tree.state: a row's allocations (module_members)
 };
 
 // How the cursor's call trees and moment table group stacks (the analysis pane's toggles).
@@ -210,6 +227,16 @@ class Session {
   const PhaseTable* phase_table(const std::string& filter);
   bool phase_table_current(const std::string& filter) const;
 
+  // Live memory at the cursor by nn.Module call (the Modules tab), over the shown device's blocks
+  // timeline (a segments cursor is mapped through its event). Requests it, and answers the newest
+  // one built for this device (an older cursor's until the new one lands), or null. The module
+  // placement of every allocation is built once per device, after the stack catalog.
+  const SessionModuleTree* module_tree();
+  bool module_tree_current() const;  // the answer is the cursor's, or none can come
+  // Waits for the cursor's tree (scripts); null without a cursor or if it cannot be built.
+  const SessionModuleTree* module_tree_now();
+  const std::string& module_tree_error() const { return module_tree_error_; }
+
   // The cursor's analysis (call trees, moment table) under `options`: request() computes it in
   // the background; analysis() is the newest taken, whatever it was computed for;
   // analysis_now() computes synchronously when the newest does not match (headless scripts).
@@ -250,6 +277,15 @@ class Session {
   void cancel_background();
   std::optional<AnalysisRequest> analysis_request(const AnalysisOptions& options) const;
   void forget_view_state();
+  struct ModuleTreeKey {
+    const Timeline* blocks = nullptr;
+    size_t state = 0;
+    bool operator==(const ModuleTreeKey&) const = default;
+  };
+  std::optional<ModuleTreeKey> module_tree_key() const;  // the cursor's, on the device's blocks
+  void start_module_tree();                              // whatever the wanted tree waits for next
+  void start_module_index(const Timeline& blocks);
+  bool module_tree_pending() const;  // wanted, not shown, and it can still come
   std::function<std::string()> export_work(ExportFormat format, const std::string& path) const;
   void register_background();  // every BackgroundResult below, once, in poll()'s order
 
@@ -275,6 +311,8 @@ class Session {
   BackgroundResult<const std::vector<AnnotateEventRow>> notes_;
   BackgroundResult<const PhaseTable> phase_build_;
   BackgroundResult<const SessionCategories> categories_;
+  BackgroundResult<const SessionModules> module_index_;
+  BackgroundResult<const SessionModuleTree> module_tree_build_;
   BackgroundResult<const std::string> export_;  // its message; the file is the work
   std::string export_message_;
   // The results above, each registered once with what landing means (register_background).
@@ -290,6 +328,10 @@ class Session {
   std::shared_ptr<const PhaseTable> phase_table_;
   std::optional<PhaseKey> phase_shown_key_;
   std::optional<PhaseKey> phase_wanted_key_;
+  const Timeline* module_index_key_ = nullptr;  // the blocks module_index_ was started for
+  std::optional<ModuleTreeKey> module_tree_wanted_, module_tree_building_, module_tree_shown_;
+  std::shared_ptr<const SessionModuleTree> module_tree_;
+  std::string module_tree_error_;
   AnalysisWorker analysis_worker_;
   std::optional<AnalysisRequest> analysis_requested_;
   std::shared_ptr<const CursorAnalysis> analysis_;

@@ -208,13 +208,18 @@ script::Cursor parse_cursor_command(const std::vector<std::string_view>& words) 
 script::Tab parse_tab_command(const std::vector<std::string_view>& words) {
   expect_arguments(words, 1);
   using Name = script::Tab::Name;
-  static constexpr std::pair<std::string_view, Name> kTabs[] = {
-      {"call-tree", Name::CallTree},    {"bottom-up", Name::BottomUp},
-      {"moment", Name::Moment},         {"phases", Name::Phases},
-      {"categories", Name::Categories}, {"findings", Name::Findings},
-      {"compare", Name::Compare},       {"allocator", Name::Allocator},
-      {"events", Name::Events},         {"sql", Name::Sql},
-      {"settings", Name::Settings}};
+  static constexpr std::pair<std::string_view, Name> kTabs[] = {{"call-tree", Name::CallTree},
+                                                                {"bottom-up", Name::BottomUp},
+                                                                {"moment", Name::Moment},
+                                                                {"phases", Name::Phases},
+                                                                {"categories", Name::Categories},
+                                                                {"modules", Name::Modules},
+                                                                {"findings", Name::Findings},
+                                                                {"compare", Name::Compare},
+                                                                {"allocator", Name::Allocator},
+                                                                {"events", Name::Events},
+                                                                {"sql", Name::Sql},
+                                                                {"settings", Name::Settings}};
   std::string names;
   for (const auto& [word, name] : kTabs) {
     if (words[1] == word) return {name};
@@ -385,6 +390,10 @@ ScriptCommand parse_script_line(std::string_view line) {
   if (verb == "print-cursor") {
     expect_arguments(words, 0);
     return script::PrintCursor{};
+  }
+  if (verb == "print-modules") {
+    expect_arguments(words, 0);
+    return script::PrintModules{};
   }
   if (verb == "tab") return parse_tab_command(words);
   throw std::invalid_argument("unknown command '" + std::string(verb) + "'");

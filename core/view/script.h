@@ -36,9 +36,11 @@
 //   search TEXT          frame substring, address, or meta:TEXT (user_metadata / compile_context);
 //                        search-next / search-previous step the cursor
 //   print-cursor         cursor, call tree root and moment table totals, one JSON line
+//   print-modules        the Modules tab's tree at the cursor (live bytes by nn.Module call), one
+//                        JSON line
 //   export FORMAT FILE   File > Export: a snapscope-convert --export FORMAT, or png, at the cursor
-//   tab NAME             show a tab: call-tree, bottom-up, moment, phases, categories, findings,
-//                        compare (the analysis pane); allocator, events, sql, settings (the
+//   tab NAME             show a tab: call-tree, bottom-up, moment, phases, categories, modules,
+//                        findings, compare (the analysis pane); allocator, events, sql, settings (the
 //                        allocator pane)
 // Arguments with spaces are quoted: "a b" (with \" and \\ inside), or 'a b' (literal).
 // Commands that cannot apply (device N the snapshot lacks, xaxis time without timestamps, a tab
@@ -159,6 +161,7 @@ struct SearchStep {
   bool forward = true;
 };
 struct PrintCursor {};
+struct PrintModules {};
 struct Export {
   std::string format, path;
 };
@@ -169,6 +172,7 @@ struct Tab {
     Moment,
     Phases,
     Categories,
+    Modules,
     Findings,
     Compare,
     Allocator,
@@ -193,7 +197,7 @@ using ScriptCommand =
                  script::ZoomSelection, script::YFit, script::Phase, script::Tab, script::TreeSearch,
                  script::Rules, script::Finding, script::Compare, script::Align, script::PrintCompare,
                  script::PrintRanks, script::RankOpen, script::RankCompare, script::CompareLayout,
-                 script::CompareBy, script::CompareRow, script::ChartClick>;
+                 script::CompareBy, script::CompareRow, script::ChartClick, script::PrintModules>;
 
 // These throw std::invalid_argument with a message naming what is wrong.
 ViewSpec parse_view_spec(std::string_view text);

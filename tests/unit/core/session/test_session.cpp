@@ -3,6 +3,7 @@
 // while work is under way, and two sessions open at once.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include <thread>
 
 #include "core/allocator/db_event_source.h"
+#include "core/analysis/live_elements.h"
 #include "core/analysis/state_mapping.h"
 #include "core/convert/convert.h"
 #include "core/session/session.h"
@@ -287,4 +289,72 @@ TEST_CASE("session: exports are written in the background at the cursor, their o
   CHECK_THROWS(session->run_export(ExportFormat::MomentCsv, (dir / "missing" / "x.csv").string()));
   session->run_export(ExportFormat::TreeCsv, (dir / "tree.csv").string());
   CHECK(session->export_message() == "exported tree-csv to " + (dir / "tree.csv").string());
+}
+
+TEST_CASE("session: the cursor's module tree is built in the background and equals the core's") {
+  TempDir dir;
+  const fs::path converted = converted_snapshot(dir, "modules", 11);
+  auto session = Session::open(converted.string());
+  session->wait_settled();
+  const Timeline& blocks = *session->timeline();
+  session->cursor.place(blocks, peak_state(blocks));
+  CHECK(session->module_tree() == nullptr);  // asked for: the module placement comes first
+  CHECK_FALSE(session->module_tree_current());
+  session->wait_settled();
+  REQUIRE(session->module_tree_current());
+  const SessionModuleTree* shown = session->module_tree();
+  REQUIRE(shown != nullptr);
+  CHECK(session->module_tree_error().empty());
+  CHECK(shown->blocks == &blocks);
+  CHECK(shown->tree.state == peak_state(blocks));
+  CHECK(shown->tree.live_bytes == blocks.peak_bytes());
+  uint64_t top = 0;
+  for (const ModuleRow& row : shown->tree.rows) top += row.depth == 0 ? row.bytes : 0;
+  CHECK(top == blocks.peak_bytes());
+
+  // The same tree from the core alone (no forward stacks in generated traces by default).
+  const auto catalog = catalog_from_elements_db((converted / "elements.db").string());
+  const ModuleInstances modules(blocks.input().elements, *catalog);
+  const ModuleTree core =
+      build_module_tree(live_elements(blocks, peak_state(blocks)), modules, peak_state(blocks));
+  REQUIRE(core.rows.size() == shown->tree.rows.size());
+  for (size_t i = 0; i < core.rows.size(); ++i) {
+    CHECK(core.rows[i].path == shown->tree.rows[i].path);
+    CHECK(core.rows[i].bytes == shown->tree.rows[i].bytes);
+    CHECK(core.rows[i].count == shown->tree.rows[i].count);
+  }
+  // The generator's model calls modules: some live memory sits below a module call.
+  CHECK(std::any_of(core.rows.begin(), core.rows.end(), [](const ModuleRow& row) { return row.depth > 0; }));
+
+  // A row's members are its live allocations, their sizes its bytes.
+  const ModuleRow& first = shown->tree.rows.front();
+  uint64_t member_bytes = 0;
+  for (uint32_t elem : module_members(shown->live, shown->modules->instances, first.node))
+    member_bytes += blocks.element(elem).size;
+  CHECK(member_bytes == first.bytes);
+
+  // The cursor moves: module_tree_now waits for the new state's tree.
+  session->cursor.place(blocks, peak_state(blocks) - 5);
+  const SessionModuleTree* moved = session->module_tree_now();
+  REQUIRE(moved != nullptr);
+  CHECK(moved->tree.state == peak_state(blocks) - 5);
+  CHECK(moved->tree.live_bytes == blocks.total_at_state(peak_state(blocks) - 5));
+
+  // The segments timeline's cursor is mapped to the blocks state of the same event.
+  session->select_kind(TimelineKind::Segments);
+  const SessionModuleTree* mapped = session->module_tree_now();
+  REQUIRE(mapped != nullptr);
+  CHECK(mapped->blocks == &session->device()->blocks);
+  CHECK(mapped->tree.live_bytes == blocks.total_at_state(mapped->tree.state));
+}
+
+TEST_CASE("session: closing while the module placement is built cancels it") {
+  TempDir dir;
+  const fs::path converted = converted_snapshot(dir, "modules-close", 12);
+  auto session = Session::open(converted.string());
+  session->cursor.place(*session->timeline(), peak_state(*session->timeline()));
+  session->module_tree();
+  session->poll();
+  session.reset();
+  CHECK(fs::exists(converted / "elements.db"));
 }

@@ -83,6 +83,15 @@ TEST_CASE("script: colour by category, rules files and findings") {
   CHECK(std::get<script::Color>(commands[4]).coloring == ChartColoring::Allocation);
 }
 
+TEST_CASE("script: the Modules tab and its print command") {
+  const auto commands = parse_script("tab modules\nprint-modules\n", "s.txt");
+  REQUIRE(commands.size() == 2);
+  CHECK(std::get<script::Tab>(commands[0]).name == script::Tab::Name::Modules);
+  CHECK_FALSE(std::get<script::Tab>(commands[0]).in_allocator_pane());
+  CHECK(std::holds_alternative<script::PrintModules>(commands[1]));
+  CHECK_THROWS_AS(parse_script("print-modules now\n", "s.txt"), std::invalid_argument);
+}
+
 TEST_CASE("script errors name the line") {
   try {
     parse_script("view 0:1\nfly away\n", "demo.txt");
@@ -176,7 +185,7 @@ TEST_CASE("script: click is the window's, chart-click the chart's; every tab and
   CHECK(std::get<script::Cursor>(commands[7]).move == script::Cursor::Move::None);
   CHECK_THROWS_WITH_AS(
       parse_script_line("tab nope"),
-      "tab needs one of call-tree, bottom-up, moment, phases, categories, findings, compare, "
+      "tab needs one of call-tree, bottom-up, moment, phases, categories, modules, findings, compare, "
       "allocator, events, sql, settings; got 'nope'",
       std::invalid_argument);
 }
