@@ -14,6 +14,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/elements_db/elements_db.h"
 #include "core/store/elements_db/elements_db_schema.h"
+#include "core/store/elements_db/row_limits.h"
 #include "core/store/elements_db/sqlite_handle.h"
 
 namespace snapscope {
@@ -96,30 +97,20 @@ std::vector<std::optional<int64_t>> aggregates(SqliteDatabase& db, const char* s
   throw InputError(db.path() + ": " + what);
 }
 
-// A stack id must be 0 (no frames) or one the stacks table holds (ids are dense from 1).
-void verify_stack_ids(SqliteDatabase& db, const char* table, std::optional<int64_t> lowest,
-                      std::optional<int64_t> highest, int64_t last_stack) {
-  std::optional<int64_t> bad;
-  if (lowest && *lowest < 0) bad = lowest;
-  if (highest && *highest > 0 && *highest > last_stack) bad = highest;
-  if (bad) {
-    bad_rows(db, std::string(table) + ": stack id " + std::to_string(*bad) +
-                     ", which the stacks table does not hold");
-  }
-}
-
 // Ranges inside the tables with a row per segment or per context (small), each one aggregate pass
 // with no join (docs/FORMAT.md). The tables with a row per trace entry (events, allocation_rows)
 // are checked row by row where they are read (row_limits.h): scanning them at open took 10.4 s
 // (7.8 s events, 2.6 s allocation_rows) on a 10M-allocation directory, 3.6x its whole --report.
-void verify_segment_rows(SqliteDatabase& db, int64_t last_stack) {
+void verify_segment_rows(SqliteDatabase& db, const RowLimits& limits) {
   const auto row = aggregates(db,
                               "SELECT min(size), min(free_event - alloc_event), min(stack_id), max(stack_id) "
                               "FROM segment_allocations",
                               4);
   if (row[0] && *row[0] < 0) bad_rows(db, "segment_allocations: a negative size");
   if (row[1] && *row[1] < 0) bad_rows(db, "segment_allocations: a segment freed before it is allocated");
-  verify_stack_ids(db, "segment_allocations", row[2], row[3], last_stack);
+  for (const std::optional<int64_t>& stack_id : {row[2], row[3]}) {
+    if (stack_id) limits.check_stack_id("segment_allocations", *stack_id);
+  }
 }
 
 // Strings are shown and searched whole: none may be longer than kMaxTextBytes (docs/FORMAT.md).
@@ -154,8 +145,7 @@ void verify_context_strings(SqliteDatabase& db) {
 }
 
 void verify_row_ranges(SqliteDatabase& db) {
-  const int64_t last_stack = scalar(db, "SELECT max(stack_id) FROM stacks");  // -1: none
-  verify_segment_rows(db, last_stack);
+  verify_segment_rows(db, RowLimits(db));
   verify_context_strings(db);
   verify_text_lengths(db);
 }

@@ -19,13 +19,15 @@ class RowLimits {
 
   // Throws InputError naming the database when an events row is out of range.
   void check_event(int64_t size, int64_t stack_id, int64_t context) const;
+  // Throws InputError when `stack_id` of `table` is neither 0 (no frames) nor one the stacks
+  // table holds.
+  void check_stack_id(const char* table, int64_t stack_id) const;
   // The same for an allocation_rows row, or with `segment` a segment_allocations row.
   void check_allocation(bool segment, int64_t size, std::optional<int64_t> alloc_event,
                         std::optional<int64_t> free_event, int64_t stack_id, int64_t stack_index) const;
 
  private:
   [[noreturn]] void bad_row(const std::string& what) const;
-  void check_stack_id(const char* table, int64_t stack_id) const;
 
   std::string path_;
   int64_t last_stack_ = -1;    // stack ids are 0 (no frames) or 1..last_stack_
