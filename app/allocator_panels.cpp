@@ -3,7 +3,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <chrono>
 #include <exception>
 
 #include "app/database_wait.h"
@@ -65,10 +64,7 @@ void AllocatorPanels::reset() {
 
 void AllocatorPanels::forget_device() {
   history_ = nullptr;
-  usage_.reset();
   curve_.reset();
-  state_.reset();
-  shown_event_.reset();
   focus_.clear();
 }
 
@@ -94,8 +90,6 @@ void AllocatorPanels::on_new_device(Session& state) {
   const DeviceDocument* device = state.device();
   shown_device_ = device ? std::optional(device->device) : std::nullopt;
   open_events(state);
-  if (device == nullptr) return;
-  usage_ = std::make_unique<UsageCurve>(device->blocks, device->reserved);
 }
 
 // The shown device's event list, from elements.db once it is there (none while it is written).
@@ -112,8 +106,6 @@ void AllocatorPanels::take_history(const Session& state) {
   if (built == history_) return;
   history_ = built;
   events_.set_history(history_);
-  state_.reset();
-  shown_event_.reset();
 }
 
 int64_t AllocatorPanels::focused_event(const Session& state) const {
@@ -128,22 +120,14 @@ void AllocatorPanels::focus_event(Session& state, int64_t event) {
   state.cursor.place(*timeline, focus_.focus(*timeline, event, events_.event_count()));
 }
 
-void AllocatorPanels::refresh_state(int64_t event) {
-  if (history_ == nullptr || shown_event_ == event) return;
-  const auto start = std::chrono::steady_clock::now();
-  state_ = history_->after_event(event);
-  layout_ = layout_segments(*state_, &history_->pools());
-  state_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  shown_event_ = event;
-}
-
 void AllocatorPanels::draw_usage_strip(Session& state, float x_offset, float width, float height) {
   const Timeline* timeline = state.timeline();
-  if (usage_ == nullptr || timeline == nullptr) {
+  const UsageCurve* usage = state.usage_curve();
+  if (usage == nullptr || timeline == nullptr) {
     ImGui::Dummy(ImVec2(width, height));
     return;
   }
-  curve_.draw(state, *usage_, *timeline, x_offset, width, height);
+  curve_.draw(state, *usage, *timeline, x_offset, width, height);
 }
 
 void AllocatorPanels::draw_oom_markers(const Session& state, float x, float y, float width, float height) {
@@ -155,7 +139,8 @@ void AllocatorPanels::draw_oom_markers(const Session& state, float x, float y, f
 void AllocatorPanels::draw_pane(Session& state, float width, float height) {
   ImGui::BeginChild("allocator-pane", ImVec2(width, height), true);
   const int64_t event = focused_event(state);
-  if (history_ != nullptr && state.cursor.placed()) refresh_state(event);
+  const SessionAllocatorState* shown =
+      history_ != nullptr && state.cursor.placed() ? state.allocator_state(event) : nullptr;
   if (ImGui::BeginTabBar("allocator-tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
     const auto tab_flags = [&](Tab tab) {
       return select_tab_ == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
@@ -170,11 +155,13 @@ void AllocatorPanels::draw_pane(Session& state, float width, float height) {
         ImGui::TextDisabled(state.device() != nullptr
                                 ? "replaying the trace backwards from the segment snapshot..."
                                 : "no snapshot open");
-      } else if (!state.cursor.placed() || !state_) {
+      } else if (!state.cursor.placed()) {
         ImGui::TextDisabled(
             "place the time cursor (click the chart, Home/End, P for peak) to see the allocator");
+      } else if (shown == nullptr) {
+        ImGui::TextDisabled("rebuilding the allocator at event #%lld...", static_cast<long long>(event));
       } else {
-        allocator_.draw(*state_, layout_, event, state_ms_);
+        allocator_.draw(shown->state, shown->layout, shown->event, shown->build_ms);
       }
       ImGui::EndTabItem();
     }
@@ -213,16 +200,18 @@ nlohmann::json AllocatorPanels::json(Session& state) {
   if (!state.allocator_history_error().empty()) out["allocator_error"] = state.allocator_history_error();
   if (built == nullptr || !state.cursor.placed()) return out;
   const int64_t event = focused_event(state);
-  refresh_state(event);
+  const SessionAllocatorState* shown = state.allocator_state_now(event);
+  if (shown == nullptr) return out;
+  const SegmentLayout& layout = shown->layout;
   out["allocator"] = {
       {"event", event},
-      {"segments", state_->segments().size()},
-      {"blocks", state_->blocks().size()},
-      {"allocated", state_->allocated_bytes()},
-      {"reserved", state_->reserved_bytes()},
-      {"pending_free", state_->pending_free_bytes()},
-      {"rows", layout_.rows},
-      {"private_pool_segments", std::count_if(layout_.segments.begin(), layout_.segments.end(),
+      {"segments", shown->state.segments().size()},
+      {"blocks", shown->state.blocks().size()},
+      {"allocated", shown->state.allocated_bytes()},
+      {"reserved", shown->state.reserved_bytes()},
+      {"pending_free", shown->state.pending_free_bytes()},
+      {"rows", layout.rows},
+      {"private_pool_segments", std::count_if(layout.segments.begin(), layout.segments.end(),
                                               [](const PlacedSegment& s) { return s.pool.has_value(); })},
       {"ooms", built->ooms().size()}};
   return out;

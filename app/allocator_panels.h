@@ -1,11 +1,9 @@
 // Everything about the caching allocator itself, wired to the one time cursor: the allocator
 // state at the focused event, the event list, the reserved / fragmentation strip under the chart,
-// OOM markers on the chart, and the SQL console. The history is built in the background per
-// device from elements.db; panels only draw and dispatch, numbers come from core/allocator and
-// core/sql.
+// OOM markers on the chart, and the SQL console. The Session builds the history, the state at
+// the focused event and the usage curve; these panels only draw and dispatch.
 #pragma once
 
-#include <memory>
 #include <optional>
 
 #include <nlohmann/json.hpp>
@@ -16,8 +14,6 @@
 #include "app/sql_console_panel.h"
 #include "core/allocator/allocator_history.h"
 #include "core/allocator/event_focus.h"
-#include "core/allocator/segment_layout.h"
-#include "core/allocator/usage_curve.h"
 #include "core/session/session.h"
 #include "core/view/script.h"
 
@@ -54,18 +50,12 @@ class AllocatorPanels {
   void take_history(const Session& state);
   int64_t focused_event(const Session& state) const;
   void focus_event(Session& state, int64_t event);
-  void refresh_state(int64_t event);
 
   bool sql_open_ = false;                // the SQL console is connected to this session's database
   int database_generation_ = 0;          // the session's, when the panels above were connected
   std::optional<int> shown_device_;      // the device the panels below describe
   AllocatorHistory* history_ = nullptr;  // the session's, once built
-  std::unique_ptr<UsageCurve> usage_;
-  EventFocus focus_;
-  std::optional<int64_t> shown_event_;  // the event state_ / layout_ describe
-  std::optional<AllocatorState> state_;
-  SegmentLayout layout_;
-  double state_ms_ = 0;
+  EventFocus focus_;                     // which event of the cursor's state the event list chose
   ReservedCurve curve_;
   AllocatorPanel allocator_;
   EventListPanel events_;

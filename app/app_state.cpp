@@ -54,7 +54,10 @@ bool AppState::poll_compare_loader(const std::function<void()>& before_replace) 
   // B follows A's device where it has it.
   if (session_->settings.device >= 0) opened->select_device(session_->settings.device);
   if (before_replace) before_replace();
-  compare_ = std::move(opened);
+  const AlignMode mode = compare_ ? compare_->mode() : AlignMode::Steps;  // a new B keeps the choice
+  compare_.reset();  // the old comparison's diff reads the old run B
+  compare_ = std::make_unique<Comparison>(*session_, std::move(opened), ready_);
+  compare_->set_mode(mode);
   return true;
 }
 
@@ -79,7 +82,8 @@ bool AppState::poll_loader(const std::function<void()>& before_replace) {
   opened->fit_view();
   opened->place_opening_cursor();
   if (before_replace) before_replace();
-  session_ = std::move(opened);  // the old session cancels its work as it goes
+  if (compare_) compare_->rebind_a(*opened);  // before the old run A goes
+  session_ = std::move(opened);               // the old session cancels its work as it goes
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/session/comparison.h"
 #include "core/session/session.h"
 #include "core/view/document_loader.h"
 #include "core/view/recent_files.h"
@@ -44,7 +45,9 @@ class AppState {
   // background beside the active one. A failed load leaves no comparison and sets error().
   void open_compare(const std::string& path);
   bool poll_compare_loader(const std::function<void()>& before_replace = {});  // true when B arrived
-  Session* compare_session() { return compare_.get(); }
+  Session* compare_session() { return compare_ ? &compare_->b() : nullptr; }
+  // The comparison of run A (the active session) with run B, when B is open.
+  Comparison* comparison() { return compare_.get(); }
   bool compare_loading() const { return compare_loader_.busy(); }
   void close_compare() { compare_.reset(); }
   // Sets the wrapper list (core/analysis/frame_kind.h), saves it with the settings, and drops
@@ -54,7 +57,7 @@ class AppState {
  private:
   std::unique_ptr<Session> session_ = std::make_unique<Session>();
   DocumentLoader loader_;
-  std::unique_ptr<Session> compare_;
+  std::unique_ptr<Comparison> compare_;  // after session_: goes first
   DocumentLoader compare_loader_;
   RecentFiles recent_;
   std::string error_;

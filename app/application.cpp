@@ -82,13 +82,13 @@ bool Application::stacked_compare() {
 
 bool Application::draw_charts(float chart_width, float height) {
   const float plot_width = chart_width - TimelinePanel::kAxisLeft;
-  Session* run_b = state_.compare_session();
+  Comparison* compared = state_.comparison();
   if (!stacked_compare()) {
     const bool restreamed = timeline_.draw(session(), chart_width, height);
     allocator_panels_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(), plot_width,
                                        height - TimelinePanel::kAxisBottom);
-    if (run_b && session().timeline())
-      compare_view_.draw_overlay(session(), *run_b, timeline_.chart_x(), timeline_.chart_y(), plot_width,
+    if (compared && session().timeline())
+      compare_view_.draw_overlay(*compared, timeline_.chart_x(), timeline_.chart_y(), plot_width,
                                  height - TimelinePanel::kAxisBottom);
     return restreamed;
   }
@@ -96,11 +96,11 @@ bool Application::draw_charts(float chart_width, float height) {
   bool restreamed = timeline_.draw(session(), chart_width, height_a);
   allocator_panels_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(), plot_width,
                                      height_a - TimelinePanel::kAxisBottom);
-  compare_view_.follow_a(session(), *run_b);
+  compared->follow_a();
   ImGui::PushID("run-b");
-  restreamed = timeline_b_.draw(*run_b, chart_width, height - height_a) || restreamed;
+  restreamed = timeline_b_.draw(compared->b(), chart_width, height - height_a) || restreamed;
   ImGui::PopID();
-  compare_view_.draw_b_label(*run_b, timeline_b_.chart_x(), timeline_b_.chart_y());
+  compare_view_.draw_b_label(*compared, timeline_b_.chart_x(), timeline_b_.chart_y());
   return restreamed;
 }
 
@@ -154,7 +154,7 @@ bool Application::render_frame() {
   if (state_.poll_loader([this] { forget_session(); })) on_document_loaded();
   session().poll();
   if (state_.poll_compare_loader([this] { forget_compare(); })) fit_both_runs();
-  if (Session* run_b = state_.compare_session()) run_b->poll();
+  if (Comparison* compared = state_.comparison()) compared->poll();
   rank_view_.poll();
   // Categories arrive in the background (and again after new rules): recolour when they do; and
   // sites once the database they are read from lands.
@@ -246,11 +246,11 @@ bool Application::render_frame() {
     panes_.allocator_width =
         std::clamp(panes_.allocator_width, kMinPane, std::max(kMinPane, chart_width - kMinPane));
     const float analysis_width = chart_width - panes_.allocator_width - kSplitterThickness;
-    Session* run_b = state_.compare_session();
+    Comparison* compared = state_.comparison();
     cursor_panels_.draw_analysis_pane(
         session(), analysis_width, 0,
-        run_b ? std::function<void()>([this, run_b] { compare_view_.draw_panel(session(), *run_b); })
-              : std::function<void()>());
+        compared ? std::function<void()>([this, compared] { compare_view_.draw_panel(*compared); })
+                 : std::function<void()>());
     ImGui::SameLine(0, 0);
     splitter("##split-allocator", SplitAxis::Vertical, kSplitterThickness, ImGui::GetContentRegionAvail().y,
              panes_.allocator_width, kMinPane, chart_width - kMinPane, false);
@@ -376,9 +376,9 @@ void Application::print_allocator_json() {
 }
 
 bool Application::panels_settled() {
-  const Session* run_b = state_.compare_session();
+  const Comparison* compared = state_.comparison();
   return session().settled() && cursor_panels_.settled(session()) &&
-         (run_b == nullptr || (run_b->settled() && compare_view_.settled()));
+         (compared == nullptr || compared->settled());
 }
 
 void Application::fit_both_runs() {
@@ -465,7 +465,9 @@ int Application::run_interactive() {
       present();
       --frames_owed;
     }
-    const bool background = state_.loader().busy() || session().background_busy() || !compare_view_.settled();
+    const Comparison* compared = state_.comparison();
+    const bool background =
+        state_.loader().busy() || session().background_busy() || (compared && compared->computing());
     const double wait = state_.loader().busy() ? kLoadingFrameSeconds
                         : background           ? kBusyWaitSeconds
                                                : kIdleWaitSeconds;
@@ -476,7 +478,7 @@ int Application::run_interactive() {
     // result lands (no input marks either): draw them without waiting for the mouse.
     if (timeline_.layer().frame_waiting() || timeline_b_.layer().frame_waiting())
       frames_owed = std::max(frames_owed, 1);
-    if (compare_view_.result_waiting()) frames_owed = std::max(frames_owed, 2);
+    if (compared && compared->result_waiting()) frames_owed = std::max(frames_owed, 2);
     if (session().result_waiting()) frames_owed = std::max(frames_owed, 2);
   }
   return 0;

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <future>
 #include <memory>
 
 #include <nlohmann/json.hpp>

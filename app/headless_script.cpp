@@ -33,11 +33,11 @@ std::string device_names(const Document& document) {
   return names;
 }
 
-Session& compare_run(Application& app, const char* command) {
-  Session* run_b = app.state().compare_session();
-  if (run_b == nullptr)
+Comparison& comparison(Application& app, const char* command) {
+  Comparison* compared = app.state().comparison();
+  if (compared == nullptr)
     throw std::runtime_error(std::string(command) + ": no second run open (compare FILE)");
-  return *run_b;
+  return *compared;
 }
 
 // Runs one script command; the visitor keeps each command's effect in one place.
@@ -83,28 +83,28 @@ struct CommandRunner {
     const AlignMode mode = command.mode == "time"    ? AlignMode::Time
                            : command.mode == "steps" ? AlignMode::Steps
                                                      : AlignMode::Events;
-    app.compare_view().set_mode(mode);
+    comparison(app, "align").set_mode(mode);
   }
   void operator()(const script::CompareLayout& command) {
     app.compare_view().set_layout(command.stacked ? CompareView::Layout::Stacked
                                                   : CompareView::Layout::Overlay);
   }
   void operator()(const script::CompareBy& command) {
-    app.compare_view().set_grouping(command.grouping == "category" ? CompareView::Grouping::Category
-                                    : command.grouping == "path"   ? CompareView::Grouping::CallPath
-                                                                   : CompareView::Grouping::Location);
+    app.compare_view().set_grouping(command.grouping == "category" ? CompareGrouping::Category
+                                    : command.grouping == "path"   ? CompareGrouping::CallPath
+                                                                   : CompareGrouping::Location);
   }
   void operator()(const script::CompareRow& command) {
-    Session& run_b = compare_run(app, "compare-row");
+    Comparison& compared = comparison(app, "compare-row");
     app.render_settled();
-    if (!app.compare_view().click_row(app.session(), run_b, command.index))
+    if (!app.compare_view().click_row(compared, command.index))
       throw std::runtime_error("compare-row: no row " + std::to_string(command.index) +
                                " in the Compare tab");
   }
   void operator()(const script::PrintCompare&) {
-    Session& run_b = compare_run(app, "print-compare");
+    Comparison& compared = comparison(app, "print-compare");
     app.render_settled();
-    std::printf("%s\n", app.compare_view().compare_json(app.session(), run_b).dump().c_str());
+    std::printf("%s\n", app.compare_view().compare_json(compared).dump().c_str());
     std::fflush(stdout);
   }
   void operator()(const script::PrintRanks&) {

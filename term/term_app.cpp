@@ -51,11 +51,6 @@ std::string phase_at(Session& session, size_t state) {
   return inner ? inner->name : std::string();
 }
 
-std::span<const AnnotationRecord> annotations_of(const Session& session) {
-  const auto* records = session.annotations();
-  return records ? std::span<const AnnotationRecord>(*records) : std::span<const AnnotationRecord>();
-}
-
 // --diff's call-path depth: deep enough for any real model's stack.
 constexpr uint32_t kCallPathDepth = 32;
 
@@ -161,9 +156,10 @@ int run_terminal(Terminal& terminal, const TermOptions& options, KeyTimings* ben
 }
 
 TermApp::TermApp(Terminal& terminal, std::unique_ptr<Session> a, std::unique_ptr<Session> b)
-    : terminal_(terminal), a_(std::move(a)), b_(std::move(b)) {
-  if (b_) align_mode_ = AlignMode::Steps;  // as the viewer: falls back to events without steps
-  if (b_) pane_ = Pane::Compare;
+    : terminal_(terminal), a_(std::move(a)) {
+  // Aligned by steps, as the viewer: falls back to events without them.
+  if (b) compared_ = std::make_unique<Comparison>(*a_, std::move(b));
+  if (compared_) pane_ = Pane::Compare;
 }
 
 int TermApp::run() {
@@ -183,7 +179,7 @@ int TermApp::run() {
 bool TermApp::poll() {
   bool arrived = a_->poll();
   run_pending_search();
-  if (b_ && b_->poll()) arrived = true;
+  if (compared_ && compared_->poll()) arrived = true;
   update_compare();
   update_panes();
   return arrived;
@@ -203,30 +199,27 @@ void TermApp::update_panes() {
                     a_->categories(),
                     a_->findings().size(),
                     analysis.get(),
-                    b_ ? b_->analysis().get() : nullptr,
-                    b_ && b_->cursor.placed() ? b_->cursor.state() : SIZE_MAX,
-                    alignment_.get(),
+                    compared_ ? b().analysis().get() : nullptr,
+                    compared_ && b().cursor.placed() ? b().cursor.state() : SIZE_MAX,
+                    compared_ ? compared_->alignment() : nullptr,
                     diff_rows_,
-                    a_->stack_catalog() && (!b_ || b_->stack_catalog())};
+                    a_->stack_catalog() && (!compared_ || b().stack_catalog())};
   if (key == pane_key_) return;
   pane_key_ = key;
   category_split_ = category_split();
   categories_.set_lines(category_lines());
   findings_.set_lines(a_->categories() ? split_lines(findings_text(a_->findings()))
                                        : std::vector<TextLine>{{"classifying allocations...", Ink::Dim}});
-  if (b_) compare_.set_lines(compare_lines());
+  if (compared_) compare_.set_lines(compare_lines());
 }
 
 void TermApp::update_compare() {
-  if (!b_ || a_->timeline() == nullptr || b_->device() == nullptr) return;
-  const bool wants_annotations = align_mode_ == AlignMode::Steps;
-  if (wants_annotations && (a_->annotations() == nullptr || b_->annotations() == nullptr)) return;
-  if (!alignment_ || alignment_->requested_mode() != align_mode_)
-    alignment_ = std::make_unique<RunAlignment>(a_->device()->blocks, b_->device()->blocks, align_mode_,
-                                                annotations_of(*a_), annotations_of(*b_));
-  const Timeline& tb = b_->device()->blocks;
-  if (a_->cursor.placed()) b_->cursor.place(tb, alignment_->b_state(a_->cursor.state()));
-  b_->request_analysis({});
+  if (!compared_) return;
+  const RunAlignment* aligned = compared_->alignment();
+  if (aligned == nullptr) return;
+  const Timeline& tb = b().device()->blocks;
+  if (a_->cursor.placed()) b().cursor.place(tb, aligned->b_state(a_->cursor.state()));
+  b().request_analysis({});
 }
 
 std::string TermApp::category_split() const {
@@ -257,25 +250,26 @@ std::vector<TextLine> TermApp::category_lines() const {
 
 std::vector<TextLine> TermApp::compare_lines() const {
   const Timeline& ta = a_->device()->blocks;
-  const Timeline& tb = b_->device()->blocks;
+  const Timeline& tb = b().device()->blocks;
   const uint64_t peak_a = ta.peak_bytes(), peak_b = tb.peak_bytes();
   const int64_t delta = static_cast<int64_t>(peak_b) - static_cast<int64_t>(peak_a);
   std::vector<TextLine> lines = {
-      {"A " + a_->document()->opened_path + "   B " + b_->document()->opened_path, Ink::Dim},
+      {"A " + a_->document()->opened_path + "   B " + b().document()->opened_path, Ink::Dim},
       {"peak A " + format_bytes_exact(peak_a) + ", peak B " + format_bytes_exact(peak_b), Ink::Normal},
       {"peak delta: " + format_signed_bytes(delta) + " (" + std::to_string(delta) + " B, " +
            percent_text(growth_percent(peak_a, peak_b)) + ")",
        delta > 0 ? Ink::Hot : Ink::Mild}};
-  if (!alignment_) return lines;
+  const RunAlignment* aligned = compared_->alignment();
+  if (aligned == nullptr) return lines;
   lines.push_back(
-      {std::string("aligned by ") + align_name(alignment_->effective_mode()) +
-           (alignment_->effective_mode() != align_mode_ ? " (no matching steps: by events)" : "") +
+      {std::string("aligned by ") + align_name(aligned->effective_mode()) +
+           (aligned->effective_mode() != compared_->mode() ? " (no matching steps: by events)" : "") +
            "   A to change; g: rows by " + diff_rows_name(next_diff_rows(diff_rows_)),
        Ink::Dim});
   const auto& analysis_a = a_->analysis();
-  const auto& analysis_b = b_->analysis();
+  const auto& analysis_b = b().analysis();
   if (!analysis_a || !analysis_b || !a_->cursor.placed() || analysis_a->state != a_->cursor.state() ||
-      analysis_b->state != b_->cursor.state())
+      analysis_b->state != b().cursor.state())
     return lines.push_back({"diffing at the cursor...", Ink::Dim}), lines;
   lines.push_back({"at the cursor: A event #" + std::to_string(event_of_state(ta, analysis_a->state)) +
                        ", B event #" + std::to_string(event_of_state(tb, analysis_b->state)),
@@ -291,7 +285,7 @@ std::vector<TextLine> TermApp::diff_lines(const CursorAnalysis& a, const CursorA
     return split_lines(moment_diff_text(diff_moments(a.moment, b.moment), 0));
   if (diff_rows_ == DiffRows::Category) {
     const SessionCategories* ca = a_->categories();
-    const SessionCategories* cb = b_->categories();
+    const SessionCategories* cb = compared_->b().categories();
     if (ca == nullptr || cb == nullptr) return {{"classifying allocations...", Ink::Dim}};
     return split_lines(
         moment_diff_text(diff_moments(category_moment_table(a.live, ca->classification, a.state),
@@ -299,7 +293,7 @@ std::vector<TextLine> TermApp::diff_lines(const CursorAnalysis& a, const CursorA
                          0, {"Category", "categories"}));
   }
   const auto& catalog_a = a_->stack_catalog();
-  const auto& catalog_b = b_->stack_catalog();
+  const auto& catalog_b = compared_->b().stack_catalog();
   if (!catalog_a || !catalog_b) return {{"loading the stacks...", Ink::Dim}};
   const MomentDiff totals = diff_moments(a.moment, b.moment);
   const uint64_t min_delta = std::max<uint64_t>(1, std::max(totals.live_a, totals.live_b) / 100);
@@ -313,7 +307,8 @@ void TermApp::draw() {
   draw_title();
   const int chart_height = std::max(6, (rows - 5) * 2 / 5);
   ChartRunB run_b;
-  if (b_ && alignment_) run_b = {&b_->device()->blocks, alignment_.get()};
+  if (const RunAlignment* aligned = compared_ ? compared_->alignment() : nullptr)
+    run_b = {&b().device()->blocks, aligned};
   chart_.draw(terminal_, *a_, {1, 0, chart_height, cols}, run_b);
   const int status_row = 1 + chart_height;  // two lines: the readout, the category split
   draw_status(status_row);
@@ -328,7 +323,7 @@ void TermApp::draw_title() const {
   const Document* document = a_->document();
   std::string title =
       " snapscope-term  " + document->opened_path + "  device " + std::to_string(a_->settings.device);
-  if (b_) title += "  vs  " + b_->document()->opened_path;
+  if (compared_) title += "  vs  " + b().document()->opened_path;
   terminal_.fill(0, 0, terminal_.cols(), Ink::Title);
   terminal_.put(0, 0, fit_cells_left(title, terminal_.cols() - 9, terminal_.utf8()), terminal_.cols() - 9,
                 Ink::Title);
@@ -366,7 +361,7 @@ void TermApp::draw_tabs(int row) const {
       {Pane::Categories, "4 Categories"}, {Pane::Findings, "5 Findings"},  {Pane::Compare, "6 Compare"}};
   int x = 0;
   for (const auto& [pane, label] : kTabs) {
-    if (pane == Pane::Compare && !b_) continue;
+    if (pane == Pane::Compare && !compared_) continue;
     const std::string text = std::string(" ") + label + " ";
     const bool shown = pane == pane_;
     terminal_.put(row, x, text, -1, shown ? Ink::Title : Ink::Dim,
@@ -464,7 +459,7 @@ void TermApp::handle(int ch) {
 bool TermApp::global_key(int ch) {
   if (ch >= '1' && ch <= '6') {
     const auto pane = static_cast<Pane>(ch - '1');
-    if (pane != Pane::Compare || b_) pane_ = pane;
+    if (pane != Pane::Compare || compared_) pane_ = pane;
     return true;
   }
   switch (ch) {
@@ -490,9 +485,10 @@ bool TermApp::global_key(int ch) {
       diff_rows_ = next_diff_rows(diff_rows_);
       return true;
     case 'A':
-      align_mode_ = align_mode_ == AlignMode::Events ? AlignMode::Time
-                    : align_mode_ == AlignMode::Time ? AlignMode::Steps
-                                                     : AlignMode::Events;
+      if (compared_)
+        compared_->set_mode(compared_->mode() == AlignMode::Events ? AlignMode::Time
+                            : compared_->mode() == AlignMode::Time ? AlignMode::Steps
+                                                                   : AlignMode::Events);
       return true;
     default:
       return false;

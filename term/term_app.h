@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/compare/run_alignment.h"
+#include "core/session/comparison.h"
 #include "core/session/session.h"
 #include "term/moment_pane.h"
 #include "term/term_bench.h"
@@ -76,9 +77,9 @@ class TermApp {
   std::vector<TextLine> diff_lines(const CursorAnalysis& a, const CursorAnalysis& b) const;
 
   Terminal& terminal_;
-  std::unique_ptr<Session> a_, b_;
-  std::unique_ptr<RunAlignment> alignment_;
-  AlignMode align_mode_ = AlignMode::Events;
+  Session& b() const { return compared_->b(); }  // run B, when compared_
+  std::unique_ptr<Session> a_;
+  std::unique_ptr<Comparison> compared_;  // run B and its alignment to A
   DiffRows diff_rows_ = DiffRows::Location;
   TimelineChart chart_;
   TreePane top_down_, bottom_up_;

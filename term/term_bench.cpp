@@ -64,7 +64,7 @@ constexpr auto kSettleLimit = std::chrono::seconds(60);
 bool TermApp::settled() const {
   const bool cursor_answered =
       !a_->cursor.placed() || (a_->analysis() && a_->analysis()->state == a_->cursor.state());
-  return a_->settled() && (!b_ || b_->settled()) && cursor_answered;
+  return a_->settled() && (!compared_ || compared_->settled()) && cursor_answered;
 }
 
 // Polls and draws (only when something arrived, as run() does) until every session is settled.

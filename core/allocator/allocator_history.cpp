@@ -74,6 +74,7 @@ AllocatorHistory::AllocatorHistory(AllocatorState final_state, std::unique_ptr<E
 
 bool AllocatorHistory::replace_events(std::unique_ptr<EventSource> events) {
   if (!events || events->size() != event_count_) return false;
+  const std::lock_guard lock(query_mutex_);
   events_ = std::move(events);
   return true;
 }
@@ -156,6 +157,7 @@ void AllocatorHistory::undo_range(AllocatorState& state, size_t from, size_t to)
 }
 
 AllocatorState AllocatorHistory::at_position(size_t position) {
+  const std::lock_guard lock(query_mutex_);
   position = std::min(position, event_count_);
   const auto found = std::lower_bound(checkpoints_.begin(), checkpoints_.end(), position,
                                       [](const Checkpoint& c, size_t p) { return c.position < p; });

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -77,7 +78,8 @@ class AllocatorHistory {
                    const std::atomic<bool>* cancel = nullptr);
 
   size_t event_count() const { return event_count_; }
-  // State after the first `position` events, position in [0, event_count()] (clamped).
+  // State after the first `position` events, position in [0, event_count()] (clamped). Queries
+  // from several threads take turns (the viewer's allocator state and the OOM findings).
   AllocatorState at_position(size_t position);
   // State right after raw event `event` (-1: before the first event).
   AllocatorState after_event(int64_t event);
@@ -114,6 +116,7 @@ class AllocatorHistory {
   // Undoes events [from, to) of the source on `state`, last first.
   void undo_range(AllocatorState& state, size_t from, size_t to);
 
+  std::mutex query_mutex_;  // at_position and replace_events share events_ and buffer_
   std::unique_ptr<EventSource> events_;
   size_t event_count_ = 0;
   size_t budget_ = 0, interval_ = 1, stored_bytes_ = 0;

@@ -114,7 +114,11 @@ void Session::register_background() {
   background_.add(annotations_, [this] {
     if (phase_wanted_key_) phase_table(phase_wanted_key_->filter);  // it waited for them
   });
-  background_.add(history_, [this] { rebuild_findings(); });  // OOM forensics need the history
+  background_.add(history_, [this] {
+    rebuild_findings();  // OOM forensics need the history
+    forget_allocator_state();
+    start_allocator_state();  // asked for before the history was there
+  });
   background_.add(notes_);
   background_.add(pools_, [this] {
     if (pools_shown()) fit_view(settings.y_fit.at_least);  // asked for before the pools were known
@@ -132,6 +136,13 @@ void Session::register_background() {
     module_tree_error_ = module_tree_build_.get() ? "" : "modules: " + module_tree_build_.error();
     module_tree_shown_ = module_tree_building_;
     start_module_tree();  // the cursor moved on while it was built
+  });
+  background_.add(allocator_state_build_, [this] {
+    if (allocator_state_build_.get()) allocator_state_ = allocator_state_build_.get();
+    if (!allocator_state_build_.error().empty())
+      error_ = "allocator state: " + allocator_state_build_.error();
+    allocator_state_done_ = allocator_state_building_;
+    start_allocator_state();  // the cursor moved on while it was built
   });
   background_.add(export_, [this] { export_message_ = export_.get() ? *export_.get() : export_.error(); });
 }
@@ -161,6 +172,7 @@ void Session::start_indexes() {
 void Session::start_allocator_history() {
   const DeviceDocument* shown = device();
   if (!database_settled_) return;  // open_database() starts it
+  forget_allocator_state();
   if (shown == nullptr) {
     history_.cancel();
     return;
@@ -231,7 +243,7 @@ bool Session::settled() const {
   if (background_busy() || analysis_worker_.has_result() || database_landed()) return false;
   // Categories follow the stack catalog and annotations: the next poll() starts them.
   if (catalog_.get() && annotations_.get() && timeline() && categories_key_ != timeline()) return false;
-  if (module_tree_pending()) return false;
+  if (module_tree_pending() || allocator_state_pending()) return false;
   // A wanted phase table not built yet (its request comes from the next drawn frame).
   return !phase_wanted_key_ || phase_shown_key_ == phase_wanted_key_ || timeline() == nullptr;
 }

@@ -17,6 +17,8 @@
 
 #include "core/allocator/allocator_history.h"
 #include "core/allocator/allocator_settings.h"
+#include "core/allocator/segment_layout.h"
+#include "core/allocator/usage_curve.h"
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/module_tree.h"
 #include "core/analysis/phase_table.h"
@@ -89,6 +91,16 @@ struct SessionModuleTree {
   ModuleTree tree;  // tree.state is a state of `blocks`
   std::shared_ptr<const SessionModules> modules;
   std::vector<LiveElement> live;  // at tree.state: a row's allocations (module_members)
+};
+
+// The caching allocator right after one event of a device (the Allocator state tab): its
+// segments and blocks, laid out as the tab draws them, and what building it took.
+struct SessionAllocatorState {
+  const AllocatorHistory* history = nullptr;  // the history it was built from
+  int64_t event = -1;                         // -1: before the first event
+  AllocatorState state;
+  SegmentLayout layout;
+  double build_ms = 0;
 };
 
 // How the cursor's call trees and moment table group stacks (the analysis pane's toggles).
@@ -207,6 +219,16 @@ class Session {
   AllocatorHistory* allocator_history() const { return history_.get().get(); }
   const std::string& allocator_history_error() const { return history_.error(); }
   void wait_allocator_history();  // the database first, if it is still being written
+  // The allocator right after raw event `event` of the shown device (-1: before the first),
+  // from its history: requests it, and answers the newest built from the current history (an
+  // older event's until the new one lands), or null (session_allocator.cpp).
+  const SessionAllocatorState* allocator_state(int64_t event);
+  bool allocator_state_current() const { return !allocator_state_pending(); }
+  // Waits for the history and the state at `event` (scripts); null if the history failed.
+  const SessionAllocatorState* allocator_state_now(int64_t event);
+  // The shown device's reserved memory and fragmentation per chart column (the strip under the
+  // chart): null without a device.
+  const UsageCurve* usage_curve();
   // The shown device's private pools view (from elements.db): null while it is built, if it
   // failed, or when the device has no private pool. pools_shown(): settings ask for it, the
   // blocks timeline is shown, and it is there.
@@ -276,6 +298,9 @@ class Session {
   void rebuild_findings();
   void cancel_background();
   std::optional<AnalysisRequest> analysis_request(const AnalysisOptions& options) const;
+  void start_allocator_state();
+  void forget_allocator_state();         // the history it came from is gone or replaced
+  bool allocator_state_pending() const;  // wanted, not shown, and the history can still give it
   void forget_view_state();
   struct ModuleTreeKey {
     const Timeline* blocks = nullptr;
@@ -313,6 +338,7 @@ class Session {
   BackgroundResult<const SessionCategories> categories_;
   BackgroundResult<const SessionModules> module_index_;
   BackgroundResult<const SessionModuleTree> module_tree_build_;
+  BackgroundResult<const SessionAllocatorState> allocator_state_build_;
   BackgroundResult<const std::string> export_;  // its message; the file is the work
   std::string export_message_;
   // The results above, each registered once with what landing means (register_background).
@@ -332,6 +358,12 @@ class Session {
   std::optional<ModuleTreeKey> module_tree_wanted_, module_tree_building_, module_tree_shown_;
   std::shared_ptr<const SessionModuleTree> module_tree_;
   std::string module_tree_error_;
+  // allocator_state(): the event asked for, the one being built, the last one built (or failed)
+  // from the current history.
+  std::optional<int64_t> allocator_state_wanted_, allocator_state_building_, allocator_state_done_;
+  std::shared_ptr<const SessionAllocatorState> allocator_state_;  // the newest from the current history
+  std::unique_ptr<UsageCurve> usage_curve_;                       // usage_curve()'s, for usage_device_
+  const DeviceDocument* usage_device_ = nullptr;
   AnalysisWorker analysis_worker_;
   std::optional<AnalysisRequest> analysis_requested_;
   std::shared_ptr<const CursorAnalysis> analysis_;
