@@ -3,7 +3,7 @@
 #include <fstream>
 
 #include "core/analysis/frame_kind.h"
-#include "core/view/app_dirs.h"
+#include "core/document/folders.h"
 
 namespace snapscope {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "core/document/document_loader.h"
 #include "core/session/comparison.h"
 #include "core/session/session.h"
-#include "core/view/document_loader.h"
 #include "core/view/recent_files.h"
 
 namespace snapscope {

@@ -16,8 +16,8 @@
 #include "app/theme.h"
 #include "core/analysis/state_mapping.h"
 #include "core/classify/category.h"
+#include "core/document/rank_set.h"
 #include "core/util/release_memory.h"
-#include "core/view/rank_set.h"
 #include "render/framebuffer_png.h"
 
 namespace snapscope {

@@ -7,8 +7,8 @@
 #include <system_error>
 
 #include "app/theme.h"
+#include "core/document/document.h"
 #include "core/store/allocations_json/allocations_json.h"
-#include "core/view/document.h"
 
 namespace snapscope {
 namespace fs = std::filesystem;

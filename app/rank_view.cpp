@@ -8,8 +8,8 @@
 
 #include "app/table_columns.h"
 #include "app/theme.h"
+#include "core/document/rank_set.h"
 #include "core/util/format.h"
-#include "core/view/rank_set.h"
 
 namespace snapscope {
 namespace {

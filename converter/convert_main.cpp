@@ -23,10 +23,10 @@
 #include "converter/report_command.h"
 #include "core/convert/convert.h"
 #include "core/convert/signal_cleanup.h"
+#include "core/document/rank_set.h"
 #include "core/store/version/version.h"
 #include "core/util/output_file.h"
 #include "core/util/printable.h"
-#include "core/view/rank_set.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 #include "converter/ranks_command.h"
 
 #include "converter/subcommand.h"
-#include "core/view/rank_set.h"
+#include "core/document/rank_set.h"
 
 #include <algorithm>
 #include <charconv>
@@ -18,11 +18,11 @@
 #include "core/analysis/phase_table.h"
 #include "core/analysis/state_mapping.h"
 #include "core/compare/rank_table.h"
+#include "core/document/document.h"
 #include "core/export/export_source.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/util/parallel_jobs.h"
 #include "core/util/printable.h"
-#include "core/view/document.h"
 
 namespace snapscope {
 

@@ -12,10 +12,10 @@
 #include "core/cursor/allocation_search.h"
 #include "core/cursor/cursor_readout.h"
 #include "core/cursor/time_cursor.h"
+#include "core/document/document_loader.h"
 #include "core/findings/finding_text.h"
 #include "core/snapshot/model.h"
 #include "core/util/format.h"
-#include "core/view/document_loader.h"
 
 namespace snapscope::term {
 namespace {

@@ -14,9 +14,9 @@
 #include "core/analysis/db_annotations.h"
 #include "core/analysis/db_stack_source.h"
 #include "core/cursor/stack_catalog.h"
+#include "core/document/document.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/view/allocation_details.h"
-#include "core/view/document.h"
 #include "fuzz_fixture.h"
 
 using namespace snapscope;

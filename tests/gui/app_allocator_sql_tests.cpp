@@ -16,7 +16,7 @@
 
 #include "core/allocator/db_event_source.h"
 #include "core/analysis/state_mapping.h"
-#include "core/view/document.h"
+#include "core/document/document.h"
 #include "gui_harness.h"
 
 using namespace snapscope;

@@ -15,9 +15,9 @@
 
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/time_cursor.h"
+#include "core/document/document.h"
 #include "core/timeline/memory_pyramid.h"
 #include "core/timeline/time_warp.h"
-#include "core/view/document.h"
 #include "core/view/y_fit.h"
 #include "gui_harness.h"
 

@@ -17,7 +17,7 @@
 #include "core/cursor/allocation_search.h"
 #include "core/cursor/cursor_readout.h"
 #include "core/cursor/time_cursor.h"
-#include "core/view/document.h"
+#include "core/document/document.h"
 #include "gui_harness.h"
 
 using namespace snapscope;

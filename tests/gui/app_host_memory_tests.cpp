@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <string>
 
+#include "core/document/document.h"
 #include "core/snapshot/model.h"
-#include "core/view/document.h"
 #include "gui_harness.h"
 
 using namespace snapscope;

@@ -10,9 +10,9 @@
 #include <fstream>
 #include <string>
 
+#include "core/document/document.h"
 #include "core/store/elements_db/elements_db_reader.h"
 #include "core/util/chart_palette.h"
-#include "core/view/document.h"
 #include "gui_harness.h"
 #include "tests/unit/support/private_pools_fixture.h"
 

@@ -16,7 +16,7 @@
 #include "core/analysis/state_mapping.h"
 #include "core/classify/category.h"
 #include "core/cursor/stack_catalog.h"
-#include "core/view/document.h"
+#include "core/document/document.h"
 #include "gui_harness.h"
 
 using namespace snapscope;

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/document/document.h"
 #include "core/timeline/memory_pyramid.h"
 #include "core/util/chart_palette.h"
-#include "core/view/document.h"
 #include "core/view/view_transform.h"
 #include "gui_harness.h"
 

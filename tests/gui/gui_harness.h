@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/view/document.h"
+#include "core/document/document.h"
 
 namespace snapscope::gui_test {
 

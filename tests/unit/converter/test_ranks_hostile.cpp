@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/document/rank_set.h"
 #include "core/snapshot/snapshot_reader.h"
-#include "core/view/rank_set.h"
 #include "unit/support/cli_runner.h"
 
 using namespace snapscope;

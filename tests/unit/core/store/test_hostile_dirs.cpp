@@ -10,6 +10,7 @@
 
 #include "core/convert/convert.h"
 #include "core/cursor/stack_catalog.h"
+#include "core/document/document.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/elements_db_check.h"
@@ -17,7 +18,6 @@
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/util/zstd_codec.h"
 #include "core/view/allocation_details.h"
-#include "core/view/document.h"
 #include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 

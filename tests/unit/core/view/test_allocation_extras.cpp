@@ -8,10 +8,10 @@
 #include "core/allocator/private_pool_input.h"
 #include "core/convert/convert.h"
 #include "core/cursor/allocation_search.h"
+#include "core/document/document.h"
 #include "core/pickle/pickle_writer.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/view/allocation_details.h"
-#include "core/view/document.h"
 #include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 

@@ -5,8 +5,9 @@
 #include <fstream>
 #include <string>
 
+#include "core/document/content_key.h"
+#include "core/document/folders.h"
 #include "core/snapshot/snapshot_reader.h"
-#include "core/view/app_dirs.h"
 #include "core/view/recent_files.h"
 
 using namespace snapscope;

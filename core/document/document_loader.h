@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "core/view/document.h"
+#include "core/document/document.h"
 
 namespace snapscope {
 

@@ -1,4 +1,4 @@
-#include "core/view/pending_database.h"
+#include "core/document/pending_database.h"
 
 #include <utility>
 

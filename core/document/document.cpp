@@ -1,4 +1,4 @@
-#include "core/view/document.h"
+#include "core/document/document.h"
 
 #include <unistd.h>
 
@@ -15,15 +15,15 @@
 #include "core/allocator/allocator_history.h"
 #include "core/convert/convert.h"
 #include "core/convert/staging_dir.h"
+#include "core/document/cache_entry_check.h"
+#include "core/document/conversion_cache.h"
+#include "core/document/folders.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/elements_db_check.h"
 #include "core/store/elements_db/elements_db_reader.h"
 #include "core/util/background_priority.h"
 #include "core/util/run_beside.h"
-#include "core/view/app_dirs.h"
-#include "core/view/cache_entry_check.h"
-#include "core/view/conversion_cache.h"
 
 namespace snapscope {
 namespace fs = std::filesystem;

@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "core/convert/convert.h"
+#include "core/document/pending_database.h"
 #include "core/timeline/memory_pyramid.h"
 #include "core/timeline/timeline.h"
 #include "core/util/stage_log.h"
-#include "core/view/pending_database.h"
 
 namespace snapscope {
 

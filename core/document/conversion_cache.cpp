@@ -1,14 +1,39 @@
-// LRU size cap of the conversion cache (see conversion_cache.h).
-#include "core/view/conversion_cache.h"
+// The conversion cache's entries by content key, and its LRU size cap.
+#include "core/document/conversion_cache.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <system_error>
 
+#include "core/document/content_key.h"
+#include "core/document/folders.h"
+#include "core/store/allocations_json/allocations_json.h"
+#include "core/store/elements_db/elements_db.h"
 #include "core/util/byte_size.h"
 
 namespace snapscope {
 namespace fs = std::filesystem;
+
+namespace {
+
+// The output format versions are part of the name: a build that writes newer formats converts
+// again instead of failing on a cached directory it cannot read.
+fs::path cache_dir_for_key(const std::string& key) {
+  return cache_root() /
+         (key + "-v" + std::to_string(kAllocationsJsonVersion) + "." + std::to_string(kElementsDbVersion));
+}
+
+}  // namespace
+
+fs::path conversion_cache_dir(const fs::path& pickle, const std::atomic<bool>* cancel) {
+  return cache_dir_for_key(memoized_content_key(pickle, cache_root() / kContentKeyMemoDir, cancel));
+}
+
+std::optional<fs::path> remembered_conversion_cache_dir(const fs::path& pickle) {
+  const std::optional<std::string> key = remembered_content_key(pickle, cache_root() / kContentKeyMemoDir);
+  if (!key) return std::nullopt;
+  return cache_dir_for_key(*key);
+}
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "core/view/cache_entry_check.h"
+#include "core/document/cache_entry_check.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,9 +8,9 @@
 
 #include "core/convert/convert.h"
 #include "core/convert/staging_dir.h"
+#include "core/document/content_key.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/elements_db_check.h"
-#include "core/view/app_dirs.h"
 
 namespace snapscope {
 namespace fs = std::filesystem;

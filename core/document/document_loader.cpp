@@ -1,4 +1,4 @@
-#include "core/view/document_loader.h"
+#include "core/document/document_loader.h"
 
 #include <exception>
 

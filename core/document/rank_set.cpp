@@ -1,4 +1,4 @@
-#include "core/view/rank_set.h"
+#include "core/document/rank_set.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,14 +12,14 @@
 #include "core/analysis/phase_table.h"
 #include "core/analysis/state_mapping.h"
 #include "core/classify/classifier.h"
+#include "core/document/content_key.h"
+#include "core/document/document.h"
 #include "core/export/export_source.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/util/output_file.h"
 #include "core/util/parallel_jobs.h"
 #include "core/util/regular_file.h"
-#include "core/view/app_dirs.h"
-#include "core/view/document.h"
 
 namespace snapscope {
 namespace {

@@ -15,13 +15,13 @@
 #include <vector>
 
 #include "core/allocator/db_event_source.h"
+#include "core/document/cache_entry_check.h"
+#include "core/document/content_key.h"
+#include "core/document/conversion_cache.h"
+#include "core/document/document.h"
+#include "core/document/document_loader.h"
+#include "core/document/folders.h"
 #include "core/store/elements_db/sqlite_handle.h"
-#include "core/view/app_dirs.h"
-#include "core/view/cache_entry_check.h"
-#include "core/view/content_key_memo.h"
-#include "core/view/conversion_cache.h"
-#include "core/view/document.h"
-#include "core/view/document_loader.h"
 #include "unit/support/replay_checks.h"
 #include "unit/support/test_store_fixture.h"
 
