@@ -17,11 +17,11 @@ int main(int argc, char** argv) {
     const std::vector<std::string_view> arguments(argv + 1, argv + argc);
     options = parse_app_options(arguments);
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "snapscope: %s\n%s", error.what(), app_usage());
+    std::fprintf(stderr, "snapscope: %s\n%s", error.what(), app_usage().c_str());
     return 2;
   }
   if (options.help) {
-    std::printf("%s", app_usage());
+    std::fputs(app_usage().c_str(), stdout);
     return 0;
   }
   try {

@@ -1,19 +1,15 @@
-// Command line of snapscope-convert. Parsing is separate from main() so it can be tested.
+// Command line of snapscope-convert's conversion (and --bench-queries) mode. Parsing is separate
+// from main() so it can be tested.
 #pragma once
 
 #include <cstdint>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
-namespace snapscope {
+#include "core/util/arg_parser.h"
 
-// Bad command line; the CLI prints what() and the usage, and exits 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace snapscope {
 
 struct CliOptions {
   enum class Mode : uint8_t { Convert, BenchQueries, Help };
@@ -29,9 +25,12 @@ struct CliOptions {
   uint64_t bench_seed = 1;
 };
 
-extern const char* const kConvertUsage;
+// The conversion's command line (its table bound to options never read: for help and its tests).
+ArgTable convert_arg_table();
+// Every mode's synopsis, the conversion's options and the other modes (--report, --diff...).
+std::string convert_usage();
 
-// `args` excludes argv[0].
+// `args` excludes argv[0]. Throws UsageError.
 CliOptions parse_convert_args(std::span<const std::string_view> args);
 
 }  // namespace snapscope

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "converter/cli_args.h"
@@ -21,27 +22,14 @@
 #include "converter/query_bench.h"
 #include "converter/ranks_command.h"
 #include "converter/report_command.h"
+#include "converter/subcommand.h"
 #include "core/convert/convert.h"
 #include "core/convert/signal_cleanup.h"
 #include "core/document/rank_set.h"
 #include "core/store/version/version.h"
 #include "core/util/output_file.h"
-#include "core/util/printable.h"
 
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
-
-// Errors are exactly one line: any embedded newline (e.g. from a library message) is flattened.
-int print_error(std::string message) {
-  for (char& c : message) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  std::fputs(("snapscope-convert: " + snapscope::printable(message) + "\n").c_str(), stderr);
-  return kExitFailure;
-}
 
 std::string rank_summary_path(std::string output_dir) {
   while (output_dir.size() > 1 && output_dir.back() == '/') output_dir.pop_back();
@@ -89,7 +77,7 @@ int run_conversion(const snapscope::CliOptions& cli) {
     const std::string text = cli.json_summary ? snapscope::summary_with_analysis(summary).dump(2) + "\n"
                                               : snapscope::format_summary_text(summary);
     std::fputs(text.c_str(), stdout);
-    return kExitOk;
+    return snapscope::subcommand::kExitOk;
   } catch (...) {
     if (meter) meter->finish();
     throw;
@@ -99,8 +87,15 @@ int run_conversion(const snapscope::CliOptions& cli) {
 int run_bench(const snapscope::CliOptions& cli) {
   const auto result = snapscope::run_query_bench(cli.input, cli.bench_queries, cli.bench_seed);
   std::fputs(snapscope::format_query_bench(result).c_str(), stdout);
-  return kExitOk;
+  return snapscope::subcommand::kExitOk;
 }
+
+// The modes that take over the command line when they come first (converter/*_command.h).
+using ModeRun = int (*)(std::span<const std::string_view> args, std::FILE* out, std::FILE* err);
+constexpr std::pair<std::string_view, ModeRun> kModes[] = {{"--report", snapscope::run_report},
+                                                           {"--diff", snapscope::run_diff},
+                                                           {"--ranks", snapscope::run_ranks},
+                                                           {"--export", snapscope::run_export}};
 
 }  // namespace
 
@@ -110,38 +105,22 @@ int main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   // Before any mode: an interrupted export or rank summary removes its temporary too.
   snapscope::signal_cleanup::install("snapscope-convert");
-  if (!args.empty() && args.front() == "--report") {
-    return snapscope::run_report(std::span(args).subspan(1), stdout, stderr);
+  for (const auto& [name, run_mode] : kModes) {
+    if (!args.empty() && args.front() == name) return run_mode(std::span(args).subspan(1), stdout, stderr);
   }
-  if (!args.empty() && args.front() == "--diff") {
-    return snapscope::run_diff(std::span(args).subspan(1), stdout, stderr);
-  }
-  if (!args.empty() && args.front() == "--ranks") {
-    return snapscope::run_ranks(std::span(args).subspan(1), stdout, stderr);
-  }
-  if (!args.empty() && args.front() == "--export") {
-    return snapscope::run_export(std::span(args).subspan(1), stdout, stderr);
-  }
-  snapscope::CliOptions cli;
-  try {
-    cli = snapscope::parse_convert_args(args);
-  } catch (const snapscope::UsageError& error) {
-    print_error(error.what());
-    std::fputs(snapscope::kConvertUsage, stderr);
-    return kExitUsage;
-  }
-  if (cli.mode == snapscope::CliOptions::Mode::Help) {
-    std::fputs(snapscope::kConvertUsage, stdout);
-    return kExitOk;
-  }
-  try {
-    return cli.mode == snapscope::CliOptions::Mode::BenchQueries ? run_bench(cli) : run_conversion(cli);
-  } catch (const std::bad_alloc&) {
-    return print_error(cli.input + ": out of memory");
-  } catch (const std::logic_error& error) {
-    // A bug of ours (out_of_range, length_error...), never the file's fault: name the file anyway.
-    return print_error(cli.input + ": internal error (please report it with the file): " + error.what());
-  } catch (const std::exception& error) {
-    return print_error(error.what());  // already "<file>: <reason>"
-  }
+  const auto parse = [](std::span<const std::string_view> parsed) {
+    snapscope::CliOptions cli = snapscope::parse_convert_args(parsed);
+    return cli.mode == snapscope::CliOptions::Mode::Help ? std::nullopt : std::optional(cli);
+  };
+  const auto run_parsed = [](const snapscope::CliOptions& cli) {
+    try {
+      return cli.mode == snapscope::CliOptions::Mode::BenchQueries ? run_bench(cli) : run_conversion(cli);
+    } catch (const std::logic_error& error) {
+      // A bug of ours (out_of_range, length_error...), never the file's fault: name the file anyway.
+      throw std::runtime_error(cli.input +
+                               ": internal error (please report it with the file): " + error.what());
+    }
+  };
+  return snapscope::subcommand::run(args, stdout, stderr, snapscope::convert_usage(), parse, run_parsed,
+                                    [](const snapscope::CliOptions& cli) { return cli.input; });
 }

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <span>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -25,25 +26,6 @@
 
 namespace snapscope {
 
-const char* const kDiffUsage =
-    "usage: snapscope-convert --diff A B [--at peak|EVENT[,EVENT]|step:N] [--device N] [--top N]\n"
-    "                         [--location user|shown] [--summary json|csv] [--fail-if-peak-grows PCT]\n"
-    "  A, B        snapshot pickles or converted directories (A: before, B: after)\n"
-    "  --at        the moments compared: each one's peak (default), the state after raw event EVENT\n"
-    "              in both, EVENT_A,EVENT_B, or step:N: each one's peak inside its N-th step (from\n"
-    "              0; steps are the ranges of its most repeated annotation, e.g. ProfilerStep#k)\n"
-    "  --device    device index in both (default: each one's first device with a trace)\n"
-    "  --top       rows of every section (locations, categories, call paths) before the rest is\n"
-    "              folded into one line (default 20, 0 = all; text only)\n"
-    "  --location  how rows are grouped, as in --report\n"
-    "  --summary json   print JSON instead of text: peak_a, peak_b, peak_delta, rows (location,\n"
-    "              bytes_a, bytes_b, delta, ...), category_rows (the same by category) and\n"
-    "              tree_rows (by top-down call path: the paths that changed by >= 1 % of live memory)\n"
-    "  --summary csv    print the location and category rows as CSV: grouping,label,bytes_a,bytes_b,\n"
-    "              delta,count_a,count_b,status\n"
-    "  --fail-if-peak-grows PCT   exit 3 when B's peak exceeds A's by more than PCT per cent\n"
-    "exit codes: 0 done, 1 bad input, 2 usage error, 3 the peak grew past --fail-if-peak-grows\n";
-
 namespace {
 
 struct DiffOptions {
@@ -62,59 +44,70 @@ double parse_percent(std::string_view text) {
   double value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0)
-    throw subcommand::UsageError("--fail-if-peak-grows needs a non-negative number, got '" +
-                                 std::string(text) + "'");
+    throw UsageError("--fail-if-peak-grows needs a non-negative number, got '" + std::string(text) + "'");
   return value;
 }
 
 void parse_at(std::string_view value, DiffOptions& options) {
   if (value == "peak") return;
   if (value.starts_with("step:")) {
-    options.step_index = static_cast<size_t>(subcommand::parse_non_negative(value.substr(5), "--at step:"));
+    options.step_index = static_cast<size_t>(parse_non_negative(value.substr(5), "--at step:"));
     return;
   }
   const size_t comma = value.find(',');
-  options.at_a = subcommand::parse_non_negative(value.substr(0, comma), "--at");
-  options.at_b = comma == std::string_view::npos
-                     ? options.at_a
-                     : subcommand::parse_non_negative(value.substr(comma + 1), "--at");
+  options.at_a = parse_non_negative(value.substr(0, comma), "--at");
+  options.at_b =
+      comma == std::string_view::npos ? options.at_a : parse_non_negative(value.substr(comma + 1), "--at");
 }
 
-DiffOptions parse_diff_args(std::span<const std::string_view> args) {
-  DiffOptions options;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    const bool takes_value = arg == "--at" || arg == "--device" || arg == "--top" || arg == "--location" ||
-                             arg == "--summary" || arg == "--fail-if-peak-grows";
-    if (takes_value && i + 1 == args.size())
-      throw subcommand::UsageError(std::string(arg) + " needs a value");
-    if (arg == "--at") {
-      parse_at(args[++i], options);
-    } else if (arg == "--device") {
-      options.device = subcommand::parse_device_option(args[++i], arg);
-    } else if (arg == "--top") {
-      options.top = static_cast<size_t>(subcommand::parse_non_negative(args[++i], arg));
-    } else if (arg == "--location") {
-      options.location = subcommand::parse_location_rule(args[++i]);
-    } else if (arg == "--summary") {
-      const std::string_view kind = args[++i];
-      if (kind != "json" && kind != "csv") throw subcommand::UsageError("--summary needs 'json' or 'csv'");
-      options.output = kind == "json" ? DiffOptions::Output::Json : DiffOptions::Output::Csv;
-    } else if (arg == "--fail-if-peak-grows") {
-      options.fail_growth_percent = parse_percent(args[++i]);
-    } else if (arg.starts_with("-")) {
-      throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
-    } else if (options.input_a.empty()) {
-      options.input_a = arg;
-    } else if (options.input_b.empty()) {
-      options.input_b = arg;
-    } else {
-      throw subcommand::UsageError("unexpected argument '" + std::string(arg) +
-                                   "' (--diff takes two inputs)");
-    }
-  }
-  if (options.input_b.empty()) throw subcommand::UsageError("--diff needs two inputs, A and B");
-  return options;
+DiffOptions::Output parse_output(std::string_view kind) {
+  if (kind != "json" && kind != "csv") throw UsageError("--summary needs 'json' or 'csv'");
+  return kind == "json" ? DiffOptions::Output::Json : DiffOptions::Output::Csv;
+}
+
+constexpr std::string_view kDiffSynopsis =
+    "usage: snapscope-convert --diff A B [--at peak|EVENT[,EVENT]|step:N] [--device N] [--top N]\n"
+    "                         [--location user|shown] [--summary json|csv] [--fail-if-peak-grows PCT]\n";
+
+ArgTable diff_table(DiffOptions& o) {
+  constexpr const char* kTwoInputs = "--diff needs two inputs, A and B";
+  return {
+      .synopsis = kDiffSynopsis,
+      .positionals = {{"A", "the run before: a snapshot pickle or a converted directory", 1, 1,
+                       [&o](std::string_view path) { o.input_a = path; }, kTwoInputs},
+                      {"B", "the run after, the same kinds", 1, 1,
+                       [&o](std::string_view path) { o.input_b = path; }, kTwoInputs}},
+      .options =
+          {{{"--at"},
+            "MOMENT",
+            "the moments compared: each one's peak (default), the state after raw event EVENT in both, "
+            "EVENT_A,EVENT_B, or step:N: each one's peak inside its N-th step (from 0; steps are the ranges "
+            "of its most repeated annotation, e.g. ProfilerStep#k)",
+            [&o](std::string_view value) { parse_at(value, o); }},
+           subcommand::device_option(o.device,
+                                     "device index in both (default: each one's first device with a trace)"),
+           subcommand::top_option(
+               o.top,
+               "rows of every section (locations, categories, call paths) before the rest is folded into one "
+               "line (default 20, 0 = all; text only)"),
+           subcommand::location_option(o.location, "how rows are grouped, as in --report"),
+           {{"--summary"},
+            "json|csv",
+            "json: print JSON instead of text: peak_a, peak_b, peak_delta, rows (location, bytes_a, bytes_b, "
+            "delta, ...), category_rows (the same by category) and tree_rows (by top-down call path: the "
+            "paths that changed by >= 1 % of live memory)\n"
+            "csv: print the location and category rows as CSV: grouping,label,bytes_a,bytes_b,delta,"
+            "count_a,count_b,status",
+            [&o](std::string_view value) { o.output = parse_output(value); }},
+           {{"--fail-if-peak-grows"},
+            "PCT",
+            "exit 3 when B's peak exceeds A's by more than PCT per cent",
+            [&o](std::string_view value) { o.fail_growth_percent = parse_percent(value); }}},
+      .epilogue =
+          "exit codes: 0 done, 1 bad input, 2 usage error, 3 the peak grew past --fail-if-peak-grows\n",
+      .extra_positional =
+          [](std::string_view arg) { return unexpected_argument(arg) + " (--diff takes two inputs)"; },
+  };
 }
 
 // One side of the comparison: its peaks and the moment table at the chosen state.
@@ -294,9 +287,19 @@ int run_parsed(const DiffOptions& options, std::FILE* out, std::FILE* err) {
 
 }  // namespace
 
+ArgTable diff_arg_table() {
+  static DiffOptions unused;  // the table is read, never parsed into
+  return diff_table(unused);
+}
+
+std::string diff_usage() { return help_text(diff_arg_table()); }
+
 int run_diff(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
+  const auto parse = [](std::span<const std::string_view> parsed) {
+    return subcommand::parse_table(parsed, diff_table);
+  };
   return subcommand::run(
-      args, out, err, kDiffUsage, parse_diff_args,
+      args, out, err, diff_usage(), parse,
       [out, err](const DiffOptions& options) { return run_parsed(options, out, err); },
       [](const DiffOptions& options) { return options.input_a + ", " + options.input_b; });
 }

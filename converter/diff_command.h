@@ -5,11 +5,16 @@
 
 #include <cstdio>
 #include <span>
+#include <string>
 #include <string_view>
+
+#include "core/util/arg_parser.h"
 
 namespace snapscope {
 
-extern const char* const kDiffUsage;
+// The --diff command line (its table bound to options never read: for help and its tests).
+ArgTable diff_arg_table();
+std::string diff_usage();
 
 // Exit code when --fail-if-peak-grows is exceeded (0 ok, 1 bad input, 2 usage).
 inline constexpr int kExitPeakGrew = 3;

@@ -21,36 +21,6 @@
 
 namespace snapscope {
 
-const char* const kExportUsage =
-    "usage: snapscope-convert --export FORMAT IN.pickle[.gz]|DIR -o FILE [--at peak|EVENT] [--device N]\n"
-    "                         [--range FIRST:LAST] [--location user|shown] [--view X0:X1[,Y0:Y1]]\n"
-    "                         [--size WxH] [--segments] [--time-axis] [--private-pools]\n"
-    "                         [--align-to PROFILER.json | --merge-into PROFILER.json]\n"
-    "  FORMAT      speedscope, speedscope-allocated, moment-csv, tree-csv, allocations-csv, phases-csv,\n"
-    "              categories-csv, modules-csv, timeline-json, chrome-trace, svg (schemas: docs/FORMAT.md)\n"
-    "  -o FILE     the file to write (replaced if it exists; nothing is written on failure)\n"
-    "  --at        the moment of speedscope, moment-csv, tree-csv, allocations-csv, categories-csv and\n"
-    "              modules-csv: the block timeline's peak (default) or the state right after raw trace\n"
-    "              event EVENT\n"
-    "  --device    device index (default: the first device with a trace or segments)\n"
-    "  --range     speedscope-allocated, allocations-csv and modules-csv: allocations made in raw events\n"
-    "              FIRST..LAST (inclusive) instead of the whole trace / the live set at --at\n"
-    "  --location  moment-csv and allocations-csv rows: innermost user Python frame (user, default)\n"
-    "              or the innermost frame memory_viz shows (shown)\n"
-    "  --view X0:X1[,Y0:Y1]  svg: timesteps, or eE0:eE1 events #E0..#E1 (and bytes, K/M/G suffixes)\n"
-    "              drawn; without bytes y fits the totals in view; default: the whole trace up to\n"
-    "              its peak + 5%, as the viewer's fit\n"
-    "  --size WxH  svg: the chart's size in pixels, which sets the level of detail (default 1600x600)\n"
-    "  --segments  svg: the Active Cached Segment Timeline instead of the Active Memory Timeline\n"
-    "  --time-axis svg: x linear in wall-clock time, as the viewer's View > Wall-clock time axis\n"
-    "              (--view still takes timesteps); the trace must have timestamps\n"
-    "  --private-pools  svg: memory_viz's \"Allocated Memory (incl. Private Pools)\": each private\n"
-    "              pool as one block of the most it held, its inactive memory gray (class p)\n"
-    "  --align-to PROFILER.json  chrome-trace: timestamps in that torch.profiler (Kineto) trace's\n"
-    "              frame (after its baseTimeNanoseconds) and a pid it does not use, to load beside it\n"
-    "  --merge-into PROFILER.json  chrome-trace: the same, written as one file holding the\n"
-    "              profiler's events and ours (Perfetto opens both in one timeline)\n";
-
 namespace {
 
 struct ExportOptions {
@@ -68,17 +38,17 @@ struct ExportOptions {
 EventRange parse_range(std::string_view text) {
   const size_t colon = text.find(':');
   if (colon == std::string_view::npos)
-    throw subcommand::UsageError("--range needs FIRST:LAST, got '" + std::string(text) + "'");
-  EventRange range{subcommand::parse_non_negative(text.substr(0, colon), "--range"),
-                   subcommand::parse_non_negative(text.substr(colon + 1), "--range")};
+    throw UsageError("--range needs FIRST:LAST, got '" + std::string(text) + "'");
+  EventRange range{parse_non_negative(text.substr(0, colon), "--range"),
+                   parse_non_negative(text.substr(colon + 1), "--range")};
   if (range.last < range.first)
-    throw subcommand::UsageError("--range: LAST is before FIRST in '" + std::string(text) + "'");
+    throw UsageError("--range: LAST is before FIRST in '" + std::string(text) + "'");
   return range;
 }
 
 ExportFormat parse_format(std::string_view name) {
   if (const auto format = parse_export_format(name)) return *format;
-  throw subcommand::UsageError("unknown export format '" + std::string(name) + "'");
+  throw UsageError("unknown export format '" + std::string(name) + "'");
 }
 
 // --view and --size take the viewer's syntax (core/view/script.h).
@@ -86,7 +56,7 @@ ViewSpec parse_view(std::string_view text) {
   try {
     return parse_view_spec(text);
   } catch (const std::invalid_argument& error) {
-    throw subcommand::UsageError(std::string("--view: ") + error.what());
+    throw UsageError(std::string("--view: ") + error.what());
   }
 }
 
@@ -131,60 +101,94 @@ void set_size(SvgRequest& svg, std::string_view text) {
     svg.width = size.width;
     svg.height = size.height;
   } catch (const std::invalid_argument& error) {
-    throw subcommand::UsageError(std::string("--size: ") + error.what());
+    throw UsageError(std::string("--size: ") + error.what());
   }
 }
 
-ExportOptions parse_export_args(std::span<const std::string_view> args) {
-  if (args.empty()) throw subcommand::UsageError("--export needs a FORMAT");
-  ExportOptions options;
-  options.request.format = parse_format(args[0]);
-  options.request.svg_style = chart_svg_style();
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    const bool takes_value = arg == "-o" || arg == "--output" || arg == "--at" || arg == "--device" ||
-                             arg == "--range" || arg == "--location" || arg == "--view" || arg == "--size" ||
-                             arg == "--align-to" || arg == "--merge-into";
-    if (takes_value && i + 1 == args.size())
-      throw subcommand::UsageError(std::string(arg) + " needs a value");
-    if (arg == "-o" || arg == "--output") {
-      options.output = args[++i];
-    } else if (arg == "--at") {
-      const std::string_view value = args[++i];
-      options.at_event =
-          value == "peak" ? std::nullopt : std::optional(subcommand::parse_non_negative(value, arg));
-    } else if (arg == "--device") {
-      options.device = subcommand::parse_device_option(args[++i], arg);
-    } else if (arg == "--range") {
-      options.request.range = parse_range(args[++i]);
-    } else if (arg == "--location") {
-      options.request.location = subcommand::parse_location_rule(args[++i]);
-    } else if (arg == "--view") {
-      options.view = parse_view(args[++i]);
-    } else if (arg == "--size") {
-      set_size(options.request.svg, args[++i]);
-    } else if (arg == "--segments") {
-      options.request.svg.kind = TimelineKind::Segments;
-    } else if (arg == "--time-axis") {
-      options.request.svg.time_axis = true;
-    } else if (arg == "--align-to" || arg == "--merge-into") {
-      if (!options.align_to.empty())
-        throw subcommand::UsageError("--align-to and --merge-into name one profiler trace, once");
-      options.align_to = args[++i];
-      options.merge = arg == "--merge-into";
-    } else if (arg == "--private-pools") {
-      options.private_pools = true;
-    } else if ((arg.starts_with("-") && arg != "-") || !options.input.empty()) {
-      throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
-    } else {
-      options.input = arg;
-    }
-  }
-  if (options.input.empty()) throw subcommand::UsageError("no input given");
-  if (options.output.empty()) throw subcommand::UsageError("missing -o FILE");
+void set_profiler_trace(ExportOptions& options, std::string_view path, bool merge) {
+  if (!options.align_to.empty())
+    throw UsageError("--align-to and --merge-into name one profiler trace, once");
+  options.align_to = path;
+  options.merge = merge;
+}
+
+void check_export(const ExportOptions& options) {
+  if (options.output.empty()) throw UsageError("missing -o FILE");
   if (!options.align_to.empty() && options.request.format != ExportFormat::ChromeTrace)
-    throw subcommand::UsageError("--align-to and --merge-into line up a chrome-trace export");
-  return options;
+    throw UsageError("--align-to and --merge-into line up a chrome-trace export");
+}
+
+constexpr std::string_view kExportSynopsis =
+    "usage: snapscope-convert --export FORMAT IN.pickle[.gz]|DIR -o FILE [--at peak|EVENT] [--device N]\n"
+    "                         [--range FIRST:LAST] [--location user|shown] [--view X0:X1[,Y0:Y1]]\n"
+    "                         [--size WxH] [--segments] [--time-axis] [--private-pools]\n"
+    "                         [--align-to PROFILER.json | --merge-into PROFILER.json]\n";
+
+ArgTable export_table(ExportOptions& o) {
+  SvgRequest& svg = o.request.svg;
+  return {
+      .synopsis = kExportSynopsis,
+      .positionals =
+          {{"FORMAT",
+            "speedscope, speedscope-allocated, moment-csv, tree-csv, allocations-csv, phases-csv, "
+            "categories-csv, modules-csv, timeline-json, chrome-trace, svg (schemas: docs/FORMAT.md)",
+            1, 1, [&o](std::string_view name) { o.request.format = parse_format(name); },
+            "--export needs a FORMAT"},
+           {"IN.pickle[.gz]|DIR", "", 1, 1, [&o](std::string_view path) { o.input = path; },
+            "no input given"}},
+      .options =
+          {text_option({"-o", "--output"}, "FILE",
+                       "the file to write (replaced if it exists; nothing is written on failure)", o.output),
+           subcommand::at_event_option(
+               o.at_event,
+               "the moment of speedscope, moment-csv, tree-csv, allocations-csv, categories-csv and "
+               "modules-csv: the block timeline's peak (default) or the state right after raw trace event "
+               "EVENT"),
+           subcommand::device_option(o.device,
+                                     "device index (default: the first device with a trace or segments)"),
+           {{"--range"},
+            "FIRST:LAST",
+            "speedscope-allocated, allocations-csv and modules-csv: allocations made in raw events "
+            "FIRST..LAST (inclusive) instead of the whole trace / the live set at --at",
+            [&o](std::string_view value) { o.request.range = parse_range(value); }},
+           subcommand::location_option(
+               o.request.location,
+               "moment-csv and allocations-csv rows: innermost user Python frame (user, default) or the "
+               "innermost frame memory_viz shows (shown)"),
+           {{"--view"},
+            "X0:X1[,Y0:Y1]",
+            "svg: timesteps, or eE0:eE1 events #E0..#E1 (and bytes, K/M/G suffixes) drawn; without bytes y "
+            "fits the totals in view; default: the whole trace up to its peak + 5%, as the viewer's fit",
+            [&o](std::string_view value) { o.view = parse_view(value); }},
+           {{"--size"},
+            "WxH",
+            "svg: the chart's size in pixels, which sets the level of detail (default 1600x600)",
+            [&svg](std::string_view value) { set_size(svg, value); }},
+           {{"--segments"},
+            "",
+            "svg: the Active Cached Segment Timeline instead of the Active Memory Timeline",
+            [&svg](std::string_view) { svg.kind = TimelineKind::Segments; }},
+           flag_option(
+               "--time-axis",
+               "svg: x linear in wall-clock time, as the viewer's View > Wall-clock time axis (--view still "
+               "takes timesteps); the trace must have timestamps",
+               svg.time_axis),
+           flag_option(
+               "--private-pools",
+               "svg: memory_viz's \"Allocated Memory (incl. Private Pools)\": each private pool as one block "
+               "of the most it held, its inactive memory gray (class p)",
+               o.private_pools),
+           {{"--align-to"},
+            "PROFILER.json",
+            "chrome-trace: timestamps in that torch.profiler (Kineto) trace's frame (after its "
+            "baseTimeNanoseconds) and a pid it does not use, to load beside it",
+            [&o](std::string_view path) { set_profiler_trace(o, path, false); }},
+           {{"--merge-into"},
+            "PROFILER.json",
+            "chrome-trace: the same, written as one file holding the profiler's events and ours (Perfetto "
+            "opens both in one timeline)",
+            [&o](std::string_view path) { set_profiler_trace(o, path, true); }}},
+  };
 }
 
 bool needs_segments(ExportFormat format) {
@@ -194,8 +198,16 @@ bool needs_segments(ExportFormat format) {
 
 }  // namespace
 
+ArgTable export_arg_table() {
+  static ExportOptions unused;  // the table is read, never parsed into
+  return export_table(unused);
+}
+
+std::string export_usage() { return help_text(export_arg_table()); }
+
 int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
   const auto run_parsed = [](ExportOptions& options) {
+    options.request.svg_style = chart_svg_style();
     check_output_path(options.output);  // a missing directory fails before the load
     SourceOptions source_options;
     source_options.device = options.device;
@@ -204,7 +216,7 @@ int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE
     options.request.state = resolve_moment(source, options.at_event);
     if (options.private_pools) {
       if (options.request.format != ExportFormat::Svg || options.request.svg.kind != TimelineKind::Blocks) {
-        throw subcommand::UsageError("--private-pools draws the svg chart of the Active Memory Timeline");
+        throw UsageError("--private-pools draws the svg chart of the Active Memory Timeline");
       }
       options.request.svg.pools = private_pools_of(source);
       if (!options.request.svg.pools) {
@@ -221,7 +233,10 @@ int run_export(std::span<const std::string_view> args, std::FILE* out, std::FILE
     export_to_file(export_input(source), options.request, options.output);
     return 0;
   };
-  return subcommand::run(args, out, err, kExportUsage, parse_export_args, run_parsed,
+  const auto parse = [](std::span<const std::string_view> parsed) {
+    return subcommand::parse_table(parsed, export_table, check_export);
+  };
+  return subcommand::run(args, out, err, export_usage(), parse, run_parsed,
                          [](const ExportOptions& options) { return options.input; });
 }
 

@@ -4,11 +4,16 @@
 
 #include <cstdio>
 #include <span>
+#include <string>
 #include <string_view>
+
+#include "core/util/arg_parser.h"
 
 namespace snapscope {
 
-extern const char* const kExportUsage;
+// The --export command line (its table bound to options never read: for help and its tests).
+ArgTable export_arg_table();
+std::string export_usage();
 
 // `args` are the arguments after "--export". Errors are one line on `err`. Returns the exit code
 // (0 success, 1 bad input or unwritable output, 2 usage error).

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -26,15 +27,6 @@
 
 namespace snapscope {
 
-const char* const kRanksUsage =
-    "usage: snapscope-convert --ranks DIR|FILE... [--device N] [--outlier PCT] [--summary json]\n"
-    "  DIR       a directory of per-rank snapshots (every pickle, JSON snapshot and converted\n"
-    "            directory inside it, sorted by name; or only its X.rank.json summaries, written\n"
-    "            by --rank-summary, when it has any), or the files themselves\n"
-    "  --device  device index in every rank (default: each one's first device with a trace)\n"
-    "  --outlier mark ranks whose peak is more than PCT per cent from the median rank's (default 10)\n"
-    "  --summary json   print JSON instead of text: median_peak and one object per rank\n";
-
 namespace {
 
 struct RanksOptions {
@@ -44,28 +36,38 @@ struct RanksOptions {
   bool json = false;
 };
 
-RanksOptions parse_ranks_args(std::span<const std::string_view> args) {
-  RanksOptions options;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    const bool takes_value = arg == "--device" || arg == "--outlier" || arg == "--summary";
-    if (takes_value && i + 1 == args.size())
-      throw subcommand::UsageError(std::string(arg) + " needs a value");
-    if (arg == "--device") {
-      options.device = subcommand::parse_device_option(args[++i], arg);
-    } else if (arg == "--outlier") {
-      options.outlier_percent = static_cast<double>(subcommand::parse_non_negative(args[++i], arg));
-    } else if (arg == "--summary") {
-      if (args[++i] != "json") throw subcommand::UsageError("--summary needs 'json'");
-      options.json = true;
-    } else if (arg.starts_with("-")) {
-      throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
-    } else {
-      options.inputs.emplace_back(arg);
-    }
-  }
-  if (options.inputs.empty()) throw subcommand::UsageError("--ranks needs a directory or files");
-  return options;
+void set_json(RanksOptions& options, std::string_view value) {
+  if (value != "json") throw UsageError("--summary needs 'json'");
+  options.json = true;
+}
+
+constexpr std::string_view kRanksSynopsis =
+    "usage: snapscope-convert --ranks DIR|FILE... [--device N] [--outlier PCT] [--summary json]\n";
+
+ArgTable ranks_table(RanksOptions& o) {
+  return {
+      .synopsis = kRanksSynopsis,
+      .positionals =
+          {{"DIR|FILE...",
+            "a directory of per-rank snapshots (every pickle, JSON snapshot and converted directory "
+            "inside it, sorted by name; or only its X.rank.json summaries, written by "
+            "--rank-summary, when it has any), or the files themselves",
+            1, std::numeric_limits<size_t>::max(),
+            [&o](std::string_view path) { o.inputs.emplace_back(path); },
+            "--ranks needs a directory or files"}},
+      .options = {subcommand::device_option(
+                      o.device, "device index in every rank (default: each one's first device with a trace)"),
+                  {{"--outlier"},
+                   "PCT",
+                   "mark ranks whose peak is more than PCT per cent from the median rank's (default 10)",
+                   [&o](std::string_view value) {
+                     o.outlier_percent = static_cast<double>(parse_non_negative(value, "--outlier"));
+                   }},
+                  {{"--summary"},
+                   "json",
+                   "print JSON instead of text: median_peak and one object per rank",
+                   [&o](std::string_view value) { set_json(o, value); }}},
+  };
 }
 
 nlohmann::json ranks_json(const RankTable& table) {
@@ -101,9 +103,19 @@ int run_parsed(const RanksOptions& options, std::FILE* out) {
 
 }  // namespace
 
+ArgTable ranks_arg_table() {
+  static RanksOptions unused;  // the table is read, never parsed into
+  return ranks_table(unused);
+}
+
+std::string ranks_usage() { return help_text(ranks_arg_table()); }
+
 int run_ranks(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
+  const auto parse = [](std::span<const std::string_view> parsed) {
+    return subcommand::parse_table(parsed, ranks_table);
+  };
   return subcommand::run(
-      args, out, err, kRanksUsage, parse_ranks_args,
+      args, out, err, ranks_usage(), parse,
       [out](const RanksOptions& options) { return run_parsed(options, out); },
       [](const RanksOptions& options) { return options.inputs.front(); });
 }

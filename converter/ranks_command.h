@@ -5,11 +5,16 @@
 
 #include <cstdio>
 #include <span>
+#include <string>
 #include <string_view>
+
+#include "core/util/arg_parser.h"
 
 namespace snapscope {
 
-extern const char* const kRanksUsage;
+// The --ranks command line (its table bound to options never read: for help and its tests).
+ArgTable ranks_arg_table();
+std::string ranks_usage();
 
 // `args` are the arguments after "--ranks". Prints to `out`; errors are one line on `err`.
 int run_ranks(std::span<const std::string_view> args, std::FILE* out, std::FILE* err);

@@ -26,25 +26,6 @@
 
 namespace snapscope {
 
-const char* const kReportUsage =
-    "usage: snapscope-convert --report [--at peak|EVENT] [--device N] [--top N] [--location user|shown]\n"
-    "                         [--by location|category|module] [--findings] [--rules FILE] IN.pickle|DIR\n"
-    "  --at      the moment to analyse: the block timeline's peak (default) or the state right\n"
-    "            after raw trace event EVENT\n"
-    "  --device  device index (default: the first device with a trace or segments)\n"
-    "  --top     moment-table rows to show before folding the rest into one row, and phase\n"
-    "            names to list (repeated names are one row, 'name \u00d7N') (default 20, 0 = all)\n"
-    "  --location  how rows are grouped: 'user' (default) the innermost user frame, or for stacks\n"
-    "            without one (backward pass, C++ only) the autograd node or ATen operator; 'shown'\n"
-    "            the innermost frame the frame filter keeps (memory_viz's literal rule)\n"
-    "  --by      group the moment table by 'location' (default) or by 'category' (parameter,\n"
-    "            gradient, optimizer state, activation, temporary, autograd / workspace, unknown)\n"
-    "            or by 'module': the tree of nn.Module calls (forward, call site, [k]-th call),\n"
-    "            backward, outside any module, untraced (--top rows)\n"
-    "  --findings  also print the findings: the peak, OOM forensics, step growth, leak candidates\n"
-    "            and recording caveats\n"
-    "  --rules   a category rules file (docs/RULES.md) tried before the built-in evidence\n";
-
 namespace {
 
 struct ReportOptions {
@@ -59,43 +40,55 @@ struct ReportOptions {
   std::string input;
 };
 
-ReportOptions parse_report_args(std::span<const std::string_view> args) {
-  ReportOptions options;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    const bool takes_value = arg == "--at" || arg == "--device" || arg == "--top" || arg == "--location" ||
-                             arg == "--by" || arg == "--rules";
-    if (takes_value && i + 1 == args.size())
-      throw subcommand::UsageError(std::string(arg) + " needs a value");
-    if (arg == "--at") {
-      const std::string_view value = args[++i];
-      options.at_event =
-          value == "peak" ? std::nullopt : std::optional(subcommand::parse_non_negative(value, arg));
-    } else if (arg == "--device") {
-      options.device = subcommand::parse_device_option(args[++i], arg);
-    } else if (arg == "--top") {
-      options.top = static_cast<size_t>(subcommand::parse_non_negative(args[++i], arg));
-    } else if (arg == "--location") {
-      options.location = subcommand::parse_location_rule(args[++i]);
-    } else if (arg == "--by") {
-      const std::string_view value = args[++i];
-      if (value != "location" && value != "category" && value != "module")
-        throw subcommand::UsageError("--by needs 'location', 'category' or 'module', got '" +
-                                     std::string(value) + "'");
-      options.by_category = value == "category";
-      options.by_module = value == "module";
-    } else if (arg == "--findings") {
-      options.findings = true;
-    } else if (arg == "--rules") {
-      options.rules_file = args[++i];
-    } else if (arg.starts_with("-") || !options.input.empty()) {
-      throw subcommand::UsageError("unexpected argument '" + std::string(arg) + "'");
-    } else {
-      options.input = arg;
-    }
-  }
-  if (options.input.empty()) throw subcommand::UsageError("no input given");
-  return options;
+void set_grouping(ReportOptions& options, std::string_view value) {
+  if (value != "location" && value != "category" && value != "module")
+    throw UsageError("--by needs 'location', 'category' or 'module', got '" + std::string(value) + "'");
+  options.by_category = value == "category";
+  options.by_module = value == "module";
+}
+
+constexpr std::string_view kReportSynopsis =
+    "usage: snapscope-convert --report [--at peak|EVENT] [--device N] [--top N] [--location user|shown]\n"
+    "                         [--by location|category|module] [--findings] [--rules FILE] IN.pickle|DIR\n";
+
+ArgTable report_table(ReportOptions& o) {
+  return {
+      .synopsis = kReportSynopsis,
+      .positionals = {{"IN.pickle|DIR", "", 1, 1, [&o](std::string_view path) { o.input = path; },
+                       "no input given"}},
+      .options =
+          {subcommand::at_event_option(o.at_event,
+                                       "the moment to analyse: the block timeline's peak (default) or the "
+                                       "state right after raw trace "
+                                       "event EVENT"),
+           subcommand::device_option(o.device,
+                                     "device index (default: the first device with a trace or segments)"),
+           subcommand::top_option(
+               o.top,
+               "moment-table rows to show before folding the rest into one row, and phase names to list "
+               "(repeated names are one row, 'name \u00d7N') (default 20, 0 = all)"),
+           subcommand::location_option(
+               o.location,
+               "how rows are grouped: 'user' (default) the innermost user frame, or for stacks without one "
+               "(backward pass, C++ only) the autograd node or ATen operator; 'shown' the innermost frame "
+               "the "
+               "frame filter keeps (memory_viz's literal rule)"),
+           {{"--by"},
+            "GROUPING",
+            "group the moment table by 'location' (default) or by 'category' (parameter, gradient, "
+            "optimizer state, activation, temporary, autograd / workspace, unknown) or by 'module': the tree "
+            "of nn.Module calls (forward, call site, [k]-th call), backward, outside any module, untraced "
+            "(--top rows)",
+            [&o](std::string_view value) { set_grouping(o, value); }},
+           flag_option(
+               "--findings",
+               "also print the findings: the peak, OOM forensics, step growth, leak candidates and recording "
+               "caveats",
+               o.findings),
+           text_option({"--rules"}, "FILE",
+                       "a category rules file (docs/RULES.md) tried before the built-in evidence",
+                       o.rules_file)},
+  };
 }
 
 std::string device_list(const std::vector<int>& devices) {
@@ -184,6 +177,13 @@ std::string report_text(const ReportOptions& options, const AnalysisSource& inpu
 
 }  // namespace
 
+ArgTable report_arg_table() {
+  static ReportOptions unused;  // the table is read, never parsed into
+  return report_table(unused);
+}
+
+std::string report_usage() { return help_text(report_arg_table()); }
+
 int run_report(std::span<const std::string_view> args, std::FILE* out, std::FILE* err) {
   const auto run_parsed = [out](const ReportOptions& options) {
     SourceOptions source_options;
@@ -196,7 +196,10 @@ int run_report(std::span<const std::string_view> args, std::FILE* out, std::FILE
     std::fputs(printable_lines(report_text(options, input, classification)).c_str(), out);
     return 0;
   };
-  return subcommand::run(args, out, err, kReportUsage, parse_report_args, run_parsed,
+  const auto parse = [](std::span<const std::string_view> parsed) {
+    return subcommand::parse_table(parsed, report_table);
+  };
+  return subcommand::run(args, out, err, report_usage(), parse, run_parsed,
                          [](const ReportOptions& options) { return options.input; });
 }
 

@@ -4,11 +4,16 @@
 
 #include <cstdio>
 #include <span>
+#include <string>
 #include <string_view>
+
+#include "core/util/arg_parser.h"
 
 namespace snapscope {
 
-extern const char* const kReportUsage;
+// The --report command line (its table bound to options never read: for help and its tests).
+ArgTable report_arg_table();
+std::string report_usage();
 
 // `args` are the arguments after "--report": [--at peak|EVENT] [--device N] [--top N] IN.pickle|DIR.
 // Prints the report to `out`; errors are one line on `err`. Returns the process exit code.

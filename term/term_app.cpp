@@ -15,7 +15,9 @@
 #include "core/document/document_loader.h"
 #include "core/findings/finding_text.h"
 #include "core/snapshot/model.h"
+#include "core/util/arg_parser.h"
 #include "core/util/format.h"
+#include "core/view/app_options.h"
 
 namespace snapscope::term {
 namespace {
@@ -101,43 +103,52 @@ std::unique_ptr<Session> open_session(Terminal& terminal, const std::string& pat
 
 }  // namespace
 
-const char* term_usage() {
-  return "usage: snapscope-term FILE [FILE_B] [--device N] [--bench]\n"
-         "  FILE        a snapshot .pickle / .pickle.gz / JSON snapshot (converted once into the viewer's\n"
-         "              cache) or a converted directory\n"
-         "  FILE_B      a second snapshot: its total over FILE's chart and a Compare pane\n"
-         "  --device N  the device to show (default: the first with data)\n"
-         "  --bench     replay a fixed walk through the keys, then print the key-press timings\n"
-         "  --version   the version, and the converted-directory formats it reads\n"
-         "In a terminal: the timeline, the cursor's call tree, moment table, categories and findings\n"
-         "(? shows the keys). When standard output is not a terminal it prints snapscope-convert\n"
-         "--report FILE (or --diff FILE FILE_B) and exits.\n";
+namespace {
+
+ArgTable term_table(TermOptions& o) {
+  return {
+      .synopsis = "usage: snapscope-term FILE [FILE_B] [--device N] [--bench]\n",
+      .positionals =
+          {{"FILE",
+            "a snapshot .pickle / .pickle.gz / JSON snapshot (converted once into the viewer's cache) "
+            "or a converted directory",
+            1, 1, [&o](std::string_view path) { o.path = path; }, "no snapshot given"},
+           {"FILE_B", "a second snapshot: its total over FILE's chart and a Compare pane", 0, 1,
+            [&o](std::string_view path) { o.compare_path = path; }, ""}},
+      .options = {{{"--device"},
+                   "N",
+                   "the device to show (default: the first with data)",
+                   [&o](std::string_view text) { o.device = viewer_args::parse_device_option(text); }},
+                  flag_option("--bench",
+                              "replay a fixed walk through the keys, then print the key-press timings",
+                              o.bench)},
+      .epilogue =
+          "In a terminal: the timeline, the cursor's call tree, moment table, categories and findings\n"
+          "(? shows the keys). When standard output is not a terminal it prints snapscope-convert\n"
+          "--report FILE (or --diff FILE FILE_B) and exits.\n",
+      .unknown_option = viewer_args::unknown_option,
+      .extra_positional = viewer_args::more_than_two_paths,
+  };
 }
 
-TermOptions parse_term_options(int argc, char** argv) {
+// Answered before the table is read (core/store/version), listed with its options.
+const HelpRow kVersionRow[] = {{"--version", "the version, and the converted-directory formats it reads"}};
+
+}  // namespace
+
+ArgTable term_arg_table() {
+  static TermOptions unused;  // the table is read, never parsed into
+  return term_table(unused);
+}
+
+const std::string& term_usage() {
+  static const std::string usage = help_text(term_arg_table(), kVersionRow);
+  return usage;
+}
+
+TermOptions parse_term_options(std::span<const std::string_view> args) {
   TermOptions options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view argument = argv[i];
-    if (argument == "-h" || argument == "--help") {
-      options.help = true;
-    } else if (argument == "--bench") {
-      options.bench = true;
-    } else if (argument == "--device") {
-      if (i + 1 >= argc) throw std::invalid_argument("--device needs a value");
-      const std::optional<int> device = parse_device(argv[++i]);
-      if (!device) throw std::invalid_argument(std::string("bad device '") + argv[i] + "'");
-      options.device = *device;
-    } else if (argument.starts_with("-") && argument.size() > 1) {
-      throw std::invalid_argument("unknown option " + std::string(argument));
-    } else if (options.path.empty()) {
-      options.path = argument;
-    } else if (options.compare_path.empty()) {
-      options.compare_path = argument;
-    } else {
-      throw std::invalid_argument("more than two input paths given");
-    }
-  }
-  if (options.path.empty() && !options.help) throw std::invalid_argument("no snapshot given");
+  options.help = parse_args(term_table(options), args) == ArgsResult::HelpAsked;
   return options;
 }
 

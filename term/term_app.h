@@ -6,11 +6,14 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "core/compare/run_alignment.h"
 #include "core/session/comparison.h"
 #include "core/session/session.h"
+#include "core/util/arg_parser.h"
 #include "term/moment_pane.h"
 #include "term/term_bench.h"
 #include "term/terminal.h"
@@ -28,9 +31,11 @@ struct TermOptions {
   bool bench = false;  // --bench: replay term_bench's key walk and report its timings
 };
 
-// argv without the program name; throws std::invalid_argument naming what is wrong.
-TermOptions parse_term_options(int argc, char** argv);
-const char* term_usage();
+// argv without the program name; throws UsageError naming what is wrong.
+TermOptions parse_term_options(std::span<const std::string_view> args);
+// The command line's table (bound to options never read: for help and its tests) and its help.
+ArgTable term_arg_table();
+const std::string& term_usage();
 
 // Opens the file(s) with a progress line and runs the screen until 'q', SIGINT or SIGTERM.
 // Returns the exit code; throws std::runtime_error("<file>: <reason>") when a file cannot be opened.

@@ -41,13 +41,13 @@ int main(int argc, char** argv) {
     return std::fputs(snapscope::version_text("snapscope-term").c_str(), stdout), 0;
   TermOptions options;
   try {
-    options = parse_term_options(argc, argv);
+    options = parse_term_options(std::vector<std::string_view>(argv + 1, argv + argc));
   } catch (const std::exception& error) {
-    std::fprintf(stderr, "snapscope-term: %s\n%s", error.what(), term_usage());
+    std::fprintf(stderr, "snapscope-term: %s\n%s", error.what(), term_usage().c_str());
     return 2;
   }
   if (options.help) {
-    std::fputs(term_usage(), stdout);
+    std::fputs(term_usage().c_str(), stdout);
     return 0;
   }
   if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) return print_report(options);

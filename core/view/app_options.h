@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/util/arg_parser.h"
 #include "core/view/script.h"
 
 namespace snapscope {
@@ -34,9 +35,19 @@ struct AppOptions {
   }
 };
 
-// argv without the program name. Throws std::invalid_argument for unknown or malformed options.
+// argv without the program name. Throws UsageError (a std::invalid_argument) for unknown or
+// malformed options.
 AppOptions parse_app_options(std::span<const std::string_view> arguments);
 
-const char* app_usage();
+// What the viewer's and snapscope-term's command lines share: their messages and --device.
+namespace viewer_args {
+std::string unknown_option(std::string_view arg);       // "unknown option ARG"
+std::string more_than_two_paths(std::string_view arg);  // a third path
+int parse_device_option(std::string_view text);         // a device number or 'host'
+}  // namespace viewer_args
+
+// The command line's table (bound to options never read: for help and its tests) and its help.
+ArgTable app_arg_table();
+const std::string& app_usage();
 
 }  // namespace snapscope

@@ -277,6 +277,13 @@ TEST_CASE("term: not a terminal: it prints --report (or --diff) and exits") {
   CHECK(piped == report(input));
   const std::string bad = run_output(shell_quote(SNAPSCOPE_TERM) + " --bogus 2>&1");
   CHECK(bad.starts_with("snapscope-term: unknown option --bogus\n"));
+  CHECK(run_output(shell_quote(SNAPSCOPE_TERM) + " 2>&1").starts_with("snapscope-term: no snapshot given\n"));
+  const std::string help = run_output(shell_quote(SNAPSCOPE_TERM) + " --help");
+  for (const char* row : {"\n  FILE ", "\n  FILE_B ", "\n  --device N ", "\n  --bench ", "\n  --version ",
+                          "\n  -h, --help ", "\nIn a terminal: "}) {
+    CAPTURE(row);
+    CHECK(help.find(row) != std::string::npos);
+  }
 }
 
 TEST_CASE("every program answers --version with the project's version and the formats it reads") {

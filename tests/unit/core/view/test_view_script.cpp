@@ -2,6 +2,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <string>
 
 #include "core/view/app_options.h"
 #include "core/view/script.h"
@@ -135,6 +136,25 @@ TEST_CASE("command line options") {
                        std::invalid_argument);
   CHECK_FALSE(parse_app_options({}).headless());
   CHECK_FALSE(options.image_size);  // --screenshot: --size is the window's
+}
+
+TEST_CASE("command line: --help lists every option and path of its table, then the keys") {
+  const ArgTable table = app_arg_table();
+  const std::string& usage = app_usage();
+  for (const ArgOption& option : table.options) {
+    CAPTURE(option.names.front());
+    CHECK(usage.find("\n  " + std::string(option.names.front())) != std::string::npos);
+  }
+  CHECK(usage.find("\n  PATH ") != std::string::npos);
+  CHECK(usage.find("\n  PATH_B ") != std::string::npos);
+  CHECK(usage.find("\n  -h, --help ") != std::string::npos);
+  CHECK(usage.find("\nkeys: ") != std::string::npos);
+  const std::array<std::string_view, 2> help_later = {"a", "--help"};
+  CHECK(parse_app_options(help_later).help);
+  const std::array<std::string_view, 2> bad_device = {"--device", "gpu"};
+  CHECK_THROWS_WITH_AS(parse_app_options(bad_device), "bad device 'gpu'", UsageError);
+  const std::array<std::string_view, 1> unknown = {"--fast"};
+  CHECK_THROWS_WITH_AS(parse_app_options(unknown), "unknown option --fast", UsageError);
 }
 
 TEST_CASE("command line options: with --export-png, --size is the PNG's size (svg's default without)") {
