@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <thread>
 
-#include "app/inspector.h"
+#include "app/chart/site_legend.h"
 #include "app/menu_bar.h"
-#include "app/site_legend.h"
-#include "app/splitter.h"
-#include "app/theme.h"
+#include "app/panels/inspector_panel.h"
+#include "app/widgets/splitter.h"
+#include "app/widgets/theme.h"
 #include "core/analysis/state_mapping.h"
 #include "core/classify/category.h"
 #include "core/document/rank_set.h"
@@ -56,7 +56,7 @@ Application::Application(const AppOptions& options)
   session().settings.private_pools = options.private_pools;
   session().settings.cursor_at_peak = options.cursor_at_peak;
   if (!options.path.empty() && is_rank_directory(options.path)) {
-    rank_view_.load(options.path, options.device);  // a job's ranks: the rank table
+    rank_table_.load(options.path, options.device);  // a job's ranks: the rank table
   }
   if (!options.compare_path.empty()) state_.open_compare(options.compare_path);
 }
@@ -64,43 +64,43 @@ Application::Application(const AppOptions& options)
 void Application::forget_session() {
   forget_compare();
   timeline_.layer().reset();
-  cursor_panels_.reset();
-  allocator_panels_.reset();
+  analysis_pane_.reset();
+  allocator_pane_.reset();
   minimap_.reset();
 }
 
 void Application::forget_compare() {
-  compare_view_.reset();
+  compare_panel().reset();
   timeline_b_.layer().reset();
 }
 
 bool Application::stacked_compare() {
   const Session* run_b = state_.compare_session();
   return run_b != nullptr && run_b->timeline() != nullptr && session().timeline() != nullptr &&
-         compare_view_.layout() == CompareView::Layout::Stacked;
+         compare_panel().layout() == ComparePanel::Layout::Stacked;
 }
 
 bool Application::draw_charts(float chart_width, float height) {
-  const float plot_width = chart_width - TimelinePanel::kAxisLeft;
+  const float plot_width = chart_width - ChartPanel::kAxisLeft;
   Comparison* compared = state_.comparison();
   if (!stacked_compare()) {
     const bool restreamed = timeline_.draw(session(), chart_width, height);
-    allocator_panels_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(), plot_width,
-                                       height - TimelinePanel::kAxisBottom);
+    allocator_pane_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(), plot_width,
+                                     height - ChartPanel::kAxisBottom);
     if (compared && session().timeline())
-      compare_view_.draw_overlay(*compared, timeline_.chart_x(), timeline_.chart_y(), plot_width,
-                                 height - TimelinePanel::kAxisBottom);
+      compare_panel().draw_overlay(*compared, timeline_.chart_x(), timeline_.chart_y(), plot_width,
+                                   height - ChartPanel::kAxisBottom);
     return restreamed;
   }
   const float height_a = std::floor(height / 2);
   bool restreamed = timeline_.draw(session(), chart_width, height_a);
-  allocator_panels_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(), plot_width,
-                                     height_a - TimelinePanel::kAxisBottom);
+  allocator_pane_.draw_oom_markers(session(), timeline_.chart_x(), timeline_.chart_y(), plot_width,
+                                   height_a - ChartPanel::kAxisBottom);
   compared->follow_a();
   ImGui::PushID("run-b");
   restreamed = timeline_b_.draw(compared->b(), chart_width, height - height_a) || restreamed;
   ImGui::PopID();
-  compare_view_.draw_b_label(*compared, timeline_b_.chart_x(), timeline_b_.chart_y());
+  compare_panel().draw_b_label(*compared, timeline_b_.chart_x(), timeline_b_.chart_y());
   return restreamed;
 }
 
@@ -155,7 +155,7 @@ bool Application::render_frame() {
   session().poll();
   if (state_.poll_compare_loader([this] { forget_compare(); })) fit_both_runs();
   if (Comparison* compared = state_.comparison()) compared->poll();
-  rank_view_.poll();
+  rank_table_.poll();
   // Categories arrive in the background (and again after new rules): recolour when they do; and
   // sites once the database they are read from lands.
   if (session().settings.coloring == ChartColoring::Category && session().categories() != colored_categories_)
@@ -164,8 +164,8 @@ bool Application::render_frame() {
     colored_database_generation_ = session().database_generation();
     if (session().settings.coloring == ChartColoring::Site) apply_color_mode();
   }
-  cursor_panels_.before_frame(session());
-  allocator_panels_.before_frame(session());
+  analysis_pane_.before_frame(session());
+  allocator_pane_.before_frame(session());
   window_.begin_frame();
   // The first chart frame of a load is drawn sooner when the GL driver has compiled it before.
   if (state_.loader().busy()) timeline_.layer().warm_up();
@@ -217,10 +217,10 @@ bool Application::render_frame() {
   const float legend_height = coloring == ChartColoring::Site       ? site_legend_height()
                               : coloring == ChartColoring::Category ? category_view_height()
                                                                     : 0;
-  cursor_panels_.draw_search_bar(session());
-  const float lanes_height = cursor_panels_.lanes_height(session());
-  cursor_panels_.draw_lanes(session(), ImGui::GetCursorScreenPos().x + TimelinePanel::kAxisLeft,
-                            chart_width - TimelinePanel::kAxisLeft);
+  analysis_pane_.draw_search_bar(session());
+  const float lanes_height = analysis_pane_.lanes_height(session());
+  analysis_pane_.draw_lanes(session(), ImGui::GetCursorScreenPos().x + ChartPanel::kAxisLeft,
+                            chart_width - ChartPanel::kAxisLeft);
   const float pane_height = session().document() ? panes_.analysis_height : 0;
   const float bar_height = ImGui::GetFrameHeightWithSpacing();
   const float strip_height = session().document() ? kUsageStripHeight + 4 : 0;
@@ -229,14 +229,14 @@ bool Application::render_frame() {
                                 pane_height - strip_height - splitter_height;
   restreamed = draw_charts(chart_width, timeline_height);
   if (strip_height > 0) {
-    allocator_panels_.draw_usage_strip(session(), TimelinePanel::kAxisLeft,
-                                       chart_width - TimelinePanel::kAxisLeft, kUsageStripHeight);
+    allocator_pane_.draw_usage_strip(session(), ChartPanel::kAxisLeft, chart_width - ChartPanel::kAxisLeft,
+                                     kUsageStripHeight);
   }
   ImGui::Dummy(ImVec2(1, 4));
-  minimap_.draw(session(), TimelinePanel::kAxisLeft, chart_width - TimelinePanel::kAxisLeft, kMinimapHeight);
+  minimap_.draw(session(), ChartPanel::kAxisLeft, chart_width - ChartPanel::kAxisLeft, kMinimapHeight);
   if (coloring == ChartColoring::Site) draw_site_legend(session(), chart_width);
   if (coloring == ChartColoring::Category)
-    category_view_.draw(session(), TimelinePanel::kAxisLeft, chart_width);
+    category_strip_.draw(session(), ChartPanel::kAxisLeft, chart_width);
   if (pane_height > 0) {
     const float max_pane = available.y - bar_height - lanes_height - kMinimapHeight - kMinPane;
     // Dragging the bar up grows the analysis pane (and shrinks the chart above it).
@@ -246,16 +246,12 @@ bool Application::render_frame() {
     panes_.allocator_width =
         std::clamp(panes_.allocator_width, kMinPane, std::max(kMinPane, chart_width - kMinPane));
     const float analysis_width = chart_width - panes_.allocator_width - kSplitterThickness;
-    Comparison* compared = state_.comparison();
-    cursor_panels_.draw_analysis_pane(
-        session(), analysis_width, 0,
-        compared ? std::function<void()>([this, compared] { compare_view_.draw_panel(*compared); })
-                 : std::function<void()>());
+    analysis_pane_.draw_analysis_pane(session(), analysis_width, 0, state_.comparison());
     ImGui::SameLine(0, 0);
     splitter("##split-allocator", SplitAxis::Vertical, kSplitterThickness, ImGui::GetContentRegionAvail().y,
              panes_.allocator_width, kMinPane, chart_width - kMinPane, false);
     ImGui::SameLine(0, 0);
-    allocator_panels_.draw_pane(session(), panes_.allocator_width, 0);
+    allocator_pane_.draw_pane(session(), panes_.allocator_width, 0);
   }
   ImGui::EndGroup();
   if (inspector_shown) {
@@ -269,7 +265,7 @@ bool Application::render_frame() {
   }
   inspector_shown_ = inspector_shown;
   ImGui::End();
-  rank_view_.draw(state_);
+  rank_table_.draw(state_);
   draw_status_bar(state_, io.DisplaySize.y - kStatusHeight, io.DisplaySize.x, kStatusHeight);
   if (restreamed || !pending_png_.empty()) window_.force_redraw();  // texture changed / PNG wanted
   window_.end_frame();
@@ -291,9 +287,9 @@ PixelRect Application::chart_png_rect() const {
   const float scale = static_cast<float>(window_.framebuffer_width()) /
                       std::max(1.0f, ImGui::GetIO().DisplaySize.x);  // HiDPI
   const auto pixels = [scale](float v) { return static_cast<int>(std::lround(v * scale)); };
-  return {pixels(timeline_.chart_x() - TimelinePanel::kAxisLeft), pixels(timeline_.chart_y()),
-          pixels(timeline_.chart_width() + TimelinePanel::kAxisLeft),
-          pixels(timeline_.chart_height() + TimelinePanel::kAxisBottom)};
+  return {pixels(timeline_.chart_x() - ChartPanel::kAxisLeft), pixels(timeline_.chart_y()),
+          pixels(timeline_.chart_width() + ChartPanel::kAxisLeft),
+          pixels(timeline_.chart_height() + ChartPanel::kAxisBottom)};
 }
 
 void Application::write_chart_png(const std::string& path) {
@@ -323,7 +319,7 @@ void Application::handle_global_keys() {
     if (ctrl && press.key == GLFW_KEY_J) print_cursor_json();
     // Ctrl+K prints the allocator state and the SQL result; Ctrl+E focuses the SQL console.
     if (ctrl && press.key == GLFW_KEY_K) print_allocator_json();
-    if (ctrl && !shift && press.key == GLFW_KEY_E) allocator_panels_.focus_sql_console();
+    if (ctrl && !shift && press.key == GLFW_KEY_E) allocator_pane_.focus_sql_console();
     if (ctrl && press.key == GLFW_KEY_Q) quit_ = true;
     if (ctrl && shift && press.key == GLFW_KEY_E && !session().database_writing())
       export_dialog_.open(session());
@@ -354,7 +350,7 @@ void Application::print_selection_json() {
 }
 
 void Application::print_cursor_json() {
-  nlohmann::json json = cursor_panels_.cursor_json(session());
+  nlohmann::json json = analysis_pane_.cursor_json(session());
   if (!json.value("loaded", true)) json["error"] = state_.error();  // the load's, not the session's
   if (json.is_object()) {
     json["panes"] = {{"inspector_width", inspector_shown_ ? panes_.inspector_width : 0.0f},
@@ -366,18 +362,18 @@ void Application::print_cursor_json() {
 }
 
 void Application::print_modules_json() {
-  std::printf("%s\n", cursor_panels_.modules().json(session()).dump().c_str());
+  std::printf("%s\n", analysis_pane_.modules().json(session()).dump().c_str());
   std::fflush(stdout);
 }
 
 void Application::print_allocator_json() {
-  std::printf("%s\n", allocator_panels_.json(session()).dump().c_str());
+  std::printf("%s\n", allocator_pane_.json(session()).dump().c_str());
   std::fflush(stdout);
 }
 
 bool Application::panels_settled() {
   const Comparison* compared = state_.comparison();
-  return session().settled() && cursor_panels_.settled(session()) &&
+  return session().settled() && analysis_pane_.settled(session()) &&
          (compared == nullptr || compared->settled());
 }
 
@@ -429,13 +425,13 @@ Application::ChartRect Application::chart_rect() const {
 }
 
 bool Application::wait_for_ranks() {
-  rank_view_.wait();
+  rank_table_.wait();
   render_frame();
-  return rank_view_.table() != nullptr;
+  return rank_table_.table() != nullptr;
 }
 
 bool Application::wait_for_load() {
-  if (rank_view_.active() && !state_.loader().busy() && session().document() == nullptr)
+  if (rank_table_.active() && !state_.loader().busy() && session().document() == nullptr)
     return wait_for_ranks();
   // Progress frames at the interactive loop's rate: drawing more often (llvmpipe draws on the
   // CPU) only takes cores from the load. The loader is still polled every few milliseconds.

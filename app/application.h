@@ -2,17 +2,17 @@
 // runs (headless_runner.h) drive the same frame function, so tests see what users see.
 #pragma once
 
-#include "app/allocator_panels.h"
 #include "app/app_state.h"
-#include "app/category_view.h"
-#include "app/compare_view.h"
-#include "app/cursor_panels.h"
+#include "app/chart/category_strip.h"
+#include "app/chart/chart_panel.h"
+#include "app/chart/minimap.h"
+#include "app/compare/compare_panel.h"
+#include "app/compare/rank_table_panel.h"
 #include "app/export_dialog.h"
 #include "app/file_browser.h"
 #include "app/gui_window.h"
-#include "app/minimap.h"
-#include "app/rank_view.h"
-#include "app/timeline_panel.h"
+#include "app/panels/allocator_pane.h"
+#include "app/panels/analysis_pane.h"
 #include "core/view/app_options.h"
 #include "render/framebuffer_png.h"
 
@@ -36,9 +36,9 @@ class Application {
   bool wait_for_load();
   bool wait_for_compare();  // the same for run B of a comparison; false if it failed
   bool wait_for_ranks();    // snapscope DIR: until the rank table is read; false if it failed
-  RankView& rank_view() { return rank_view_; }
+  RankTablePanel& rank_table() { return rank_table_; }
   void fit_both_runs();  // the chart's y bounds hold both runs' peaks
-  CompareView& compare_view() { return compare_view_; }
+  ComparePanel& compare_panel() { return analysis_pane_.compare_panel(); }
   void apply_view(const ViewSpec& spec);
   void apply_color_mode();
   void print_selection_json();  // one JSON line on stdout ("null" without a selection)
@@ -52,10 +52,10 @@ class Application {
 
   AppState& state() { return state_; }
   Session& session() { return state_.session(); }
-  TimelinePanel& timeline() { return timeline_; }
+  ChartPanel& timeline() { return timeline_; }
   GuiWindow& window() { return window_; }
-  CursorPanels& cursor_panels() { return cursor_panels_; }
-  AllocatorPanels& allocator_panels() { return allocator_panels_; }
+  AnalysisPane& analysis_pane() { return analysis_pane_; }
+  AllocatorPane& allocator_pane() { return allocator_pane_; }
   // Scripts: a left click at window pixel (x, y) on whatever is drawn there (pointer moves
   // there, button down, button up: a frame each), then the pointer leaves again.
   void click_window(float x, float y);
@@ -83,15 +83,14 @@ class Application {
   AppState state_;  // before the window: its load starts while the window is created
   GuiWindow window_;
   FileBrowser browser_;
-  TimelinePanel timeline_;
-  TimelinePanel timeline_b_;  // run B's own chart (stacked comparison)
+  ChartPanel timeline_;
+  ChartPanel timeline_b_;  // run B's own chart (stacked comparison)
   Minimap minimap_;
-  CursorPanels cursor_panels_;
-  AllocatorPanels allocator_panels_;
+  AnalysisPane analysis_pane_;
+  AllocatorPane allocator_pane_;
   ExportDialog export_dialog_;
-  CategoryView category_view_;
-  CompareView compare_view_;
-  RankView rank_view_;
+  CategoryStrip category_strip_;
+  RankTablePanel rank_table_;
   const SessionCategories* colored_categories_ = nullptr;  // what the chart's colours come from
   int colored_database_generation_ = 0;  // the session's database_generation() when last coloured
   std::string pending_png_;

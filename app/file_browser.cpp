@@ -6,7 +6,7 @@
 #include <cstring>
 #include <system_error>
 
-#include "app/theme.h"
+#include "app/widgets/theme.h"
 #include "core/document/document.h"
 #include "core/store/allocations_json/allocations_json.h"
 

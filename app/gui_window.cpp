@@ -8,11 +8,11 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
-#include "app/cursor_key_latch.h"
+#include "app/widgets/cursor_key_latch.h"
 
 #include <stdexcept>
 
-#include "app/draw_data_hash.h"
+#include "app/widgets/draw_data_hash.h"
 #include "render/chart_renderer.h"
 
 namespace snapscope {

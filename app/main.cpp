@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "app/application.h"
-#include "app/headless_runner.h"
+#include "app/headless/headless_runner.h"
 #include "core/store/version/version.h"
 #include "core/view/app_options.h"
 

@@ -7,8 +7,8 @@
 #include <exception>
 #include <string>
 
-#include "app/cursor_controls.h"
-#include "app/theme.h"
+#include "app/chart/cursor_controls.h"
+#include "app/widgets/theme.h"
 #include "core/analysis/frame_kind.h"
 #include "core/classify/category_rules.h"
 #include "core/snapshot/model.h"

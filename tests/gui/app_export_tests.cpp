@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kAxisLeft = 84, kAxisBottom = 22;  // TimelinePanel's axis margins
+constexpr int kAxisLeft = 84, kAxisBottom = 22;  // ChartPanel's axis margins
 
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
