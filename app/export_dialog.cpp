@@ -41,18 +41,18 @@ std::string snapshot_stem(const Document& document) {
 
 }  // namespace
 
-void ExportDialog::open(const Session& state) {
-  if (state.document() == nullptr || state.device() == nullptr) return;
+void ExportDialog::open(const Session& session) {
+  if (session.document() == nullptr || session.device() == nullptr) return;
   open_requested_ = true;
-  const std::string path = default_path(state);
+  const std::string path = default_path(session);
   std::snprintf(path_, sizeof path_, "%s", path.c_str());
 }
 
-std::string ExportDialog::default_path(const Session& state) const {
+std::string ExportDialog::default_path(const Session& session) const {
   const std::string format = format_names()[size_t(format_index_)];
-  const std::string name = snapshot_stem(*state.document()) + "-" + format + extension_of(format);
+  const std::string name = snapshot_stem(*session.document()) + "-" + format + extension_of(format);
   // Beside the snapshot, where its other artefacts usually live.
-  std::filesystem::path opened = std::filesystem::absolute(state.document()->opened_path);
+  std::filesystem::path opened = std::filesystem::absolute(session.document()->opened_path);
   if (!opened.has_filename()) opened = opened.parent_path();  // "run.snapscope/"
   std::filesystem::path directory = opened.parent_path();
   if (directory.empty()) directory = std::filesystem::current_path();
@@ -65,24 +65,24 @@ ExportFormat ExportDialog::file_format(const std::string& format) {
   return *parsed;
 }
 
-void ExportDialog::run(Session& state, const std::string& format, const std::string& path,
+void ExportDialog::run(Session& session, const std::string& format, const std::string& path,
                        const PngWriter& write_png) {
-  if (state.document() == nullptr || state.device() == nullptr)
+  if (session.document() == nullptr || session.device() == nullptr)
     throw std::runtime_error("export: no snapshot is open");
-  if (format != kPng) return state.run_export(file_format(format), path);
+  if (format != kPng) return session.run_export(file_format(format), path);
   write_png(path);
-  state.set_export_message("exported png to " + path);
+  session.set_export_message("exported png to " + path);
 }
 
-void ExportDialog::start(Session& state, const std::string& format, const std::string& path,
+void ExportDialog::start(Session& session, const std::string& format, const std::string& path,
                          const PngWriter& write_png) {
-  if (state.export_running()) return;
-  if (format == kPng || state.document() == nullptr || state.device() == nullptr)
-    return run(state, format, path, write_png);
-  state.start_export(file_format(format), path);
+  if (session.export_running()) return;
+  if (format == kPng || session.document() == nullptr || session.device() == nullptr)
+    return run(session, format, path, write_png);
+  session.start_export(file_format(format), path);
 }
 
-void ExportDialog::draw(Session& state, const PngWriter& write_png) {
+void ExportDialog::draw(Session& session, const PngWriter& write_png) {
   if (open_requested_) {
     ImGui::OpenPopup(kPopup);
     open_requested_ = false;
@@ -94,7 +94,7 @@ void ExportDialog::draw(Session& state, const PngWriter& write_png) {
     for (size_t i = 0; i < names.size(); ++i) {
       if (ImGui::Selectable(names[i].c_str(), int(i) == format_index_)) {
         format_index_ = int(i);
-        const std::string path = default_path(state);
+        const std::string path = default_path(session);
         std::snprintf(path_, sizeof path_, "%s", path.c_str());
       }
     }
@@ -103,10 +103,10 @@ void ExportDialog::draw(Session& state, const PngWriter& write_png) {
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   const bool entered = ImGui::InputText("file", path_, sizeof path_, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::TextDisabled(
-      "%s", state.cursor.placed() ? "moment: the time cursor" : "moment: the peak (no cursor placed)");
-  if (!state.export_message().empty()) ImGui::TextWrapped("%s", state.export_message().c_str());
-  ImGui::BeginDisabled(state.export_running());
-  const bool clicked = ImGui::Button(state.export_running() ? "Exporting..." : "Export");
+      "%s", session.cursor.placed() ? "moment: the time cursor" : "moment: the peak (no cursor placed)");
+  if (!session.export_message().empty()) ImGui::TextWrapped("%s", session.export_message().c_str());
+  ImGui::BeginDisabled(session.export_running());
+  const bool clicked = ImGui::Button(session.export_running() ? "Exporting..." : "Export");
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("Close") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape)))
@@ -114,10 +114,10 @@ void ExportDialog::draw(Session& state, const PngWriter& write_png) {
   if (entered || clicked) {
     try {
       const std::string& format = names[size_t(format_index_)];
-      start(state, format, path_, write_png);
+      start(session, format, path_, write_png);
       if (format == kPng) ImGui::CloseCurrentPopup();  // the chart is captured without the dialog
     } catch (const std::exception& error) {
-      state.set_export_message(error.what());
+      session.set_export_message(error.what());
     }
   }
   ImGui::EndPopup();

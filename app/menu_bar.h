@@ -14,7 +14,7 @@ struct MenuActions {
   bool compare_closed = false;     // File > Close Comparison
 };
 
-MenuActions draw_menu_bar(AppState& state, FileBrowser& browser);
-void draw_status_bar(AppState& state, float y, float width, float height);
+MenuActions draw_menu_bar(AppState& app, FileBrowser& browser);
+void draw_status_bar(AppState& app, float y, float width, float height);
 
 }  // namespace snapscope

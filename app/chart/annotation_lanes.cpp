@@ -45,8 +45,8 @@ float AnnotationLanes::height(const PhaseTable& table) {
 
 // Bars narrower than a few pixels land in per-lane pixel columns (last one wins), emitted as
 // runs: with tens of thousands of phases the lanes cost at most a few rectangles per column.
-void AnnotationLanes::layout(const Session& state, const PhaseTable& table, float chart_width) {
-  const Timeline& timeline = *state.timeline();
+void AnnotationLanes::layout(const Session& session, const PhaseTable& table, float chart_width) {
+  const Timeline& timeline = *session.timeline();
   bars_.clear();
   columns_ = static_cast<size_t>(std::max(1.0f, chart_width));
   narrow_rows_.assign(kMaxLanes * columns_, nullptr);
@@ -54,8 +54,8 @@ void AnnotationLanes::layout(const Session& state, const PhaseTable& table, floa
   cache_row_x(timeline, table);
   for (size_t i = 0; i < table.rows.size(); ++i) {
     const PhaseRow& row = table.rows[i];
-    const auto left = static_cast<float>(state.view.to_screen_x(row_x_[i].first));
-    const auto right = static_cast<float>(state.view.to_screen_x(row_x_[i].second));
+    const auto left = static_cast<float>(session.view.to_screen_x(row_x_[i].first));
+    const auto right = static_cast<float>(session.view.to_screen_x(row_x_[i].second));
     if (right < 0 || left > chart_width) continue;  // outside the view
     const uint32_t lane = std::min(row.depth, kMaxLanes - 1);
     const float top = static_cast<float>(lane) * theme::kLaneHeight;
@@ -127,20 +127,22 @@ void AnnotationLanes::draw_labels(ImDrawList* draw_list, ImVec2 origin, float ch
   }
 }
 
-void AnnotationLanes::draw(Session& state, const PhaseTable& table, float chart_x, float chart_width) {
+void AnnotationLanes::draw(Session& session, const PhaseTable& table, float chart_x, float chart_width) {
   const float lanes_height = height(table);
-  const Timeline* timeline = state.timeline();
+  const Timeline* timeline = session.timeline();
   if (lanes_height == 0 || timeline == nullptr) return;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::SetCursorScreenPos(ImVec2(chart_x, origin.y));
   ImGui::InvisibleButton("annotation-lanes", ImVec2(chart_width, lanes_height));
   const bool clicked = ImGui::IsItemClicked();
-  const DataRect& visible = state.view.visible();
-  const Key wanted{table.rows.data(), table.rows.size(),           timeline,    visible.x0,
-                   visible.x1,        state.view.viewport_width(), chart_width, state.view.warp().get()};
+  const DataRect& visible = session.view.visible();
+  const Key wanted{table.rows.data(), table.rows.size(),
+                   timeline,          visible.x0,
+                   visible.x1,        session.view.viewport_width(),
+                   chart_width,       session.view.warp().get()};
   if (!laid_out_ || !(key_ == wanted)) {
     key_ = wanted;
-    layout(state, table, chart_width);
+    layout(session, table, chart_width);
     laid_out_ = true;
   }
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
@@ -156,7 +158,7 @@ void AnnotationLanes::draw(Session& state, const PhaseTable& table, float chart_
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     if (const PhaseRow* hit = row_at(mouse.x - chart_x, mouse.y - origin.y)) {
       ImGui::SetTooltip("%s\nclick: zoom to it, cursor to its peak", hit->name.c_str());
-      if (clicked) select_phase(state, *hit);
+      if (clicked) select_phase(session, *hit);
     }
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + lanes_height));

@@ -19,7 +19,7 @@ class AnnotationLanes {
   // Height the lanes need (0 when there is nothing to draw).
   float height(const PhaseTable& table);
   // Draws at the current cursor position; x and width are the chart's, in window pixels.
-  void draw(Session& state, const PhaseTable& table, float chart_x, float chart_width);
+  void draw(Session& session, const PhaseTable& table, float chart_x, float chart_width);
   // The labels the last frame drew (window pixels): each inside its bar and the visible chart,
   // none overlapping another; a label that would not fit is elided or dropped.
   struct LabelRect {
@@ -43,7 +43,7 @@ class AnnotationLanes {
     const TimeWarp* warp = nullptr;
     bool operator==(const Key&) const = default;
   };
-  void layout(const Session& state, const PhaseTable& table, float chart_width);
+  void layout(const Session& session, const PhaseTable& table, float chart_width);
   const PhaseRow* row_at(float x, float y) const;  // x, y relative to the lanes
 
   // Each row's start and end in timesteps, read once per table: state_x is a random access into

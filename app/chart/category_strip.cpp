@@ -36,12 +36,12 @@ void evidence_tooltip(const SessionCategories& categories, size_t moment, Catego
   }
 }
 
-void draw_legend(const Session& state, const SessionCategories& categories, std::vector<uint64_t>& bytes) {
+void draw_legend(const Session& session, const SessionCategories& categories, std::vector<uint64_t>& bytes) {
   const Timeline& timeline = *categories.timeline;
-  const size_t moment = state.cursor.placed() ? state.cursor.state() : peak_state(timeline);
+  const size_t moment = session.cursor.placed() ? session.cursor.state() : peak_state(timeline);
   categories.totals.bytes_at(moment, bytes);
   const std::vector<Rgba> palette = category_palette(categories.classification.names);
-  ImGui::TextDisabled("%s", state.cursor.placed() ? "at the cursor:" : "at the peak:");
+  ImGui::TextDisabled("%s", session.cursor.placed() ? "at the cursor:" : "at the peak:");
   for (size_t id = 0; id < bytes.size(); ++id) {
     const std::string label = std::string(categories.classification.names.name(static_cast<CategoryId>(id))) +
                               " " + format_bytes(static_cast<double>(bytes[id]));
@@ -75,21 +75,21 @@ void CategoryStrip::refresh(const Key& key, const std::vector<double>& edges) {
   }
 }
 
-void CategoryStrip::draw(Session& state, float left, float width) {
+void CategoryStrip::draw(Session& session, float left, float width) {
   ImGui::BeginChild("category-view", ImVec2(width, category_view_height()), false);
-  const SessionCategories* categories = state.categories();
+  const SessionCategories* categories = session.categories();
   if (categories == nullptr) {
     ImGui::TextDisabled("classifying allocations...");
     ImGui::EndChild();
     return;
   }
-  draw_legend(state, *categories, scratch_);
+  draw_legend(session, *categories, scratch_);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float strip_width = std::max(1.0f, width - left);
-  const DataRect visible = state.view.visible();
-  const Key key{categories, visible.x0, visible.x1, static_cast<int>(strip_width), state.view.warp().get()};
+  const DataRect visible = session.view.visible();
+  const Key key{categories, visible.x0, visible.x1, static_cast<int>(strip_width), session.view.warp().get()};
   if (!(key == key_)) {
-    ViewTransform strip = state.view;  // the chart's x range over the strip's columns
+    ViewTransform strip = session.view;  // the chart's x range over the strip's columns
     strip.set_viewport(key.columns, strip.viewport_height());
     refresh(key, strip.column_edges(key.columns));
   }

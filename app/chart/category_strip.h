@@ -15,7 +15,7 @@ float category_view_height();
 class CategoryStrip {
  public:
   // `left`: the chart's axis margin, so the strip's x matches the chart's.
-  void draw(Session& state, float left, float width);
+  void draw(Session& session, float left, float width);
 
  private:
   struct Key {

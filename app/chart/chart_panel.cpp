@@ -28,15 +28,15 @@ std::string event_text(int64_t event) {
 
 }  // namespace
 
-bool ChartPanel::draw(Session& state, float width, float height) {
+bool ChartPanel::draw(Session& session, float width, float height) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   chart_x_ = origin.x + kAxisLeft;
   chart_y_ = origin.y;
   chart_w_ = std::max(1.0f, width - kAxisLeft);
   chart_h_ = std::max(1.0f, height - kAxisBottom);
-  state.view.set_viewport(std::floor(chart_w_), std::floor(chart_h_));
+  session.view.set_viewport(std::floor(chart_w_), std::floor(chart_h_));
 
-  const Timeline* timeline = state.timeline();
+  const Timeline* timeline = session.timeline();
   if (timeline == nullptr) {
     ImGui::Dummy(ImVec2(width, height));
     return false;
@@ -44,73 +44,74 @@ bool ChartPanel::draw(Session& state, float width, float height) {
   ImGui::SetCursorScreenPos(ImVec2(chart_x_, chart_y_));
   ImGui::InvisibleButton("chart", ImVec2(chart_w_, chart_h_),
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
-  handle_keys(state);
-  handle_mouse(state);
-  apply_y_fit(state);
+  handle_keys(session);
+  handle_mouse(session);
+  apply_y_fit(session);
 
-  const SessionPools* pools = state.pools_shown();
-  const bool restreamed = layer_.update(*timeline, state.view, state.device()->pyramid(state.settings.kind),
-                                        pools ? pools->layout : nullptr, pools ? pools->pyramid : nullptr);
+  const SessionPools* pools = session.pools_shown();
+  const bool restreamed =
+      layer_.update(*timeline, session.view, session.device()->pyramid(session.settings.kind),
+                    pools ? pools->layout : nullptr, pools ? pools->pyramid : nullptr);
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   // The texture has the viewport's whole-pixel size: composite it 1:1.
-  layer_.paint(chart_x_, chart_y_, static_cast<float>(state.view.viewport_width()),
-               static_cast<float>(state.view.viewport_height()));
-  draw_axes(state);
-  draw_highlights(state);
+  layer_.paint(chart_x_, chart_y_, static_cast<float>(session.view.viewport_width()),
+               static_cast<float>(session.view.viewport_height()));
+  draw_axes(session);
+  draw_highlights(session);
   note_markers_ =
-      draw_note_markers(state, chart_x_, chart_y_, chart_w_, box_start_ ? std::nullopt : hover_pointer_);
-  draw_cursor_overlay(state, layer_, chart_x_, chart_y_, chart_w_, chart_h_);
+      draw_note_markers(session, chart_x_, chart_y_, chart_w_, box_start_ ? std::nullopt : hover_pointer_);
+  draw_cursor_overlay(session, layer_, chart_x_, chart_y_, chart_w_, chart_h_);
   if (box_start_) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     draw_list->AddRect(ImVec2(static_cast<float>(box_start_->first), static_cast<float>(box_start_->second)),
                        mouse, theme::kZoomBox);
   }
-  draw_tooltip(state);
-  draw_pool_tooltip(state);
+  draw_tooltip(session);
+  draw_pool_tooltip(session);
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
   return restreamed;
 }
 
-void ChartPanel::click_at(Session& state, double window_x, double window_y) {
+void ChartPanel::click_at(Session& session, double window_x, double window_y) {
   const auto elem = layer_.pick(window_x - chart_x_, window_y - chart_y_);
-  state.select(elem);
+  session.select(elem);
   // Empty space places the time cursor there; an allocation is selected instead.
-  if (!elem && state.timeline())
-    state.cursor.place_at_x(*state.timeline(), state.view.to_data_x(window_x - chart_x_));
+  if (!elem && session.timeline())
+    session.cursor.place_at_x(*session.timeline(), session.view.to_data_x(window_x - chart_x_));
 }
 
-void ChartPanel::apply_y_fit(Session& state) const {
-  const YFitSettings& fit = state.settings.y_fit;
-  const Timeline* timeline = state.timeline();
+void ChartPanel::apply_y_fit(Session& session) const {
+  const YFitSettings& fit = session.settings.y_fit;
+  const Timeline* timeline = session.timeline();
   if (!fit.enabled || timeline == nullptr) return;
-  const SessionPools* pools = state.pools_shown();
-  const auto pyramid = pools ? pools->pyramid : state.device()->pyramid(state.settings.kind);
-  DataRect fitted = snapscope::fit_y(state.view.visible(), *timeline, *pyramid, fit.raise_floor);
+  const SessionPools* pools = session.pools_shown();
+  const auto pyramid = pools ? pools->pyramid : session.device()->pyramid(session.settings.kind);
+  DataRect fitted = snapscope::fit_y(session.view.visible(), *timeline, *pyramid, fit.raise_floor);
   fitted.y1 = std::max(fitted.y1, static_cast<double>(fit.at_least) * (1 + kYFitHeadroom));
-  state.view.set_visible(fitted);
+  session.view.set_visible(fitted);
 }
 
-void ChartPanel::handle_keys(Session& state) {
+void ChartPanel::handle_keys(Session& session) {
   if (ImGui::GetIO().WantTextInput) return;
-  const double pan_x = state.view.viewport_width() * kKeyPanFraction;
-  const double pan_y = state.view.viewport_height() * kKeyPanFraction;
+  const double pan_x = session.view.viewport_width() * kKeyPanFraction;
+  const double pan_y = session.view.viewport_height() * kKeyPanFraction;
   // Left/right move the time cursor once it is placed and the chart has focus; A/D always pan.
-  const bool arrows_to_cursor = handle_cursor_keys(state, ImGui::IsWindowFocused());
+  const bool arrows_to_cursor = handle_cursor_keys(session, ImGui::IsWindowFocused());
   if ((!arrows_to_cursor && ImGui::IsKeyPressed(GLFW_KEY_LEFT)) || ImGui::IsKeyPressed(GLFW_KEY_A)) {
-    state.view.pan_pixels(pan_x, 0);
+    session.view.pan_pixels(pan_x, 0);
   }
   if ((!arrows_to_cursor && ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) || ImGui::IsKeyPressed(GLFW_KEY_D)) {
-    state.view.pan_pixels(-pan_x, 0);
+    session.view.pan_pixels(-pan_x, 0);
   }
-  YFitSettings& fit = state.settings.y_fit;
+  YFitSettings& fit = session.settings.y_fit;
   const bool up = ImGui::IsKeyPressed(GLFW_KEY_UP) || ImGui::IsKeyPressed(GLFW_KEY_W);
   const bool down = ImGui::IsKeyPressed(GLFW_KEY_DOWN) || ImGui::IsKeyPressed(GLFW_KEY_S);
   if (up || down) fit.enabled = false;  // panning y by hand keeps y where it is put
-  if (up) state.view.pan_pixels(0, pan_y);
-  if (down) state.view.pan_pixels(0, -pan_y);
+  if (up) session.view.pan_pixels(0, pan_y);
+  if (down) session.view.pan_pixels(0, -pan_y);
   const bool ctrl = ImGui::GetIO().KeyCtrl;
   if (ImGui::IsKeyPressed(GLFW_KEY_F) && !ctrl) {  // Ctrl+F: search
-    state.view.fit();
+    session.view.fit();
     fit = YFitSettings{};
   }
   if (ImGui::IsKeyPressed(GLFW_KEY_Y) && !ctrl) fit.enabled = !fit.enabled;
@@ -120,25 +121,25 @@ void ChartPanel::handle_keys(Session& state) {
   }
 }
 
-void ChartPanel::handle_mouse(Session& state) {
+void ChartPanel::handle_mouse(Session& session) {
   const ImGuiIO& io = ImGui::GetIO();
   const double local_x = io.MousePos.x - chart_x_;
   const double local_y = io.MousePos.y - chart_y_;
   const bool hovered = ImGui::IsItemHovered();
-  update_hover(state, hovered);
+  update_hover(session, hovered);
 
   if (hovered && io.MouseWheel != 0) {
     const double factor = std::pow(kWheelZoom, io.MouseWheel);
     if (io.KeyShift) {
-      state.settings.y_fit.enabled = false;
-      state.view.zoom_y_at(local_y, factor);
+      session.settings.y_fit.enabled = false;
+      session.view.zoom_y_at(local_y, factor);
     } else {
-      state.view.zoom_x_at(local_x, factor);
+      session.view.zoom_x_at(local_x, factor);
     }
   }
   if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
-    state.view.fit();
-    state.settings.y_fit = YFitSettings{.at_least = state.settings.y_fit.at_least};
+    session.view.fit();
+    session.settings.y_fit = YFitSettings{.at_least = session.settings.y_fit.at_least};
     return;
   }
   if (ImGui::IsItemActivated() && io.KeyCtrl) box_start_ = {io.MousePos.x, io.MousePos.y};
@@ -147,9 +148,9 @@ void ChartPanel::handle_mouse(Session& state) {
       const double dx = std::fabs(io.MousePos.x - box_start_->first);
       const double dy = std::fabs(io.MousePos.y - box_start_->second);
       if (dx > 3 && dy > 3) {
-        state.settings.y_fit.enabled = false;  // the box's byte range is what was asked for
-        state.view.zoom_to_pixels(box_start_->first - chart_x_, box_start_->second - chart_y_, local_x,
-                                  local_y);
+        session.settings.y_fit.enabled = false;  // the box's byte range is what was asked for
+        session.view.zoom_to_pixels(box_start_->first - chart_x_, box_start_->second - chart_y_, local_x,
+                                    local_y);
       }
       box_start_.reset();
     }
@@ -158,26 +159,26 @@ void ChartPanel::handle_mouse(Session& state) {
   if (ImGui::IsItemActivated()) dragged_ = false;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) {
     dragged_ = true;
-    state.view.pan_pixels(io.MouseDelta.x, state.settings.y_fit.enabled ? 0.0 : io.MouseDelta.y);
+    session.view.pan_pixels(io.MouseDelta.x, session.settings.y_fit.enabled ? 0.0 : io.MouseDelta.y);
   } else if (ImGui::IsItemDeactivated() && !dragged_) {
-    click_at(state, io.MousePos.x, io.MousePos.y);  // a click, not the end of a drag
+    click_at(session, io.MousePos.x, io.MousePos.y);  // a click, not the end of a drag
   }
 }
 
-void ChartPanel::draw_axes(const Session& state) const {
+void ChartPanel::draw_axes(const Session& session) const {
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
-  const DataRect& visible = state.view.visible();
+  const DataRect& visible = session.view.visible();
   const float bottom = chart_y_ + chart_h_;
   for (const Tick& tick : byte_ticks(visible.y0, visible.y1, std::max(2, static_cast<int>(chart_h_ / 60)))) {
-    const float y = chart_y_ + static_cast<float>(state.view.to_screen_y(tick.value));
+    const float y = chart_y_ + static_cast<float>(session.view.to_screen_y(tick.value));
     draw_list->AddLine(ImVec2(chart_x_, y), ImVec2(chart_x_ + chart_w_, y), theme::kGrid);
     const ImVec2 text = ImGui::CalcTextSize(tick.label.c_str());
     draw_list->AddText(ImVec2(chart_x_ - text.x - 6, y - text.y / 2), theme::kAxis, tick.label.c_str());
   }
   const int max_x_ticks = std::max(2, static_cast<int>(chart_w_ / 110));
-  for (const Tick& tick : step_axis_ticks(*state.timeline(), visible.x0, visible.x1, max_x_ticks,
-                                          state.settings.time_axis, state.view.warp().get())) {
-    const float x = chart_x_ + static_cast<float>(state.view.to_screen_x(tick.value));
+  for (const Tick& tick : step_axis_ticks(*session.timeline(), visible.x0, visible.x1, max_x_ticks,
+                                          session.settings.time_axis, session.view.warp().get())) {
+    const float x = chart_x_ + static_cast<float>(session.view.to_screen_x(tick.value));
     draw_list->AddLine(ImVec2(x, bottom), ImVec2(x, bottom + 4), theme::kAxis);
     // A label at the right edge ends there instead of running past the chart.
     const float label_width = ImGui::CalcTextSize(tick.label.c_str()).x;
@@ -204,20 +205,20 @@ void ChartPanel::draw_outline(const ViewTransform& view, uint32_t elem, unsigned
   draw_list->PopClipRect();
 }
 
-void ChartPanel::draw_highlights(const Session& state) {
-  const Timeline& timeline = *state.timeline();
-  if (state.hovered && state.hovered != state.selected())
-    draw_outline(state.view, *state.hovered, theme::to_imgui(kHoverOutline), 1.5f);
-  if (!state.selected()) return;
+void ChartPanel::draw_highlights(const Session& session) {
+  const Timeline& timeline = *session.timeline();
+  if (session.hovered && session.hovered != session.selected())
+    draw_outline(session.view, *session.hovered, theme::to_imgui(kHoverOutline), 1.5f);
+  if (!session.selected()) return;
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   draw_list->PushClipRect(ImVec2(chart_x_, chart_y_), ImVec2(chart_x_ + chart_w_, chart_y_ + chart_h_), true);
-  const bool drawn = selection_outline_.draw(timeline, *state.selected(), state.view, chart_x_, chart_y_,
+  const bool drawn = selection_outline_.draw(timeline, *session.selected(), session.view, chart_x_, chart_y_,
                                              theme::to_imgui(kSelectionOutline));
   draw_list->PopClipRect();
-  if (!drawn) draw_outline(state.view, *state.selected(), theme::to_imgui(kSelectionOutline), 2.0f);
+  if (!drawn) draw_outline(session.view, *session.selected(), theme::to_imgui(kSelectionOutline), 2.0f);
 }
 
-void ChartPanel::update_hover(Session& state, bool item_hovered) {
+void ChartPanel::update_hover(Session& session, bool item_hovered) {
   hover_pointer_.reset();
   if (scripted_pointer_) {
     hover_pointer_ = scripted_pointer_;
@@ -227,13 +228,13 @@ void ChartPanel::update_hover(Session& state, bool item_hovered) {
   const PickResult hit =
       hover_pointer_ ? layer_.pick_result(hover_pointer_->first - chart_x_, hover_pointer_->second - chart_y_)
                      : PickResult{};
-  state.hovered = hit.kind == PickKind::Allocation ? std::optional<uint32_t>(hit.elem) : std::nullopt;
+  session.hovered = hit.kind == PickKind::Allocation ? std::optional<uint32_t>(hit.elem) : std::nullopt;
   hovered_pool_ = hit.kind == PickKind::PoolInactive ? hit : PickResult{};
 }
 
 // A private pool's inactive memory: which pool, and how much of its envelope is unused.
-void ChartPanel::draw_pool_tooltip(Session& state) const {
-  const SessionPools* pools = state.pools_shown();
+void ChartPanel::draw_pool_tooltip(Session& session) const {
+  const SessionPools* pools = session.pools_shown();
   if (hovered_pool_.kind != PickKind::PoolInactive || !pools || !hover_pointer_ || box_start_) return;
   const PoolKey& key = pools->layout->pool(hovered_pool_.pool);
   const uint64_t envelope = pools->layout->envelope_bytes(hovered_pool_.pool, hovered_pool_.state);
@@ -249,16 +250,16 @@ void ChartPanel::draw_pool_tooltip(Session& state) const {
 }
 
 // Size, where it was allocated and its lifetime, beside the pointer.
-void ChartPanel::draw_tooltip(Session& state) const {
-  if (!state.hovered || !hover_pointer_ || box_start_) return;
-  const uint32_t elem = *state.hovered;
-  const ReplayElement& element = state.timeline()->element(elem);
+void ChartPanel::draw_tooltip(Session& session) const {
+  if (!session.hovered || !hover_pointer_ || box_start_) return;
+  const uint32_t elem = *session.hovered;
+  const ReplayElement& element = session.timeline()->element(elem);
   ImGui::SetNextWindowPos(ImVec2(static_cast<float>(hover_pointer_->first) + 16,
                                  static_cast<float>(hover_pointer_->second) + 16));
   ImGui::BeginTooltip();
   ImGui::Text("%s (%s)", format_bytes(static_cast<double>(element.size)).c_str(),
               format_bytes_exact(element.size).c_str());
-  ImGui::TextUnformatted(state.location_of(elem).c_str());
+  ImGui::TextUnformatted(session.location_of(elem).c_str());
   const std::string freed =
       element.free_event < 0 ? "never freed" : "freed " + event_text(element.free_event);
   ImGui::Text("allocated %s, %s", event_text(element.alloc_event).c_str(), freed.c_str());

@@ -18,9 +18,9 @@ class ChartPanel {
   static constexpr float kAxisBottom = 22;  // room for step / time labels
 
   // Draws inside the current ImGui window, filling `size`. Returns true when a re-stream happened.
-  bool draw(Session& state, float width, float height);
+  bool draw(Session& session, float width, float height);
   // A click at a window pixel, as the script's `click X Y` (same path as a real click).
-  void click_at(Session& state, double window_x, double window_y);
+  void click_at(Session& session, double window_x, double window_y);
   // Headless runs ignore the OS pointer (it rests wherever the display put it); a script's
   // `hover X Y` places a pointer at a window pixel instead, kept until the next hover.
   void set_os_pointer(bool follow) { os_pointer_ = follow; }
@@ -35,14 +35,14 @@ class ChartPanel {
   float chart_height() const { return chart_h_; }
 
  private:
-  void handle_keys(Session& state);
-  void handle_mouse(Session& state);
-  void draw_axes(const Session& state) const;
-  void draw_highlights(const Session& state);
-  void draw_tooltip(Session& state) const;
-  void draw_pool_tooltip(Session& state) const;
-  void update_hover(Session& state, bool item_hovered);
-  void apply_y_fit(Session& state) const;
+  void handle_keys(Session& session);
+  void handle_mouse(Session& session);
+  void draw_axes(const Session& session) const;
+  void draw_highlights(const Session& session);
+  void draw_tooltip(Session& session) const;
+  void draw_pool_tooltip(Session& session) const;
+  void update_hover(Session& session, bool item_hovered);
+  void apply_y_fit(Session& session) const;
   void draw_outline(const ViewTransform& view, uint32_t elem, unsigned color, float thickness) const;
 
   ChartLayer layer_;

@@ -37,13 +37,13 @@ void outline_marked(const ChartLayer& layer, const ViewTransform& view, const El
 
 // Where matches were allocated, as ticks along the chart's bottom edge: visible even where an
 // allocation is too thin to cover a pixel row's centre.
-void draw_match_rug(const Session& state, const Timeline& timeline, float x, float y, float width,
+void draw_match_rug(const Session& session, const Timeline& timeline, float x, float y, float width,
                     float height) {
-  const ElementMarks& marks = state.highlights.search;
+  const ElementMarks& marks = session.highlights.search;
   if (marks.empty()) return;
   std::vector<bool> columns(static_cast<size_t>(std::max(1.0f, width)) + 1, false);
   for (uint32_t elem : marks.elements()) {
-    const double px = state.view.to_screen_x(state_x(timeline, timeline.alloc_state(elem)));
+    const double px = session.view.to_screen_x(state_x(timeline, timeline.alloc_state(elem)));
     if (px >= 0 && px <= width) columns[static_cast<size_t>(px)] = true;
   }
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
@@ -55,48 +55,48 @@ void draw_match_rug(const Session& state, const Timeline& timeline, float x, flo
   }
 }
 
-void move_cursor(Session& state, const Timeline& timeline, int64_t delta) {
-  state.cursor.step(timeline, delta);
-  keep_cursor_in_view(state);
+void move_cursor(Session& session, const Timeline& timeline, int64_t delta) {
+  session.cursor.step(timeline, delta);
+  keep_cursor_in_view(session);
 }
 
 }  // namespace
 
-bool handle_cursor_keys(Session& state, bool chart_focused) {
-  const Timeline* timeline = state.timeline();
+bool handle_cursor_keys(Session& session, bool chart_focused) {
+  const Timeline* timeline = session.timeline();
   if (timeline == nullptr || ImGui::GetIO().WantTextInput || ImGui::GetIO().KeyCtrl) return false;
   const bool home = ImGui::IsKeyPressed(GLFW_KEY_HOME), end = ImGui::IsKeyPressed(GLFW_KEY_END);
   const bool peak = ImGui::IsKeyPressed(GLFW_KEY_P, false);
-  if (home) state.cursor.home(*timeline);
-  if (end) state.cursor.end(*timeline);
-  if (peak) state.cursor_to_peak();
-  if (home || end || peak) keep_cursor_in_view(state);
-  if (!state.cursor.placed() || !chart_focused) return false;
+  if (home) session.cursor.home(*timeline);
+  if (end) session.cursor.end(*timeline);
+  if (peak) session.cursor_to_peak();
+  if (home || end || peak) keep_cursor_in_view(session);
+  if (!session.cursor.placed() || !chart_focused) return false;
   const auto step = static_cast<int64_t>(ImGui::GetIO().KeyShift ? large_step(*timeline) : 1);
-  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) move_cursor(state, *timeline, -step);
-  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) move_cursor(state, *timeline, step);
+  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) move_cursor(session, *timeline, -step);
+  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) move_cursor(session, *timeline, step);
   return true;
 }
 
-void keep_cursor_in_view(Session& state) {
-  const Timeline* timeline = state.timeline();
-  if (timeline == nullptr || !state.cursor.placed()) return;
-  const double x = state_x(*timeline, state.cursor.state());
-  const DataRect& visible = state.view.visible();
+void keep_cursor_in_view(Session& session) {
+  const Timeline* timeline = session.timeline();
+  if (timeline == nullptr || !session.cursor.placed()) return;
+  const double x = state_x(*timeline, session.cursor.state());
+  const DataRect& visible = session.view.visible();
   if (x >= visible.x0 && x <= visible.x1) return;
-  state.view.centre_x_on(x);
+  session.view.centre_x_on(x);
 }
 
-void draw_cursor_overlay(const Session& state, const ChartLayer& layer, float x, float y, float width,
+void draw_cursor_overlay(const Session& session, const ChartLayer& layer, float x, float y, float width,
                          float height) {
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   draw_list->PushClipRect(ImVec2(x, y), ImVec2(x + width, y + height), true);
-  outline_marked(layer, state.view, state.highlights.search, theme::kSearchTick, x, y, height);
-  outline_marked(layer, state.view, state.highlights.group, theme::kGroupTick, x, y, height);
-  if (state.timeline() != nullptr) draw_match_rug(state, *state.timeline(), x, y, width, height);
-  if (state.cursor.placed() && state.timeline() != nullptr) {
-    const double data_x = state_x(*state.timeline(), state.cursor.state());
-    const float line_x = x + static_cast<float>(state.view.to_screen_x(data_x));
+  outline_marked(layer, session.view, session.highlights.search, theme::kSearchTick, x, y, height);
+  outline_marked(layer, session.view, session.highlights.group, theme::kGroupTick, x, y, height);
+  if (session.timeline() != nullptr) draw_match_rug(session, *session.timeline(), x, y, width, height);
+  if (session.cursor.placed() && session.timeline() != nullptr) {
+    const double data_x = state_x(*session.timeline(), session.cursor.state());
+    const float line_x = x + static_cast<float>(session.view.to_screen_x(data_x));
     draw_list->AddLine(ImVec2(line_x, y), ImVec2(line_x, y + height), theme::kCursor, 1.5f);
     draw_list->AddTriangleFilled(ImVec2(line_x - 5, y), ImVec2(line_x + 5, y), ImVec2(line_x, y + 7),
                                  theme::kCursor);
@@ -104,14 +104,14 @@ void draw_cursor_overlay(const Session& state, const ChartLayer& layer, float x,
   draw_list->PopClipRect();
 }
 
-void draw_cursor_status(const Session& state) {
-  const DeviceDocument* device = state.device();
-  if (device == nullptr || !state.cursor.placed()) {
+void draw_cursor_status(const Session& session) {
+  const DeviceDocument* device = session.device();
+  if (device == nullptr || !session.cursor.placed()) {
     ImGui::TextDisabled("click empty chart space to place the time cursor");
     return;
   }
   const CursorReadout readout =
-      read_cursor(*state.timeline(), device->blocks, device->reserved, state.cursor.state());
+      read_cursor(*session.timeline(), device->blocks, device->reserved, session.cursor.state());
   std::string text =
       "cursor: event " + (readout.event < 0 ? std::string("start") : "#" + std::to_string(readout.event));
   if (readout.elapsed_us) text += "  t=+" + format_duration_us(static_cast<double>(*readout.elapsed_us));

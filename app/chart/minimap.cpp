@@ -49,8 +49,8 @@ std::vector<MemoryExtent> reserved_columns_of(const DeviceDocument& device, int 
 
 }  // namespace
 
-void Minimap::rebuild(Session& state, const DeviceDocument& device, int columns) {
-  const bool time_axis = state.view.warp() != nullptr;
+void Minimap::rebuild(Session& session, const DeviceDocument& device, int columns) {
+  const bool time_axis = session.view.warp() != nullptr;
   if (device_ != &device) {
     allocated_ = device.pyramid(TimelineKind::Blocks);
     device_ = &device;
@@ -62,21 +62,21 @@ void Minimap::rebuild(Session& state, const DeviceDocument& device, int columns)
   // On the time axis each timeline's columns follow its own warp: the session's, shared with the
   // chart.
   allocated_columns_ = columns_of(*allocated_, device.blocks, columns,
-                                  time_axis ? state.time_warp(device.blocks).get() : nullptr);
+                                  time_axis ? session.time_warp(device.blocks).get() : nullptr);
   reserved_columns_ =
-      reserved_columns_of(device, columns, time_axis ? state.time_warp(device.blocks).get() : nullptr);
+      reserved_columns_of(device, columns, time_axis ? session.time_warp(device.blocks).get() : nullptr);
   top_bytes_ =
       static_cast<double>(std::max({device.blocks.peak_bytes(), device.reserved.peak(), uint64_t{1}}));
 }
 
-void Minimap::draw(Session& state, float x_offset, float width, float height) {
-  const DeviceDocument* device = state.device();
+void Minimap::draw(Session& session, float x_offset, float width, float height) {
+  const DeviceDocument* device = session.device();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float x = origin.x + x_offset;
   ImGui::SetCursorScreenPos(ImVec2(x, origin.y));
   ImGui::InvisibleButton("minimap", ImVec2(std::max(width, 1.0f), std::max(height, 1.0f)));
   if (device == nullptr || width < 2) return;
-  rebuild(state, *device, static_cast<int>(width));
+  rebuild(session, *device, static_cast<int>(width));
 
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   const float bottom = origin.y + height;
@@ -92,8 +92,8 @@ void Minimap::draw(Session& state, float x_offset, float width, float height) {
   bar(allocated_columns_, theme::kMinimapAllocated);
 
   // The visible window, in fractions of the shown timeline.
-  const DataRect& visible = state.view.visible();
-  const auto to_x = [&](double step) { return x + static_cast<float>(fraction_at(state, step)) * width; };
+  const DataRect& visible = session.view.visible();
+  const auto to_x = [&](double step) { return x + static_cast<float>(fraction_at(session, step)) * width; };
   const float window_left = to_x(visible.x0);
   const float window_right = std::max(to_x(visible.x1), window_left + 2);
   draw_list->AddRectFilled(ImVec2(window_left, origin.y), ImVec2(window_right, bottom),
@@ -106,22 +106,22 @@ void Minimap::draw(Session& state, float x_offset, float width, float height) {
   // Press or drag: centre the window on the mouse, keeping its width.
   if (ImGui::IsItemActive()) {
     // Centred on the mouse, as wide as it was in the chart's axis (steps, or time).
-    ViewTransform& view = state.view;
+    ViewTransform& view = session.view;
     const double mouse =
-        view.axis_x(step_at(state, (ImGui::GetIO().MousePos.x - x) / static_cast<double>(width)));
+        view.axis_x(step_at(session, (ImGui::GetIO().MousePos.x - x) / static_cast<double>(width)));
     const double half = (view.axis_x(visible.x1) - view.axis_x(visible.x0)) / 2;
     view.set_visible({view.step_x(mouse - half), view.step_x(mouse + half), visible.y0, visible.y1});
   }
 }
 
-double Minimap::fraction_at(const Session& state, double step) const {
-  const ViewTransform& view = state.view;
+double Minimap::fraction_at(const Session& session, double step) const {
+  const ViewTransform& view = session.view;
   const DataRect& bounds = view.bounds();
   return (view.axis_x(step) - view.axis_x(bounds.x0)) / (view.axis_x(bounds.x1) - view.axis_x(bounds.x0));
 }
 
-double Minimap::step_at(const Session& state, double fraction) const {
-  const ViewTransform& view = state.view;
+double Minimap::step_at(const Session& session, double fraction) const {
+  const ViewTransform& view = session.view;
   const DataRect& bounds = view.bounds();
   return view.step_x(view.axis_x(bounds.x0) + fraction * (view.axis_x(bounds.x1) - view.axis_x(bounds.x0)));
 }

@@ -13,14 +13,14 @@ namespace snapscope {
 
 class Minimap {
  public:
-  void draw(Session& state, float x_offset, float width, float height);
+  void draw(Session& session, float x_offset, float width, float height);
   void reset() { device_ = nullptr; }  // the document changed: pointers may be reused
 
  private:
-  void rebuild(Session& state, const DeviceDocument& device, int columns);
+  void rebuild(Session& session, const DeviceDocument& device, int columns);
   // The fraction of the strip's width at timestep `step` of the shown timeline, and back.
-  double fraction_at(const Session& state, double step) const;
-  double step_at(const Session& state, double fraction) const;
+  double fraction_at(const Session& session, double step) const;
+  double step_at(const Session& session, double fraction) const;
 
   const DeviceDocument* device_ = nullptr;
   std::shared_ptr<const MemoryPyramid> allocated_;

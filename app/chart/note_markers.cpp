@@ -28,10 +28,10 @@ void draw_note_tooltip(const AnnotateEventRow& note, const std::pair<double, dou
 
 }  // namespace
 
-size_t draw_note_markers(const Session& state, float x, float y, float width,
+size_t draw_note_markers(const Session& session, float x, float y, float width,
                          const std::optional<std::pair<double, double>>& pointer) {
-  const std::vector<AnnotateEventRow>* notes = state.memory_notes();
-  const Timeline* timeline = state.timeline();
+  const std::vector<AnnotateEventRow>* notes = session.memory_notes();
+  const Timeline* timeline = session.timeline();
   if (notes == nullptr || timeline == nullptr || notes->empty()) return 0;
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   const bool at_top = pointer && pointer->second >= y && pointer->second <= y + kMarkerHeight + 2;
@@ -40,7 +40,7 @@ size_t draw_note_markers(const Session& state, float x, float y, float width,
   size_t drawn = 0;
   for (const AnnotateEventRow& note : *notes) {
     const size_t note_state = state_after_event(*timeline, note.event);
-    const float marker_x = x + static_cast<float>(state.view.to_screen_x(state_x(*timeline, note_state)));
+    const float marker_x = x + static_cast<float>(session.view.to_screen_x(state_x(*timeline, note_state)));
     if (marker_x < x || marker_x > x + width) continue;
     if (at_top && std::fabs(pointer->first - marker_x) <= kMarkerHalfWidth) hovered = &note;
     if (marker_x - last_drawn < 1.0f) continue;  // one marker per pixel column

@@ -13,7 +13,7 @@ namespace snapscope {
 // Draws the shown device's note markers along the top of the chart rectangle (window pixels),
 // with the tooltip of the one under `pointer` (the chart's hover, window pixels); returns how many
 // are drawn.
-size_t draw_note_markers(const Session& state, float x, float y, float width,
+size_t draw_note_markers(const Session& session, float x, float y, float width,
                          const std::optional<std::pair<double, double>>& pointer);
 
 }  // namespace snapscope

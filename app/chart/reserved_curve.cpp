@@ -29,12 +29,12 @@ void ReservedCurve::update(const UsageCurve& usage, const Timeline& timeline,
   for (const UsageColumn& column : columns_) top_ = std::max(top_, column.reserved_max);
 }
 
-void ReservedCurve::draw(const Session& state, const UsageCurve& usage, const Timeline& timeline,
+void ReservedCurve::draw(const Session& session, const UsageCurve& usage, const Timeline& timeline,
                          float x_offset, float width, float height) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float left = origin.x + x_offset;
   const int columns = std::max(1, static_cast<int>(width));
-  ViewTransform strip = state.view;  // the chart's x range over the strip's width
+  ViewTransform strip = session.view;  // the chart's x range over the strip's width
   strip.set_viewport(columns, strip.viewport_height());
   update(usage, timeline, strip.column_edges(columns));
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
@@ -54,9 +54,9 @@ void ReservedCurve::draw(const Session& state, const UsageCurve& usage, const Ti
     draw_list->AddRectFilled(ImVec2(x, fragmentation_y - 0.75f), ImVec2(x + 1, fragmentation_y + 0.75f),
                              theme::kStripFragmentationLine);
   }
-  if (state.cursor.placed()) {
+  if (session.cursor.placed()) {
     const float cursor_x =
-        left + static_cast<float>(state.view.to_screen_x(state_x(timeline, state.cursor.state())));
+        left + static_cast<float>(session.view.to_screen_x(state_x(timeline, session.cursor.state())));
     if (cursor_x >= left && cursor_x <= left + width)
       draw_list->AddLine(ImVec2(cursor_x, origin.y), ImVec2(cursor_x, bottom), theme::kStripCursor);
   }
@@ -84,13 +84,13 @@ void ReservedCurve::draw_tooltip(float x, float width) const {
   ImGui::EndTooltip();
 }
 
-void draw_oom_lines(const Session& state, const Timeline& timeline, const std::vector<OomEvent>& ooms,
+void draw_oom_lines(const Session& session, const Timeline& timeline, const std::vector<OomEvent>& ooms,
                     float x, float y, float width, float height) {
   ImDrawList* draw_list = ImGui::GetWindowDrawList();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   for (const OomEvent& oom : ooms) {
     const size_t oom_state = state_after_event(timeline, static_cast<int64_t>(oom.event));
-    const float line_x = x + static_cast<float>(state.view.to_screen_x(state_x(timeline, oom_state)));
+    const float line_x = x + static_cast<float>(session.view.to_screen_x(state_x(timeline, oom_state)));
     if (line_x < x || line_x > x + width) continue;
     draw_list->AddLine(ImVec2(line_x, y), ImVec2(line_x, y + height), theme::kStripOom, 2.0f);
     draw_list->AddTriangleFilled(ImVec2(line_x - 5, y), ImVec2(line_x + 5, y), ImVec2(line_x, y + 8),

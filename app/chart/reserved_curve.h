@@ -13,7 +13,7 @@ namespace snapscope {
 
 class ReservedCurve {
  public:
-  void draw(const Session& state, const UsageCurve& usage, const Timeline& timeline, float x_offset,
+  void draw(const Session& session, const UsageCurve& usage, const Timeline& timeline, float x_offset,
             float width, float height);
   void reset() { timeline_ = nullptr; }
 
@@ -28,7 +28,7 @@ class ReservedCurve {
 };
 
 // Red vertical lines at OOM events, with requested size and free device memory in a tooltip.
-void draw_oom_lines(const Session& state, const Timeline& timeline, const std::vector<OomEvent>& ooms,
+void draw_oom_lines(const Session& session, const Timeline& timeline, const std::vector<OomEvent>& ooms,
                     float x, float y, float width, float height);
 
 }  // namespace snapscope

@@ -17,8 +17,8 @@ constexpr size_t kShownSites = 8;  // the biggest sites; smaller ones share colo
 
 float site_legend_height() { return ImGui::GetTextLineHeightWithSpacing() * (kShownSites + 1); }
 
-void draw_site_legend(Session& state, float width) {
-  const SiteColoring& coloring = state.site_coloring();
+void draw_site_legend(Session& session, float width) {
+  const SiteColoring& coloring = session.site_coloring();
   ImGui::BeginChild("legend", ImVec2(width, site_legend_height()), false);
   const size_t shown = std::min(kShownSites, coloring.sites.size());
   for (size_t i = 0; i < shown; ++i) {

@@ -6,6 +6,6 @@
 namespace snapscope {
 
 float site_legend_height();
-void draw_site_legend(Session& state, float width);
+void draw_site_legend(Session& session, float width);
 
 }  // namespace snapscope

@@ -34,22 +34,22 @@ void RankTablePanel::load(const std::string& directory, int device) {
   });
 }
 
-void RankTablePanel::open_rank(AppState& state, size_t rank) const {
+void RankTablePanel::open_rank(AppState& app, size_t rank) const {
   const RankTable* shown = table();
   if (shown == nullptr || rank >= shown->rows.size())
     throw std::runtime_error("no rank " + std::to_string(rank));
-  state.open(shown->rows[rank].summary.file);
+  app.open(shown->rows[rank].summary.file);
 }
 
-void RankTablePanel::compare_ranks(AppState& state, size_t a, size_t b) const {
+void RankTablePanel::compare_ranks(AppState& app, size_t a, size_t b) const {
   const RankTable* shown = table();
   if (shown == nullptr || a >= shown->rows.size() || b >= shown->rows.size())
     throw std::runtime_error("no ranks " + std::to_string(a) + " and " + std::to_string(b));
-  state.open(shown->rows[a].summary.file);
-  state.open_compare(shown->rows[b].summary.file);
+  app.open(shown->rows[a].summary.file);
+  app.open_compare(shown->rows[b].summary.file);
 }
 
-void RankTablePanel::draw_row(AppState& state, size_t index, const RankRow& row) {
+void RankTablePanel::draw_row(AppState& app, size_t index, const RankRow& row) {
   const RankSummary& rank = row.summary;
   ImGui::TableNextRow();
   ImGui::PushID(static_cast<int>(index));
@@ -61,7 +61,7 @@ void RankTablePanel::draw_row(AppState& state, size_t index, const RankRow& row)
     if (ticked_.size() > 2) ticked_.erase(ticked_.begin());
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("open")) state.open(rank.file);
+  if (ImGui::SmallButton("open")) app.open(rank.file);
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(std::filesystem::path(rank.file).filename().string().c_str());
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", rank.file.c_str());
@@ -90,7 +90,7 @@ void RankTablePanel::draw_row(AppState& state, size_t index, const RankRow& row)
   ImGui::PopID();
 }
 
-void RankTablePanel::draw(AppState& state) {
+void RankTablePanel::draw(AppState& app) {
   if (!active()) return;
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu("Ranks")) {
@@ -117,7 +117,7 @@ void RankTablePanel::draw(AppState& state) {
                 format_bytes(static_cast<double>(shown->median_peak)).c_str(), shown->outlier_percent);
     ImGui::SameLine();
     if (ImGui::Button("Compare the two ticked") && ticked_.size() == 2)
-      compare_ranks(state, ticked_[0], ticked_[1]);
+      compare_ranks(app, ticked_[0], ticked_[1]);
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable;
     if (ImGui::BeginTable("rank-table", 10, flags)) {
       ImGui::TableSetupScrollFreeze(0, 1);
@@ -135,7 +135,7 @@ void RankTablePanel::draw(AppState& state) {
       ImGui::TableSetupColumn("Top category", ImGuiTableColumnFlags_WidthStretch, 1);
       ImGui::TableSetupColumn("Top location", ImGuiTableColumnFlags_WidthStretch, 2);
       ImGui::TableHeadersRow();
-      for (size_t i = 0; i < shown->rows.size(); ++i) draw_row(state, i, shown->rows[i]);
+      for (size_t i = 0; i < shown->rows.size(); ++i) draw_row(app, i, shown->rows[i]);
       ImGui::EndTable();
     }
   }

@@ -29,15 +29,15 @@ class RankTablePanel {
   const RankTable* table() const { return table_.get().get(); }
 
   void poll() { table_.poll(); }
-  void draw(AppState& state);
+  void draw(AppState& app);
 
   // Script hooks: the table as JSON, open rank i, compare ranks i and j (A and B).
   nlohmann::json table_json() const;
-  void open_rank(AppState& state, size_t rank) const;
-  void compare_ranks(AppState& state, size_t a, size_t b) const;
+  void open_rank(AppState& app, size_t rank) const;
+  void compare_ranks(AppState& app, size_t a, size_t b) const;
 
  private:
-  void draw_row(AppState& state, size_t index, const RankRow& row);
+  void draw_row(AppState& app, size_t index, const RankRow& row);
 
   std::string directory_;
   BackgroundResult<const RankTable> table_;

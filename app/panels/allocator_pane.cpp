@@ -18,12 +18,12 @@ namespace snapscope {
 namespace {
 
 // The snapshot's allocator_settings (memory_viz's fifth tab): key, value, what it does.
-void draw_allocator_settings(Session& state) {
-  if (state.database_writing()) {
-    draw_database_wait(state);
+void draw_allocator_settings(Session& session) {
+  if (session.database_writing()) {
+    draw_database_wait(session);
     return;
   }
-  const std::vector<AllocatorSetting>* settings = state.allocator_settings();
+  const std::vector<AllocatorSetting>* settings = session.allocator_settings();
   if (settings == nullptr || settings->empty()) {
     ImGui::TextDisabled("this snapshot records no allocator_settings (PyTorch before 2.1)");
     return;
@@ -68,94 +68,94 @@ void AllocatorPane::forget_device() {
   focus_.clear();
 }
 
-void AllocatorPane::before_frame(Session& state) {
-  const Document* document = state.document();
-  if (database_generation_ != state.database_generation()) {  // the database landed: connect to it
-    database_generation_ = state.database_generation();
+void AllocatorPane::before_frame(Session& session) {
+  const Document* document = session.document();
+  if (database_generation_ != session.database_generation()) {  // the database landed: connect to it
+    database_generation_ = session.database_generation();
     sql_open_ = false;
-    open_events(state);
+    open_events(session);
   }
-  if (!sql_open_ && !state.database_writing()) {
+  if (!sql_open_ && !session.database_writing()) {
     sql_.open(document != nullptr ? document->elements_db().string() : std::string());
     sql_open_ = true;
   }
-  const DeviceDocument* device = state.device();
+  const DeviceDocument* device = session.device();
   const std::optional<int> device_index = device ? std::optional(device->device) : std::nullopt;
-  if (device_index != shown_device_) on_new_device(state);
-  take_history(state);
+  if (device_index != shown_device_) on_new_device(session);
+  take_history(session);
 }
 
-void AllocatorPane::on_new_device(Session& state) {
+void AllocatorPane::on_new_device(Session& session) {
   forget_device();
-  const DeviceDocument* device = state.device();
+  const DeviceDocument* device = session.device();
   shown_device_ = device ? std::optional(device->device) : std::nullopt;
-  open_events(state);
+  open_events(session);
 }
 
 // The shown device's event list, from elements.db once it is there (none while it is written).
-void AllocatorPane::open_events(const Session& state) {
-  const Document* document = state.document();
-  const DeviceDocument* device = state.device();
-  const bool readable = document != nullptr && device != nullptr && !state.database_writing();
+void AllocatorPane::open_events(const Session& session) {
+  const Document* document = session.document();
+  const DeviceDocument* device = session.device();
+  const bool readable = document != nullptr && device != nullptr && !session.database_writing();
   events_.open(readable ? document->elements_db().string() : std::string(),
                device != nullptr ? device->device : 0);
 }
 
-void AllocatorPane::take_history(const Session& state) {
-  AllocatorHistory* built = state.allocator_history();
+void AllocatorPane::take_history(const Session& session) {
+  AllocatorHistory* built = session.allocator_history();
   if (built == history_) return;
   history_ = built;
   events_.set_history(history_);
 }
 
-int64_t AllocatorPane::focused_event(const Session& state) const {
-  const Timeline* timeline = state.timeline();
-  if (timeline == nullptr || !state.cursor.placed()) return -1;
-  return focus_.event(*timeline, state.cursor.state());
+int64_t AllocatorPane::focused_event(const Session& session) const {
+  const Timeline* timeline = session.timeline();
+  if (timeline == nullptr || !session.cursor.placed()) return -1;
+  return focus_.event(*timeline, session.cursor.state());
 }
 
-void AllocatorPane::focus_event(Session& state, int64_t event) {
-  const Timeline* timeline = state.timeline();
+void AllocatorPane::focus_event(Session& session, int64_t event) {
+  const Timeline* timeline = session.timeline();
   if (timeline == nullptr) return;
-  state.cursor.place(*timeline, focus_.focus(*timeline, event, events_.event_count()));
+  session.cursor.place(*timeline, focus_.focus(*timeline, event, events_.event_count()));
 }
 
-void AllocatorPane::draw_usage_strip(Session& state, float x_offset, float width, float height) {
-  const Timeline* timeline = state.timeline();
-  const UsageCurve* usage = state.usage_curve();
+void AllocatorPane::draw_usage_strip(Session& session, float x_offset, float width, float height) {
+  const Timeline* timeline = session.timeline();
+  const UsageCurve* usage = session.usage_curve();
   if (usage == nullptr || timeline == nullptr) {
     ImGui::Dummy(ImVec2(width, height));
     return;
   }
-  curve_.draw(state, *usage, *timeline, x_offset, width, height);
+  curve_.draw(session, *usage, *timeline, x_offset, width, height);
 }
 
-void AllocatorPane::draw_oom_markers(const Session& state, float x, float y, float width, float height) {
-  const Timeline* timeline = state.timeline();
+void AllocatorPane::draw_oom_markers(const Session& session, float x, float y, float width, float height) {
+  const Timeline* timeline = session.timeline();
   if (history_ == nullptr || timeline == nullptr) return;
-  draw_oom_lines(state, *timeline, history_->ooms(), x, y, width, height);
+  draw_oom_lines(session, *timeline, history_->ooms(), x, y, width, height);
 }
 
-void AllocatorPane::draw_pane(Session& state, float width, float height) {
+void AllocatorPane::draw_pane(Session& session, float width, float height) {
   ImGui::BeginChild("allocator-pane", ImVec2(width, height), true);
-  const int64_t event = focused_event(state);
+  const int64_t event = focused_event(session);
   const SessionAllocatorState* shown =
-      history_ != nullptr && state.cursor.placed() ? state.allocator_state(event) : nullptr;
+      history_ != nullptr && session.cursor.placed() ? session.allocator_state(event) : nullptr;
   if (ImGui::BeginTabBar("allocator-tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
     const auto tab_flags = [&](Tab tab) {
       return select_tab_ == tab ? ImGuiTabItemFlags_SetSelected : ImGuiTabItemFlags_None;
     };
     if (ImGui::BeginTabItem("Allocator state", nullptr, tab_flags(Tab::Allocator))) {
-      if (state.database_writing()) {
-        draw_database_wait(state);
-      } else if (!state.allocator_history_error().empty()) {
+      if (session.database_writing()) {
+        draw_database_wait(session);
+      } else if (!session.allocator_history_error().empty()) {
         ImGui::TextColored(theme::kErrorText, "allocator history unavailable: %s",
-                           state.allocator_history_error().c_str());
+                           session.allocator_history_error().c_str());
       } else if (history_ == nullptr) {
-        ImGui::TextDisabled(state.device() != nullptr
+        ImGui::TextDisabled(session.device() != nullptr
                                 ? "replaying the trace backwards from the segment snapshot..."
                                 : "no snapshot open");
-      } else if (!state.cursor.placed()) {
+      } else if (!session.cursor.placed()) {
         ImGui::TextDisabled(
             "place the time cursor (click the chart, Home/End, P for peak) to see the allocator");
       } else if (shown == nullptr) {
@@ -166,21 +166,21 @@ void AllocatorPane::draw_pane(Session& state, float width, float height) {
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Events", nullptr, tab_flags(Tab::Events))) {
-      if (state.database_writing()) {
-        draw_database_wait(state);
+      if (session.database_writing()) {
+        draw_database_wait(session);
       } else if (const auto chosen =
-                     events_.draw(state.cursor.placed() ? std::optional<int64_t>(event) : std::nullopt)) {
-        focus_event(state, *chosen);
+                     events_.draw(session.cursor.placed() ? std::optional<int64_t>(event) : std::nullopt)) {
+        focus_event(session, *chosen);
       }
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Settings", nullptr, tab_flags(Tab::Settings))) {
-      draw_allocator_settings(state);
+      draw_allocator_settings(session);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("SQL", nullptr, tab_flags(Tab::Sql))) {
-      if (state.database_writing()) {
-        draw_database_wait(state);
+      if (session.database_writing()) {
+        draw_database_wait(session);
       } else {
         sql_.draw();
       }
@@ -192,15 +192,15 @@ void AllocatorPane::draw_pane(Session& state, float width, float height) {
   ImGui::EndChild();
 }
 
-nlohmann::json AllocatorPane::json(Session& state) {
+nlohmann::json AllocatorPane::json(Session& session) {
   nlohmann::json out = {{"sql", sql_.json()}};
-  state.wait_allocator_history();
-  take_history(state);
+  session.wait_allocator_history();
+  take_history(session);
   AllocatorHistory* built = history_;
-  if (!state.allocator_history_error().empty()) out["allocator_error"] = state.allocator_history_error();
-  if (built == nullptr || !state.cursor.placed()) return out;
-  const int64_t event = focused_event(state);
-  const SessionAllocatorState* shown = state.allocator_state_now(event);
+  if (!session.allocator_history_error().empty()) out["allocator_error"] = session.allocator_history_error();
+  if (built == nullptr || !session.cursor.placed()) return out;
+  const int64_t event = focused_event(session);
+  const SessionAllocatorState* shown = session.allocator_state_now(event);
   if (shown == nullptr) return out;
   const SegmentLayout& layout = shown->layout;
   out["allocator"] = {

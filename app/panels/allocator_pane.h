@@ -24,13 +24,13 @@ class AllocatorPane {
   // Forgets what belonged to the previous session (its history, curve and SQL connection).
   void reset();
   // Follows the session's device and takes its allocator history when it has been built.
-  void before_frame(Session& state);
+  void before_frame(Session& session);
   // The reserved-memory and fragmentation strip, aligned with the chart's x axis.
-  void draw_usage_strip(Session& state, float x_offset, float width, float height);
+  void draw_usage_strip(Session& session, float x_offset, float width, float height);
   // OOM markers over the chart rectangle (window pixels).
-  void draw_oom_markers(const Session& state, float x, float y, float width, float height);
+  void draw_oom_markers(const Session& session, float x, float y, float width, float height);
   // The tabbed pane: allocator state, event list, SQL console.
-  void draw_pane(Session& state, float width, float height);
+  void draw_pane(Session& session, float width, float height);
   void focus_sql_console() {
     sql_.request_focus();
     select_tab_ = Tab::Sql;
@@ -40,16 +40,16 @@ class AllocatorPane {
   void select_tab(script::Tab::Name tab);
 
   // Test hook (Ctrl+K): focused event, allocator totals and the SQL console's last result.
-  nlohmann::json json(Session& state);
+  nlohmann::json json(Session& session);
 
  private:
   enum class Tab { None, Allocator, Events, Sql, Settings };
-  void on_new_device(Session& state);
-  void open_events(const Session& state);
+  void on_new_device(Session& session);
+  void open_events(const Session& session);
   void forget_device();
-  void take_history(const Session& state);
-  int64_t focused_event(const Session& state) const;
-  void focus_event(Session& state, int64_t event);
+  void take_history(const Session& session);
+  int64_t focused_event(const Session& session) const;
+  void focus_event(Session& session, int64_t event);
 
   bool sql_open_ = false;                // the SQL console is connected to this session's database
   int database_generation_ = 0;          // the session's, when the panels above were connected

@@ -26,8 +26,8 @@ uint64_t untraced_bytes(const CallTree& tree) {
 constexpr float kPeakAnswerLines = 3;
 
 // The findings' peak paragraph, the first thing a reader wants: a header that folds it away.
-void draw_peak_answer(Session& state) {
-  for (const Finding& finding : state.findings()) {
+void draw_peak_answer(Session& session) {
+  for (const Finding& finding : session.findings()) {
     if (finding.kind != FindingKind::Peak) continue;
     if (ImGui::CollapsingHeader((finding.title + "###peak-answer").c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
       // At most a few lines: a short pane keeps its room for the tabs (the rest scrolls).
@@ -71,31 +71,33 @@ void AnalysisPane::reset() {
   search_.reset();
 }
 
-bool AnalysisPane::settled(const Session& state) const {
+bool AnalysisPane::settled(const Session& session) const {
   // The phases feed the annotation lanes over the chart: waited for whichever tab is shown.
-  return tab<PhasePanel>(script::Tab::Name::Phases).settled(state) && entry(shown_tab_).tab->settled(state);
+  return tab<PhasePanel>(script::Tab::Name::Phases).settled(session) &&
+         entry(shown_tab_).tab->settled(session);
 }
 
-void AnalysisPane::before_frame(Session& state) { state.request_analysis(options()); }
+void AnalysisPane::before_frame(Session& session) { session.request_analysis(options()); }
 
-void AnalysisPane::draw_search_bar(Session& state) {
-  const StackCatalog* stacks = state.stack_catalog().get();
-  search_.draw(state, stacks, state.stack_catalog_loading());
+void AnalysisPane::draw_search_bar(Session& session) {
+  const StackCatalog* stacks = session.stack_catalog().get();
+  search_.draw(session, stacks, session.stack_catalog_loading());
 }
 
-float AnalysisPane::lanes_height(Session& state) { return lanes_.height(phases().table(state)); }
+float AnalysisPane::lanes_height(Session& session) { return lanes_.height(phases().table(session)); }
 
-void AnalysisPane::draw_lanes(Session& state, float chart_x, float chart_width) {
-  lanes_.draw(state, phases().table(state), chart_x, chart_width);
+void AnalysisPane::draw_lanes(Session& session, float chart_x, float chart_width) {
+  lanes_.draw(session, phases().table(session), chart_x, chart_width);
 }
 
-void AnalysisPane::draw_analysis_pane(Session& state, float width, float height, Comparison* compared) {
+void AnalysisPane::draw_analysis_pane(Session& session, float width, float height, Comparison* compared) {
   ImGui::BeginChild("analysis-pane", ImVec2(width, height), true);
-  draw_database_wait(state);
-  const auto& analysis = state.analysis();
+  draw_database_wait(session);
+  const auto& analysis = session.analysis();
   const CursorAnalysis* shown =
-      analysis && state.cursor.placed() && analysis->timeline == state.timeline() ? analysis.get() : nullptr;
-  const uint64_t generation = state.analysis_generation();
+      analysis && session.cursor.placed() && analysis->timeline == session.timeline() ? analysis.get()
+                                                                                      : nullptr;
+  const uint64_t generation = session.analysis_generation();
   drawn_state_ = shown ? std::optional(shown->state) : std::nullopt;
   if (shown != nullptr) {
     const int64_t event = event_of_state(*shown->timeline, shown->state);
@@ -103,14 +105,14 @@ void AnalysisPane::draw_analysis_pane(Session& state, float width, float height,
     ImGui::Text("%s: %s live in %s  (%.0f ms)", at.c_str(),
                 format_bytes(static_cast<double>(shown->moment.live_bytes)).c_str(),
                 format_count(shown->live.size(), "allocation").c_str(), shown->compute_ms);
-    if (!state.analysis_matches(*shown, options()) || shown->state != state.cursor.state()) {
+    if (!session.analysis_matches(*shown, options()) || shown->state != session.cursor.state()) {
       ImGui::SameLine();
       ImGui::TextDisabled("updating...");
     }
   }
-  draw_peak_answer(state);
+  draw_peak_answer(session);
   const AnalysisOptions options_before = options_;
-  TabFrame frame{state, shown, generation, options_, compared};
+  TabFrame frame{session, shown, generation, options_, compared};
   if (ImGui::BeginTabBar("analysis-tabs", ImGuiTabBarFlags_FittingPolicyScroll)) {
     for (TabEntry& registered : tabs_) {
       if (!registered.tab->available(frame)) continue;
@@ -124,27 +126,27 @@ void AnalysisPane::draw_analysis_pane(Session& state, float width, float height,
     ImGui::EndTabBar();
     pending_tab_.reset();
   }
-  if (!(options_ == options_before)) state.request_analysis(options());
+  if (!(options_ == options_before)) session.request_analysis(options());
   ImGui::EndChild();
 }
 
 void AnalysisPane::tree_search(const std::string& text) { shown_tree().set_query(text); }
 
-bool AnalysisPane::search(Session& state, const std::string& text) {
-  state.analysis_now(options());  // waits for the stack catalog
-  const StackCatalog* stacks = state.stack_catalog().get();
-  return stacks != nullptr && search_.search_now(state, *stacks, text);
+bool AnalysisPane::search(Session& session, const std::string& text) {
+  session.analysis_now(options());  // waits for the stack catalog
+  const StackCatalog* stacks = session.stack_catalog().get();
+  return stacks != nullptr && search_.search_now(session, *stacks, text);
 }
 
 namespace {
 
 // The private pools view when it is shown: its pools, peak and, at the cursor, its total and
 // each envelope. Null when the chart shows no pools.
-nlohmann::json private_pools_json(const Session& state) {
-  const SessionPools* pools = state.pools_shown();
+nlohmann::json private_pools_json(const Session& session) {
+  const SessionPools* pools = session.pools_shown();
   if (pools == nullptr) return nullptr;
   const PrivatePoolLayout& layout = *pools->layout;
-  const size_t at = state.cursor.placed() ? state.cursor.state() : layout.peak_state();
+  const size_t at = session.cursor.placed() ? session.cursor.state() : layout.peak_state();
   nlohmann::json list = nlohmann::json::array();
   for (uint32_t p = 0; p < layout.pool_count(); ++p) {
     list.push_back({{"pool", layout.pool(p).pool},
@@ -161,14 +163,14 @@ nlohmann::json private_pools_json(const Session& state) {
 
 }  // namespace
 
-nlohmann::json AnalysisPane::cursor_json(Session& state) {
-  const DeviceDocument* device = state.device();
-  const Timeline* timeline = state.timeline();
+nlohmann::json AnalysisPane::cursor_json(Session& session) {
+  const DeviceDocument* device = session.device();
+  const Timeline* timeline = session.timeline();
   if (device == nullptr || timeline == nullptr) {
     // Nothing loaded (yet, or the load failed): what the window says instead.
-    return {{"loaded", false}, {"error", state.error()}, {"search_status", search_.shown_status()}};
+    return {{"loaded", false}, {"error", session.error()}, {"search_status", search_.shown_status()}};
   }
-  nlohmann::json json = {{"placed", state.cursor.placed()},
+  nlohmann::json json = {{"placed", session.cursor.placed()},
                          {"action_count", timeline->action_count()},
                          {"peak_state", peak_state(*timeline)},
                          {"peak_bytes", timeline->peak_bytes()},
@@ -178,17 +180,17 @@ nlohmann::json AnalysisPane::cursor_json(Session& state) {
   json["pane_shown_state"] = drawn_state_ ? nlohmann::json(*drawn_state_) : nlohmann::json();
   json["tree_search"] = {{"top_down", tab<CallTreePanel>(script::Tab::Name::CallTree).search_json()},
                          {"bottom_up", tab<CallTreePanel>(script::Tab::Name::BottomUp).search_json()}};
-  json["private_pools"] = private_pools_json(state);
-  if (!state.cursor.placed()) return json;
+  json["private_pools"] = private_pools_json(session);
+  if (!session.cursor.placed()) return json;
   const CursorReadout readout =
-      read_cursor(*timeline, device->blocks, device->reserved, state.cursor.state());
+      read_cursor(*timeline, device->blocks, device->reserved, session.cursor.state());
   json["state"] = readout.state;
   json["event"] = readout.event;
   json["time_us"] = readout.time_us ? nlohmann::json(*readout.time_us) : nlohmann::json();
   json["elapsed_us"] = readout.elapsed_us ? nlohmann::json(*readout.elapsed_us) : nlohmann::json();
   json["allocated"] = readout.allocated_bytes;
   json["reserved"] = readout.reserved_bytes;
-  const auto analysis = state.analysis_now(options());
+  const auto analysis = session.analysis_now(options());
   if (!analysis) return json;
   uint64_t rows_sum = 0;
   for (const MomentRow& row : analysis->moment.rows) rows_sum += row.bytes;

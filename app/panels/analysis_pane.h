@@ -27,16 +27,16 @@ class AnalysisPane {
   // Forgets widget state that belonged to the previous session (every tab's, the search).
   void reset();
   // Asks the session for the cursor's analysis under the pane's options.
-  void before_frame(Session& state);
-  void draw_search_bar(Session& state);
-  float lanes_height(Session& state);
+  void before_frame(Session& session);
+  void draw_search_bar(Session& session);
+  float lanes_height(Session& session);
   const AnnotationLanes& lanes() const { return lanes_; }
-  void draw_lanes(Session& state, float chart_x, float chart_width);
+  void draw_lanes(Session& session, float chart_x, float chart_width);
   // `compared`: run B is open (the Compare tab is drawn).
-  void draw_analysis_pane(Session& state, float width, float height, Comparison* compared);
+  void draw_analysis_pane(Session& session, float width, float height, Comparison* compared);
   // Headless modes draw until the annotation lanes are in place and the shown tab has nothing
   // pending (a tree's search scrolled to its match, the module tree at the cursor).
-  bool settled(const Session& state) const;
+  bool settled(const Session& session) const;
   PhasePanel& phases() { return tab<PhasePanel>(script::Tab::Name::Phases); }
   const ModulePanel& modules() { return tab<ModulePanel>(script::Tab::Name::Modules); }
   ComparePanel& compare_panel() { return tab<ComparePanel>(script::Tab::Name::Compare); }
@@ -44,8 +44,8 @@ class AnalysisPane {
   // Headless / test hooks (script commands and Ctrl+J).
   // Computes synchronously if needed; without a document: the load error and the search bar's
   // status text.
-  nlohmann::json cursor_json(Session& state);
-  bool search(Session& state, const std::string& text);
+  nlohmann::json cursor_json(Session& session);
+  bool search(Session& session, const std::string& text);
   SearchPanel& search_panel() { return search_; }
   void select_tab(script::Tab::Name tab) { pending_tab_ = tab; }  // shown from the next frame
   void tree_search(const std::string& text);  // the shown tree's search (call tree by default)

@@ -39,7 +39,7 @@ void CallTreePanel::reset() {
   generation_ = 0;
 }
 
-void CallTreePanel::bind(Session& state, const CursorAnalysis& analysis, uint64_t generation,
+void CallTreePanel::bind(Session& session, const CursorAnalysis& analysis, uint64_t generation,
                          const StackSource& source) {
   analysis_ = &analysis;
   tree_ = direction_ == TreeDirection::TopDown ? &analysis.top_down : &analysis.bottom_up;
@@ -51,9 +51,9 @@ void CallTreePanel::bind(Session& state, const CursorAnalysis& analysis, uint64_
   if (selected_path_) {
     const auto node = node_at_path(*tree_, *selected_path_);
     if (node) {
-      select(state, *node);
+      select(session, *node);
     } else {
-      state.highlights.group.clear();  // that call path holds nothing at this moment
+      session.highlights.group.clear();  // that call path holds nothing at this moment
     }
   }
   applied_query_.clear();  // re-run the search on the new tree
@@ -68,13 +68,13 @@ void CallTreePanel::refocus() {
   }
 }
 
-void CallTreePanel::select(Session& state, uint32_t id) {
+void CallTreePanel::select(Session& session, uint32_t id) {
   selected_ = id;
   selected_path_ = node_path(*tree_, id);
-  const Timeline* timeline = state.timeline();
+  const Timeline* timeline = session.timeline();
   if (timeline == nullptr) return;
   const std::vector<uint32_t> members = elements_under(*tree_, id, analysis_->live, *source_);
-  state.highlights.group.assign(timeline->element_count(), members);
+  session.highlights.group.assign(timeline->element_count(), members);
 }
 
 void CallTreePanel::reveal(uint32_t id) {
@@ -185,7 +185,7 @@ void CallTreePanel::draw_hidden_children(const CallTreeNode& node, size_t shown)
   ImGui::TextDisabled("%s", format_grouped(count).c_str());
 }
 
-void CallTreePanel::draw_node(Session& state, uint32_t id, bool force_open, size_t& forced_budget) {
+void CallTreePanel::draw_node(Session& session, uint32_t id, bool force_open, size_t& forced_budget) {
   const CallTreeNode& node = tree_->node(id);
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
@@ -208,7 +208,7 @@ void CallTreePanel::draw_node(Session& state, uint32_t id, bool force_open, size
   if (is_match) ImGui::PopStyleColor();
   full_text_tooltip(label, shown_label);
   if (id == navigator_->current_match()) current_match_visible_ = ImGui::IsItemVisible();
-  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) select(state, id);
+  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) select(session, id);
   if (id == scroll_to_) {
     ImGui::SetScrollHereY(0.3f);
     scroll_to_ = kNoIndex;
@@ -227,14 +227,14 @@ void CallTreePanel::draw_node(Session& state, uint32_t id, bool force_open, size
   ImGui::TextUnformatted(format_grouped(node.count).c_str());
   if (open && !leaf) {
     const size_t shown = std::min(node.children.size(), kMaxChildrenShown);
-    for (size_t i = 0; i < shown; ++i) draw_node(state, node.children[i], forced, forced_budget);
+    for (size_t i = 0; i < shown; ++i) draw_node(session, node.children[i], forced, forced_budget);
     if (shown < node.children.size()) draw_hidden_children(node, shown);
     ImGui::TreePop();
   }
   ImGui::PopID();
 }
 
-void CallTreePanel::draw_rows(Session& state) {
+void CallTreePanel::draw_rows(Session& session) {
   if (scroll_frames_left_ > 0) --scroll_frames_left_;
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
@@ -253,7 +253,7 @@ void CallTreePanel::draw_rows(Session& state) {
   }
   size_t forced_budget = kMaxForcedOpen;
   current_match_visible_ = false;  // set again if the match's row is drawn inside the view
-  draw_node(state, navigator_->root(), false, forced_budget);
+  draw_node(session, navigator_->root(), false, forced_budget);
   expand_subtree_ = kNoIndex;
   reveal_.clear();
   ImGui::EndTable();
@@ -273,18 +273,18 @@ nlohmann::json CallTreePanel::search_json() const {
       {"current_visible", current != kNoIndex && current_match_visible_}};
 }
 
-void CallTreePanel::draw(Session& state, const CursorAnalysis* analysis, uint64_t generation,
+void CallTreePanel::draw(Session& session, const CursorAnalysis* analysis, uint64_t generation,
                          const StackSource* source, bool& filter_frames) {
   if (analysis == nullptr || source == nullptr) {
-    ImGui::TextDisabled(state.cursor.placed()
+    ImGui::TextDisabled(session.cursor.placed()
                             ? "computing..."
                             : "place the time cursor (click empty chart space, or P for the peak)");
     return;
   }
-  if (generation != generation_ || analysis != analysis_) bind(state, *analysis, generation, *source);
+  if (generation != generation_ || analysis != analysis_) bind(session, *analysis, generation, *source);
   handle_keys();
   draw_toolbar(filter_frames);
-  draw_rows(state);
+  draw_rows(session);
 }
 
 }  // namespace snapscope

@@ -33,7 +33,7 @@ class CallTreePanel final : public PaneTab {
 
   // `analysis` may be null (nothing computed yet); `generation` changes with every new result.
   // `filter_frames` is the shared memory_viz frame-filter toggle.
-  void draw(Session& state, const CursorAnalysis* analysis, uint64_t generation, const StackSource* source,
+  void draw(Session& session, const CursorAnalysis* analysis, uint64_t generation, const StackSource* source,
             bool& filter_frames);
   void reset() override;
   const CallTree* tree() const { return tree_; }
@@ -50,15 +50,15 @@ class CallTreePanel final : public PaneTab {
   void set_query(const std::string& text);
 
  private:
-  void bind(Session& state, const CursorAnalysis& analysis, uint64_t generation, const StackSource& source);
+  void bind(Session& session, const CursorAnalysis& analysis, uint64_t generation, const StackSource& source);
   void draw_toolbar(bool& filter_frames);
   void draw_search_box();
   void handle_keys();
-  void draw_rows(Session& state);
-  void draw_node(Session& state, uint32_t id, bool force_open, size_t& forced_budget);
+  void draw_rows(Session& session);
+  void draw_node(Session& session, uint32_t id, bool force_open, size_t& forced_budget);
   void draw_node_menu(uint32_t id);
   void draw_hidden_children(const CallTreeNode& node, size_t shown);
-  void select(Session& state, uint32_t id);
+  void select(Session& session, uint32_t id);
   void reveal(uint32_t id);
   void apply_query();
   void refocus();

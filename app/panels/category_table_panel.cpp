@@ -74,8 +74,8 @@ constexpr float kMinLocationWidth = 300;  // "optimizers.py:82 (step)" and its d
 
 }  // namespace
 
-void draw_category_table(Session& state, const CursorAnalysis* shown) {
-  const SessionCategories* categories = state.categories();
+void draw_category_table(Session& session, const CursorAnalysis* shown) {
+  const SessionCategories* categories = session.categories();
   if (categories == nullptr || shown == nullptr || shown->timeline != categories->timeline) {
     ImGui::TextDisabled(categories == nullptr ? "classifying allocations..."
                                               : "place the time cursor (click the chart)");

@@ -8,7 +8,7 @@
 
 namespace snapscope {
 
-void draw_category_table(Session& state, const CursorAnalysis* shown);
+void draw_category_table(Session& session, const CursorAnalysis* shown);
 
 class CategoryTablePanel final : public PaneTab {
  public:

@@ -6,11 +6,11 @@
 
 namespace snapscope {
 
-void draw_database_wait(const Session& state) {
-  if (!state.database_writing()) return;
+void draw_database_wait(const Session& session) {
+  if (!session.database_writing()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("writing elements.db (%.1f s); this fills in when it lands",
-                     state.document()->pending_database->seconds_waited());
+                     session.document()->pending_database->seconds_waited());
   ImGui::PopStyleColor();
 }
 

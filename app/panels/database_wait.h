@@ -8,6 +8,6 @@ class Session;
 
 // A short disabled note, wrapped to the panel, with the seconds waited since the chart came;
 // nothing once the database is there.
-void draw_database_wait(const Session& state);
+void draw_database_wait(const Session& session);
 
 }  // namespace snapscope

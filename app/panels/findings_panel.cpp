@@ -25,12 +25,12 @@ ImVec4 kind_color(FindingKind kind) {
 
 }  // namespace
 
-void draw_findings_panel(Session& state) {
-  if (state.categories() == nullptr) {
+void draw_findings_panel(Session& session) {
+  if (session.categories() == nullptr) {
     ImGui::TextDisabled("classifying allocations...");
     return;
   }
-  const std::vector<Finding>& findings = state.findings();
+  const std::vector<Finding>& findings = session.findings();
   if (findings.empty()) ImGui::TextDisabled("nothing to report");
   ImGui::BeginChild("findings", ImVec2(0, 0), false);
   for (size_t i = 0; i < findings.size(); ++i) {
@@ -39,7 +39,7 @@ void draw_findings_panel(Session& state) {
     ImGui::TextColored(kind_color(finding.kind), "[%s]", finding_kind_name(finding.kind));
     ImGui::SameLine();
     if (finding.state) {
-      if (ImGui::SmallButton("show")) state.activate(finding);
+      if (ImGui::SmallButton("show")) session.activate(finding);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("put the cursor (and the selection) where this points");
       ImGui::SameLine();
     }

@@ -7,7 +7,7 @@
 
 namespace snapscope {
 
-void draw_findings_panel(Session& state);
+void draw_findings_panel(Session& session);
 
 class FindingsPanel final : public PaneTab {
  public:

@@ -86,39 +86,39 @@ void stack_line_text(const std::string& line) {
 
 }  // namespace
 
-void draw_inspector(Session& state) {
-  ImGui::TextUnformatted(state.settings.kind == TimelineKind::Blocks ? "Allocation" : "Segment");
+void draw_inspector(Session& session) {
+  ImGui::TextUnformatted(session.settings.kind == TimelineKind::Blocks ? "Allocation" : "Segment");
   ImGui::Separator();
-  const auto& details = state.details();
+  const auto& details = session.details();
   if (!details) {
-    if (state.selected() && state.database_writing()) {
-      draw_database_wait(state);
+    if (session.selected() && session.database_writing()) {
+      draw_database_wait(session);
     } else {
-      ImGui::TextDisabled(state.selected() ? "details unavailable" : "click an allocation to inspect it");
+      ImGui::TextDisabled(session.selected() ? "details unavailable" : "click an allocation to inspect it");
     }
     return;
   }
   if (ImGui::Button("Copy"))
-    ImGui::SetClipboardText(details_to_text(*details, state.settings.show_all_frames).c_str());
+    ImGui::SetClipboardText(details_to_text(*details, session.settings.show_all_frames).c_str());
   ImGui::SameLine();
-  if (ImGui::Button("Zoom to allocation")) state.zoom_to_selection();
+  if (ImGui::Button("Zoom to allocation")) session.zoom_to_selection();
   ImGui::SameLine();
   if (ImGui::Button("Clear")) {
-    state.select(std::nullopt);
+    session.select(std::nullopt);
     return;
   }
-  draw_fields(*details, state.timeline() ? first_time_us(*state.timeline()) : std::nullopt,
-              state.selected() ? state.category_reason(*state.selected()) : std::string());
+  draw_fields(*details, session.timeline() ? first_time_us(*session.timeline()) : std::nullopt,
+              session.selected() ? session.category_reason(*session.selected()) : std::string());
   ImGui::Separator();
-  ImGui::Checkbox("show all frames", &state.settings.show_all_frames);
+  ImGui::Checkbox("show all frames", &session.settings.show_all_frames);
   ImGui::BeginChild("stack", ImVec2(0, 0), true);
   if (details->frames.empty()) ImGui::TextDisabled("<no stack recorded>");
-  for (const std::string& line : stack_lines(details->frames, state.settings.show_all_frames))
+  for (const std::string& line : stack_lines(details->frames, session.settings.show_all_frames))
     stack_line_text(line);
   if (!details->forward_stack.empty()) {
     ImGui::Separator();
     ImGui::TextDisabled("forward op's stack");
-    for (const std::string& line : stack_lines(details->forward_stack, state.settings.show_all_frames))
+    for (const std::string& line : stack_lines(details->forward_stack, session.settings.show_all_frames))
       stack_line_text(line);
   }
   ImGui::EndChild();

@@ -6,6 +6,6 @@
 
 namespace snapscope {
 
-void draw_inspector(Session& state);
+void draw_inspector(Session& session);
 
 }  // namespace snapscope

@@ -52,16 +52,16 @@ void ModulePanel::reset() {
   selected_.reset();
 }
 
-void ModulePanel::select(Session& state, const SessionModuleTree& shown, uint32_t node) {
+void ModulePanel::select(Session& session, const SessionModuleTree& shown, uint32_t node) {
   selected_ = node;
   // Highlights are element ids of the shown timeline: the segments chart has other ids.
-  const Timeline* timeline = state.timeline();
+  const Timeline* timeline = session.timeline();
   if (timeline != shown.blocks) return;
-  state.highlights.group.assign(timeline->element_count(),
-                                module_members(shown.live, shown.modules->instances, node));
+  session.highlights.group.assign(timeline->element_count(),
+                                  module_members(shown.live, shown.modules->instances, node));
 }
 
-size_t ModulePanel::draw_row(Session& state, const SessionModuleTree& shown, size_t index) {
+size_t ModulePanel::draw_row(Session& session, const SessionModuleTree& shown, size_t index) {
   const ModuleTree& tree = shown.tree;
   const ModuleRow& row = tree.rows[index];
   const size_t end = after_subtree(tree, index);
@@ -82,7 +82,7 @@ size_t ModulePanel::draw_row(Session& state, const SessionModuleTree& shown, siz
     ImGui::SetTooltip("%s\nin its own forward: %s", row.path.c_str(),
                       format_bytes(static_cast<double>(row.self_bytes)).c_str());
   }
-  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) select(state, shown, row.node);
+  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) select(session, shown, row.node);
   const double share = share_of(tree, row.bytes);
   ImGui::TableNextColumn();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::from_rgb(heat_color(share))), "%s",
@@ -92,34 +92,34 @@ size_t ModulePanel::draw_row(Session& state, const SessionModuleTree& shown, siz
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(format_grouped(row.count).c_str());
   if (open && !leaf) {
-    for (size_t child = index + 1; child < end;) child = draw_row(state, shown, child);
+    for (size_t child = index + 1; child < end;) child = draw_row(session, shown, child);
     ImGui::TreePop();
   }
   ImGui::PopID();
   return end;
 }
 
-void ModulePanel::draw(Session& state) {
-  if (!state.cursor.placed()) {
+void ModulePanel::draw(Session& session) {
+  if (!session.cursor.placed()) {
     drawn_ = nullptr;
     drawn_state_.reset();
     ImGui::TextDisabled("place the time cursor (click empty chart space, or P for the peak)");
     return;
   }
-  const SessionModuleTree* shown = state.module_tree();
-  if (!state.module_tree_error().empty()) ImGui::TextDisabled("%s", state.module_tree_error().c_str());
+  const SessionModuleTree* shown = session.module_tree();
+  if (!session.module_tree_error().empty()) ImGui::TextDisabled("%s", session.module_tree_error().c_str());
   if (shown == nullptr) {
     drawn_ = nullptr;
     drawn_state_.reset();
-    if (!state.module_tree_current()) ImGui::TextDisabled("placing allocations in their module calls...");
+    if (!session.module_tree_current()) ImGui::TextDisabled("placing allocations in their module calls...");
     return;
   }
-  if (shown != drawn_ && selected_) select(state, *shown, *selected_);  // the row at the new cursor
+  if (shown != drawn_ && selected_) select(session, *shown, *selected_);  // the row at the new cursor
   drawn_ = shown;
   drawn_state_ = shown->tree.state;
   const ModuleTree& tree = shown->tree;
   ImGui::Text("%s live by nn.Module call", format_bytes(static_cast<double>(tree.live_bytes)).c_str());
-  if (!state.module_tree_current()) {
+  if (!session.module_tree_current()) {
     ImGui::SameLine();
     ImGui::TextDisabled("updating...");
   }
@@ -136,14 +136,14 @@ void ModulePanel::draw(Session& state) {
   ImGui::TableSetupColumn("% live", ImGuiTableColumnFlags_WidthFixed, fit_column_width("% live", "100.00%"));
   ImGui::TableSetupColumn("Count", ImGuiTableColumnFlags_WidthFixed, fit_column_width("Count", "999,999"));
   ImGui::TableHeadersRow();
-  for (size_t index = 0; index < tree.rows.size();) index = draw_row(state, *shown, index);
+  for (size_t index = 0; index < tree.rows.size();) index = draw_row(session, *shown, index);
   ImGui::EndTable();
 }
 
-nlohmann::json ModulePanel::json(Session& state) const {
-  const SessionModuleTree* tree = state.module_tree_now();
+nlohmann::json ModulePanel::json(Session& session) const {
+  const SessionModuleTree* tree = session.module_tree_now();
   nlohmann::json json = {{"drawn_state", drawn_state_ ? nlohmann::json(*drawn_state_) : nlohmann::json()},
-                         {"error", state.module_tree_error()}};
+                         {"error", session.module_tree_error()}};
   if (tree == nullptr) return json;
   json["state"] = tree->tree.state;
   json["live_bytes"] = tree->tree.live_bytes;

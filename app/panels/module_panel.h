@@ -17,15 +17,15 @@ namespace snapscope {
 class ModulePanel final : public PaneTab {
  public:
   void draw(TabFrame& frame) override { draw(frame.session); }
-  bool settled(const Session& state) const override { return state.module_tree_current(); }
+  bool settled(const Session& session) const override { return session.module_tree_current(); }
   void reset() override;  // a new session: the selected row belongs to the old one
-  void draw(Session& state);
+  void draw(Session& session);
   // The cursor's tree as print-modules writes it (waits for it), with the state drawn last.
-  nlohmann::json json(Session& state) const;
+  nlohmann::json json(Session& session) const;
 
  private:
-  size_t draw_row(Session& state, const SessionModuleTree& shown, size_t index);
-  void select(Session& state, const SessionModuleTree& shown, uint32_t node);
+  size_t draw_row(Session& session, const SessionModuleTree& shown, size_t index);
+  void select(Session& session, const SessionModuleTree& shown, uint32_t node);
 
   const void* drawn_ = nullptr;        // which tree was drawn last frame (never read through)
   std::optional<size_t> drawn_state_;  // and its state

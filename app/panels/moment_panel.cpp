@@ -12,16 +12,16 @@
 
 namespace snapscope {
 
-void MomentPanel::select(Session& state, const CursorAnalysis& analysis, LocationId location) {
-  const Timeline* timeline = state.timeline();
+void MomentPanel::select(Session& session, const CursorAnalysis& analysis, LocationId location) {
+  const Timeline* timeline = session.timeline();
   if (timeline == nullptr) return;
-  state.highlights.group.assign(timeline->element_count(), analysis.elements_at_location(location));
+  session.highlights.group.assign(timeline->element_count(), analysis.elements_at_location(location));
 }
 
-void MomentPanel::draw_toolbar(Session& state, const MomentTable& table, LocationRule& rule) {
-  if (ImGui::Button("At peak") && state.timeline() != nullptr) {
-    state.cursor_to_peak();
-    keep_cursor_in_view(state);
+void MomentPanel::draw_toolbar(Session& session, const MomentTable& table, LocationRule& rule) {
+  if (ImGui::Button("At peak") && session.timeline() != nullptr) {
+    session.cursor_to_peak();
+    keep_cursor_in_view(session);
   }
   ImGui::SameLine();
   if (ImGui::Button("Copy text")) ImGui::SetClipboardText(moment_table_text(table).c_str());
@@ -44,8 +44,8 @@ void MomentPanel::draw_toolbar(Session& state, const MomentTable& table, Locatio
               format_bytes_exact(table.live_bytes).c_str());
 }
 
-void MomentPanel::refresh_categories(const Session& state, const CursorAnalysis& analysis) {
-  const SessionCategories* categories = state.categories();
+void MomentPanel::refresh_categories(const Session& session, const CursorAnalysis& analysis) {
+  const SessionCategories* categories = session.categories();
   if (categorised_ == generation_ && categorised_with_ == categories &&
       row_categories_.size() == analysis.moment.rows.size())
     return;
@@ -71,9 +71,9 @@ void MomentPanel::refresh_categories(const Session& state, const CursorAnalysis&
   }
 }
 
-void MomentPanel::draw_rows(Session& state, const CursorAnalysis& analysis) {
+void MomentPanel::draw_rows(Session& session, const CursorAnalysis& analysis) {
   const MomentTable& table = analysis.moment;
-  refresh_categories(state, analysis);
+  refresh_categories(session, analysis);
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_Resizable;
   if (!ImGui::BeginTable("moment", 6, flags)) return;
@@ -100,7 +100,7 @@ void MomentPanel::draw_rows(Session& state, const CursorAnalysis& analysis) {
       if (ImGui::Selectable(format_bytes(static_cast<double>(row.bytes)).c_str(), is_selected,
                             ImGuiSelectableFlags_SpanAllColumns)) {
         selected_ = row.label;
-        select(state, analysis, row.location);
+        select(session, analysis, row.location);
       }
       ImGui::PopID();
       ImGui::TableNextColumn();
@@ -122,13 +122,13 @@ void MomentPanel::draw_rows(Session& state, const CursorAnalysis& analysis) {
   ImGui::EndTable();
 }
 
-void MomentPanel::draw(Session& state, const CursorAnalysis* analysis, uint64_t generation,
+void MomentPanel::draw(Session& session, const CursorAnalysis* analysis, uint64_t generation,
                        LocationRule& rule) {
   if (analysis == nullptr) {
-    ImGui::TextDisabled(state.cursor.placed()
+    ImGui::TextDisabled(session.cursor.placed()
                             ? "computing..."
                             : "place the time cursor (click empty chart space, or P for the peak)");
-    if (ImGui::Button("At peak") && state.timeline() != nullptr) state.cursor.peak(*state.timeline());
+    if (ImGui::Button("At peak") && session.timeline() != nullptr) session.cursor.peak(*session.timeline());
     return;
   }
   if (generation != generation_) {
@@ -136,12 +136,12 @@ void MomentPanel::draw(Session& state, const CursorAnalysis* analysis, uint64_t 
     // Keep the selected location highlighted at the new moment.
     if (selected_) {
       for (const MomentRow& row : analysis->moment.rows) {
-        if (row.label == *selected_) select(state, *analysis, row.location);
+        if (row.label == *selected_) select(session, *analysis, row.location);
       }
     }
   }
-  draw_toolbar(state, analysis->moment, rule);
-  draw_rows(state, *analysis);
+  draw_toolbar(session, analysis->moment, rule);
+  draw_rows(session, *analysis);
 }
 
 }  // namespace snapscope

@@ -18,15 +18,15 @@ class MomentPanel final : public PaneTab {
     draw(frame.session, frame.shown, frame.generation, frame.options.location_rule);
   }
   // `rule` is the shared choice of which frame names a location (toggle in the toolbar).
-  void draw(Session& state, const CursorAnalysis* analysis, uint64_t generation, LocationRule& rule);
+  void draw(Session& session, const CursorAnalysis* analysis, uint64_t generation, LocationRule& rule);
   void reset() override { selected_.reset(); }
 
  private:
-  void draw_toolbar(Session& state, const MomentTable& table, LocationRule& rule);
-  void draw_rows(Session& state, const CursorAnalysis& analysis);
-  void select(Session& state, const CursorAnalysis& analysis, LocationId location);
+  void draw_toolbar(Session& session, const MomentTable& table, LocationRule& rule);
+  void draw_rows(Session& session, const CursorAnalysis& analysis);
+  void select(Session& session, const CursorAnalysis& analysis, LocationId location);
   // Each row's category: the one holding most of its bytes, "+N" when N others share the row.
-  void refresh_categories(const Session& state, const CursorAnalysis& analysis);
+  void refresh_categories(const Session& session, const CursorAnalysis& analysis);
 
   std::optional<std::string> selected_;  // by label: location ids change with every analysis
   uint64_t generation_ = 0;

@@ -17,18 +17,18 @@ std::string event_label(int64_t event) { return event < 0 ? std::string("-") : "
 
 }  // namespace
 
-void select_phase(Session& state, const PhaseRow& row) {
-  const Timeline* timeline = state.timeline();
+void select_phase(Session& session, const PhaseRow& row) {
+  const Timeline* timeline = session.timeline();
   if (timeline == nullptr) return;
   const double x0 = state_x(*timeline, row.start_state), x1 = state_x(*timeline, row.end_state);
   const double margin = std::max(1.0, (x1 - x0) * 0.05);
-  DataRect visible = state.view.visible();
+  DataRect visible = session.view.visible();
   visible.x0 = x0 - margin;
   visible.x1 = x1 + margin;
   // Both axes: y fits the phase's totals even while y fitting is switched off.
-  state.view.set_visible(fit_y(visible, *timeline, *state.device()->pyramid(state.settings.kind),
-                               state.settings.y_fit.raise_floor));
-  state.cursor.place(*timeline, row.peak_state);
+  session.view.set_visible(fit_y(visible, *timeline, *session.device()->pyramid(session.settings.kind),
+                                 session.settings.y_fit.raise_floor));
+  session.cursor.place(*timeline, row.peak_state);
 }
 
 void PhasePanel::reset() {
@@ -36,26 +36,26 @@ void PhasePanel::reset() {
   selected_ = SIZE_MAX;
 }
 
-bool PhasePanel::settled(const Session& state) const {
-  return state.document() == nullptr || state.phase_table_current(filter_);
+bool PhasePanel::settled(const Session& session) const {
+  return session.document() == nullptr || session.phase_table_current(filter_);
 }
 
-const PhaseTable& PhasePanel::table(Session& state) {
+const PhaseTable& PhasePanel::table(Session& session) {
   static const PhaseTable kNone;
-  const PhaseTable* table = state.phase_table(filter_);
+  const PhaseTable* table = session.phase_table(filter_);
   return table != nullptr ? *table : kNone;
 }
 
-void PhasePanel::draw(Session& state) {
+void PhasePanel::draw(Session& session) {
   ImGui::SetNextItemWidth(240);
   if (ImGui::InputTextWithHint("##phase-filter", "filter by annotation name", filter_, sizeof filter_))
     selected_ = SIZE_MAX;  // the rows change
-  const PhaseTable& phases = table(state);
+  const PhaseTable& phases = table(session);
   ImGui::SameLine();
-  const bool current = state.phase_table_current(filter_);
+  const bool current = session.phase_table_current(filter_);
   if (!current) {
     ImGui::TextDisabled("reading phases...");
-    if (state.annotations() == nullptr) return;
+    if (session.annotations() == nullptr) return;
     ImGui::SameLine();
   }
   ImGui::Text("%zu phases, %zu names", phases.rows.size(), phases.groups.size());
@@ -63,7 +63,7 @@ void PhasePanel::draw(Session& state) {
     ImGui::TextDisabled("this trace has no time_us, so annotations cannot be placed on the timeline");
     return;
   }
-  if (state.annotations() != nullptr && state.annotations()->empty()) {
+  if (session.annotations() != nullptr && session.annotations()->empty()) {
     ImGui::TextDisabled("this snapshot has no external_annotations");
     return;
   }
@@ -92,7 +92,7 @@ void PhasePanel::draw(Session& state) {
       if (ImGui::Selectable(name.c_str(), selected_ == static_cast<size_t>(i),
                             ImGuiSelectableFlags_SpanAllColumns)) {
         selected_ = static_cast<size_t>(i);
-        select_phase(state, group.count > 1 ? row : phases.rows[group.first_row]);
+        select_phase(session, group.count > 1 ? row : phases.rows[group.first_row]);
       }
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip(group.count > 1 ? "%s\n%zu times; from the first start to the last end" : "%s",

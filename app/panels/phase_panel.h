@@ -24,11 +24,11 @@ class PhasePanel final : public PaneTab {
   void reset() override;  // a new session: the selection and filter text belong to the old one
   // The session has built the table for the shown timeline and the current filter (headless
   // modes wait for this, so that screenshots and scripts see the lanes).
-  bool settled(const Session& state) const override;
+  bool settled(const Session& session) const override;
   // The table for the shown timeline and the current filter as far as built: empty (no lanes)
   // until the first one is ready. The session builds it in the background.
-  const PhaseTable& table(Session& state);
-  void draw(Session& state);
+  const PhaseTable& table(Session& session);
+  void draw(Session& session);
 
  private:
   char filter_[96] = {};
@@ -36,6 +36,6 @@ class PhasePanel final : public PaneTab {
 };
 
 // Zooms the chart to the phase's range and puts the cursor on its peak.
-void select_phase(Session& state, const PhaseRow& row);
+void select_phase(Session& session, const PhaseRow& row);
 
 }  // namespace snapscope

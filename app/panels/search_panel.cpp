@@ -23,8 +23,8 @@ void SearchPanel::reset() {
   invalid_ = false;
 }
 
-void SearchPanel::refresh(Session& state, const StackCatalog& catalog) {
-  const Timeline* timeline = state.timeline();
+void SearchPanel::refresh(Session& session, const StackCatalog& catalog) {
+  const Timeline* timeline = session.timeline();
   searched_ = text_;
   searched_mode_ = mode_;
   searched_in_ = timeline;
@@ -32,35 +32,35 @@ void SearchPanel::refresh(Session& state, const StackCatalog& catalog) {
   const auto query = parse_search_query(searched_, static_cast<SearchMode>(mode_));
   invalid_ = !query && !searched_.empty();
   if (query && timeline != nullptr) {
-    matches_ = query->kind == SearchQuery::Kind::Metadata ? state.elements_with_metadata(query->text)
+    matches_ = query->kind == SearchQuery::Kind::Metadata ? session.elements_with_metadata(query->text)
                                                           : search_allocations(*timeline, catalog, *query);
   }
   if (timeline == nullptr || matches_.empty()) {
-    state.highlights.search.clear();
+    session.highlights.search.clear();
   } else {
-    state.highlights.search.assign(timeline->element_count(), matches_);
+    session.highlights.search.assign(timeline->element_count(), matches_);
   }
 }
 
-bool SearchPanel::search_now(Session& state, const StackCatalog& catalog, const std::string& text) {
+bool SearchPanel::search_now(Session& session, const StackCatalog& catalog, const std::string& text) {
   std::snprintf(text_, sizeof text_, "%s", text.c_str());
-  refresh(state, catalog);
+  refresh(session, catalog);
   return true;
 }
 
-void SearchPanel::step(Session& state, bool forward) {
-  const Timeline* timeline = state.timeline();
+void SearchPanel::step(Session& session, bool forward) {
+  const Timeline* timeline = session.timeline();
   if (timeline == nullptr || matches_.empty()) return;
-  const size_t at = state.cursor.placed() ? state.cursor.state() : 0;
-  const auto match = forward ? next_match(*timeline, matches_, at, state.selected())
-                             : previous_match(*timeline, matches_, at, state.selected());
+  const size_t at = session.cursor.placed() ? session.cursor.state() : 0;
+  const auto match = forward ? next_match(*timeline, matches_, at, session.selected())
+                             : previous_match(*timeline, matches_, at, session.selected());
   if (!match) return;
-  state.cursor.place(*timeline, timeline->alloc_state(*match));
-  state.select(*match);
-  keep_cursor_in_view(state);
+  session.cursor.place(*timeline, timeline->alloc_state(*match));
+  session.select(*match);
+  keep_cursor_in_view(session);
 }
 
-void SearchPanel::draw(Session& state, const StackCatalog* catalog, bool loading) {
+void SearchPanel::draw(Session& session, const StackCatalog* catalog, bool loading) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_F, false)) focus_ = true;
   if (focus_) {
@@ -77,10 +77,10 @@ void SearchPanel::draw(Session& state, const StackCatalog* catalog, bool loading
   ImGui::SameLine();
   ImGui::SetNextItemWidth(90);
   ImGui::Combo("##search-mode", &mode_, kModeNames, IM_ARRAYSIZE(kModeNames));
-  const bool stale = searched_ != text_ || searched_mode_ != mode_ || searched_in_ != state.timeline();
+  const bool stale = searched_ != text_ || searched_mode_ != mode_ || searched_in_ != session.timeline();
   if (catalog != nullptr && stale &&
       (enter || std::chrono::steady_clock::now() - edited_at_ > kTypingPause)) {
-    refresh(state, *catalog);
+    refresh(session, *catalog);
   }
   ImGui::SameLine();
   shown_status_.clear();
@@ -104,7 +104,7 @@ void SearchPanel::draw(Session& state, const StackCatalog* catalog, bool loading
                     (!io.WantTextInput && ImGui::IsKeyPressed(GLFW_KEY_F3) && !io.KeyShift) ||
                     (enter && !io.KeyShift);
   ImGui::EndDisabled();
-  if (previous || next) step(state, next);
+  if (previous || next) step(session, next);
 }
 
 }  // namespace snapscope

@@ -19,18 +19,18 @@ namespace snapscope {
 class SearchPanel {
  public:
   // `loading`: the catalog is being read (nothing to search yet, and no error to show instead).
-  void draw(Session& state, const StackCatalog* catalog, bool loading);
+  void draw(Session& session, const StackCatalog* catalog, bool loading);
   // The text beside the field in the last frame ("loading stacks...", "12 matches", or nothing).
   const std::string& shown_status() const { return shown_status_; }
   void reset();
   // Runs a search now (script command); false while stacks are not loaded yet.
-  bool search_now(Session& state, const StackCatalog& catalog, const std::string& text);
+  bool search_now(Session& session, const StackCatalog& catalog, const std::string& text);
   const std::string& query() const { return searched_; }
   size_t match_count() const { return matches_.size(); }
-  void step(Session& state, bool forward);
+  void step(Session& session, bool forward);
 
  private:
-  void refresh(Session& state, const StackCatalog& catalog);
+  void refresh(Session& session, const StackCatalog& catalog);
 
   char text_[160] = {};
   int mode_ = 0;  // SearchMode
