@@ -3,8 +3,6 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 
@@ -12,11 +10,8 @@
 #include "app/widgets/location_text.h"
 #include "app/widgets/table_columns.h"
 #include "app/widgets/theme.h"
-#include "core/analysis/live_elements.h"
-#include "core/analysis/moment_table.h"
-#include "core/analysis/source_location.h"
 #include "core/analysis/state_mapping.h"
-#include "core/cursor/call_tree_members.h"
+#include "core/cursor/time_cursor.h"
 #include "core/util/format.h"
 
 namespace snapscope {
@@ -33,12 +28,6 @@ constexpr float kPathIndent = 8;            // pixels per call-path level
 
 uint64_t reserved_at(const DeviceDocument& device, const Timeline& blocks, size_t state) {
   return device.reserved.after_event(state == 0 ? -1 : event_of_state(blocks, state));
-}
-
-// The first step drawn for `state` (the steps of the action that follows it).
-double x_of_state(const Timeline& timeline, size_t state) {
-  return state < timeline.action_count() ? static_cast<double>(timeline.step_begin(state))
-                                         : static_cast<double>(timeline.timesteps());
 }
 
 }  // namespace
@@ -117,7 +106,7 @@ void ComparePanel::draw_b_peak(const Session& a, const Session& b, const RunAlig
     draw_strip_legend(draw, ImVec2(x + 4, text_y), note, width - 8);
     return;
   }
-  const float px = x + static_cast<float>(a.view.to_screen_x(x_of_state(*a.timeline(), *a_state)));
+  const float px = x + static_cast<float>(a.view.to_screen_x(state_x(*a.timeline(), *a_state)));
   const float py = to_y(tb.peak_bytes());
   draw->AddTriangleFilled(ImVec2(px - 6, py - 10), ImVec2(px + 6, py - 10), ImVec2(px, py), theme::kHalo);
   draw->AddTriangleFilled(ImVec2(px - 4, py - 9), ImVec2(px + 4, py - 9), ImVec2(px, py - 2), kTotalColor);
@@ -373,7 +362,7 @@ nlohmann::json ComparePanel::compare_json(Comparison& compared) {
   const std::shared_ptr<const ComparisonDiff> shown = compared.diff_now();
   if (shown == nullptr) return {{"loaded", false}};
   open_default_paths(shown->by_path);
-  nlohmann::json out = compared.json(shown_path_rows(shown->by_path));
+  nlohmann::json out = compared.json(*shown, shown_path_rows(shown->by_path));
   out["layout"] = layout_ == Layout::Stacked ? "stacked" : "overlay";
   return out;
 }

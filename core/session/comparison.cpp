@@ -7,6 +7,7 @@
 #include "core/analysis/source_location.h"
 #include "core/analysis/state_mapping.h"
 #include "core/cursor/call_tree_members.h"
+#include "core/cursor/time_cursor.h"
 
 namespace snapscope {
 
@@ -15,12 +16,6 @@ namespace {
 std::span<const AnnotationRecord> annotations_of(const Session& session) {
   const std::vector<AnnotationRecord>* records = session.annotations();
   return records ? std::span<const AnnotationRecord>(*records) : std::span<const AnnotationRecord>();
-}
-
-// The first step drawn for `state` (the steps of the action that follows it).
-double x_of_state(const Timeline& timeline, size_t state) {
-  return state < timeline.action_count() ? static_cast<double>(timeline.step_begin(state))
-                                         : static_cast<double>(timeline.timesteps());
 }
 
 std::string category_of(const SessionCategories& categories, uint32_t elem) {
@@ -199,23 +194,26 @@ void Comparison::start(const ComparedMoments& at) {
 
 bool Comparison::take_finished() {
   if (!build_.poll()) return false;
-  if (build_.get()) diff_ = build_.get();
+  adopt_result();
   return true;
+}
+
+void Comparison::adopt_result() {
+  if (!build_.get()) return;
+  diff_ = build_.get();
+  apply_highlight();  // the same row, at the new moments
 }
 
 bool Comparison::poll() {
   bool arrived = b_->poll();
-  if (take_finished()) {
-    apply_highlight();  // the same row, at the new moments
-    arrived = true;
-  }
+  if (take_finished()) arrived = true;
   return arrived;
 }
 
 std::shared_ptr<const ComparisonDiff> Comparison::diff() {
   const std::optional<ComparedMoments> at = wanted();
   if (!at) return nullptr;
-  if (take_finished()) apply_highlight();
+  take_finished();
   // One computation at a time: a stale one finishes first (it is shown meanwhile).
   if ((!diff_ || diff_->at != *at) && !build_.running()) start(*at);
   return diff_;
@@ -228,14 +226,10 @@ std::shared_ptr<const ComparisonDiff> Comparison::diff_now() {
   if (!at) return nullptr;
   while (!diff_ || diff_->at != *at) {
     if (!build_.running()) start(*at);
-    build_.wait();
-    if (build_.get()) {
-      diff_ = build_.get();
-    } else if (!build_.error().empty()) {
-      throw std::runtime_error("compare: " + build_.error());
-    }
+    build_.wait();  // and takes it
+    if (!build_.get()) throw std::runtime_error("compare: " + build_.error());
+    adopt_result();
   }
-  apply_highlight();
   return diff_;
 }
 
@@ -279,8 +273,8 @@ void Comparison::follow_a() {
   if (b_->timeline() != &tb) b_->select_kind(TimelineKind::Blocks);  // the alignment is of B's blocks
   const DataRect va = a_->view.visible();
   DataRect vb = va;  // A's byte scale: equal heights mean equal bytes
-  vb.x0 = x_of_state(tb, aligned->b_state(state_shown_at(ta, va.x0)));
-  vb.x1 = std::max(vb.x0 + 1, x_of_state(tb, aligned->b_state(state_shown_at(ta, va.x1)) + 1));
+  vb.x0 = state_x(tb, aligned->b_state(state_shown_at(ta, va.x0)));
+  vb.x1 = std::max(vb.x0 + 1, state_x(tb, aligned->b_state(state_shown_at(ta, va.x1)) + 1));
   b_->settings.y_fit.enabled = false;
   b_->settings.time_axis = a_->settings.time_axis;
   b_->sync_time_axis();
@@ -299,12 +293,10 @@ void Comparison::follow_a() {
   }
 }
 
-nlohmann::json Comparison::json(std::span<const uint32_t> path_rows) {
-  const std::shared_ptr<const ComparisonDiff> shown = diff_now();
-  if (shown == nullptr) return {{"loaded", false}};
+nlohmann::json Comparison::json(const ComparisonDiff& shown, std::span<const uint32_t> path_rows) {
   const RunAlignment* aligned = alignment();
-  const Timeline& ta = *shown->at.a_timeline;
-  const Timeline& tb = *shown->at.b_timeline;
+  const Timeline& ta = *shown.at.a_timeline;
+  const Timeline& tb = *shown.at.b_timeline;
   nlohmann::json highlighted = nullptr;
   if (highlighted_) {
     highlighted = {{"row", highlighted_->label},
@@ -315,18 +307,18 @@ nlohmann::json Comparison::json(std::span<const uint32_t> path_rows) {
           {"align", align_mode_name(mode_)},
           {"align_effective", align_mode_name(aligned->effective_mode())},
           {"anchors", aligned->anchor_count()},
-          {"at_peaks", shown->at.at_peaks},
-          {"a_state", shown->at.a_state},
-          {"b_state", shown->at.b_state},
-          {"a_event", event_of_state(ta, shown->at.a_state)},
-          {"b_event", event_of_state(tb, shown->at.b_state)},
+          {"at_peaks", shown.at.at_peaks},
+          {"a_state", shown.at.a_state},
+          {"b_state", shown.at.b_state},
+          {"a_event", event_of_state(ta, shown.at.a_state)},
+          {"b_event", event_of_state(tb, shown.at.b_state)},
           {"peak_a", ta.peak_bytes()},
           {"peak_b", tb.peak_bytes()},
-          {"live_a", shown->by_location.live_a},
-          {"live_b", shown->by_location.live_b},
-          {"rows", rows_json(shown->by_location, 20)},
-          {"category_rows", rows_json(shown->by_category, 32)},
-          {"path_rows", call_tree_diff_rows_json(shown->by_path, path_rows)},
+          {"live_a", shown.by_location.live_a},
+          {"live_b", shown.by_location.live_b},
+          {"rows", rows_json(shown.by_location, 20)},
+          {"category_rows", rows_json(shown.by_category, 32)},
+          {"path_rows", call_tree_diff_rows_json(shown.by_path, path_rows)},
           {"highlighted", highlighted}};
 }
 

@@ -102,15 +102,16 @@ class Comparison {
   // A's aligned moment; call before drawing B's chart.
   void follow_a();
 
-  // The comparison as one JSON object (script print-compare): moments, peaks, live totals and
-  // the first rows of each grouping; `path_rows` are the call-path rows shown, in display order.
-  // Waits for the diff.
-  nlohmann::json json(std::span<const uint32_t> path_rows);
+  // `shown` (a diff of this comparison) as one JSON object (script print-compare): moments, peaks,
+  // live totals and the first rows of each grouping; `path_rows` are the call-path rows shown, in
+  // display order.
+  nlohmann::json json(const ComparisonDiff& shown, std::span<const uint32_t> path_rows);
 
  private:
   std::optional<ComparedMoments> wanted();  // the moments the diff should be at now
   void start(const ComparedMoments& at);
   bool take_finished();  // true when a diff was taken just now
+  void adopt_result();   // the diff just taken becomes the shown one
   void apply_highlight();
 
   Session* a_;

@@ -96,8 +96,7 @@ struct SessionModuleTree {
 // The caching allocator right after one event of a device (the Allocator state tab): its
 // segments and blocks, laid out as the tab draws them, and what building it took.
 struct SessionAllocatorState {
-  const AllocatorHistory* history = nullptr;  // the history it was built from
-  int64_t event = -1;                         // -1: before the first event
+  int64_t event = -1;  // -1: before the first event
   AllocatorState state;
   SegmentLayout layout;
   double build_ms = 0;
@@ -223,7 +222,6 @@ class Session {
   // from its history: requests it, and answers the newest built from the current history (an
   // older event's until the new one lands), or null (session_allocator.cpp).
   const SessionAllocatorState* allocator_state(int64_t event);
-  bool allocator_state_current() const { return !allocator_state_pending(); }
   // Waits for the history and the state at `event` (scripts); null if the history failed.
   const SessionAllocatorState* allocator_state_now(int64_t event);
   // The shown device's reserved memory and fragmentation per chart column (the strip under the

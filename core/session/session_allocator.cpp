@@ -40,7 +40,6 @@ void Session::start_allocator_state() {
       [history, event](const std::atomic<bool>&) {
         const auto start = std::chrono::steady_clock::now();
         auto built = std::make_shared<SessionAllocatorState>();
-        built->history = history.get();
         built->event = event;
         built->state = history->after_event(event);
         built->layout = layout_segments(built->state, &history->pools());

@@ -132,7 +132,7 @@ TEST_CASE("comparison: a highlighted row marks its allocations in both runs, aga
   diff = runs.compared.diff_now();
   CHECK(runs.a->highlights.group.count() == live_at(diff->a, location));
 
-  const nlohmann::json json = runs.compared.json({});
+  const nlohmann::json json = runs.compared.json(*diff, {});
   CHECK(json["loaded"] == true);
   CHECK(json["highlighted"]["row"] == location);
   CHECK(json["a_state"] == ta.action_count() / 2);
