@@ -243,7 +243,6 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
   AllocationsFile layout = open_layout(path, *document, progress);
   progress.fraction = 0;
   progress.stage = LoadProgress::Indexing;
-  const StageTimer timer(&progress.stages, "timelines and pyramids");
   const size_t count = layout.devices.size();
   const ElementsDbReader db(document->elements_db().string());
   for (size_t i = 0; i < count; ++i) {
@@ -251,12 +250,17 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
     const bool timed = has_time(device.blocks);
     // The two timelines are independent: the segments one is built on the other core.
     std::optional<Timeline> blocks, segments;
-    run_beside([&] { segments.emplace(timeline_from_file(path, std::move(device.segments))); },
-               [&] { blocks.emplace(timeline_from_file(path, std::move(device.blocks))); });
+    {
+      const StageTimer timer(&progress.stages, "timelines");
+      run_beside([&] { segments.emplace(timeline_from_file(path, std::move(device.segments))); },
+                 [&] { blocks.emplace(timeline_from_file(path, std::move(device.blocks))); });
+    }
+    const StageTimer timer(&progress.stages, "reserved series");
     document->devices.emplace_back(device.device, std::move(*blocks), std::move(*segments),
                                    read_reserved_series(db, device.device), timed);
     progress.fraction = static_cast<float>(i + 1) / static_cast<float>(count);
   }
+  const StageTimer timer(&progress.stages, "pyramids");
   build_first_pyramids(*document);
   progress.stage = LoadProgress::Done;
   return document;

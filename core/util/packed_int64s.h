@@ -106,16 +106,27 @@ class PackedInt64s {
   static constexpr uint64_t kBias = uint64_t{1} << 31;  // offset kBias is the base itself
 
   using WholeValues = std::vector<std::pair<size_t, int64_t>>;
-  // whole_'s entry for `index`, or where it would go.
+  // whole_'s entry for `index`, or where it would go: searched among its run's entries only
+  // (a replay's totals can swing past an offset's reach thousands of times, and the pyramid
+  // and peak scans read them all).
   WholeValues::const_iterator whole_at(size_t index) const {
-    return std::lower_bound(whole_.begin(), whole_.end(), std::pair{index, kAbsentValue});
+    const size_t run = index / kRun;
+    const auto first = whole_.begin() + static_cast<std::ptrdiff_t>(run_first_whole_[run]);
+    const auto last = run + 1 < run_first_whole_.size()
+                          ? whole_.begin() + static_cast<std::ptrdiff_t>(run_first_whole_[run + 1])
+                          : whole_.end();
+    return std::lower_bound(first, last, std::pair{index, kAbsentValue});
   }
+  // After a whole value of `index`'s run was added (+1) or removed (-1): later runs' entries moved.
+  void shift_later_runs(size_t index, int delta);
   int64_t whole_value(size_t index) const;
   void store(size_t index, int64_t value);
 
   std::vector<uint32_t> offsets_;  // per value: kBias + its distance from its run's base, or a marker
   std::vector<int64_t> bases_;     // per run: its first value other than kAbsentValue (that: none yet)
   WholeValues whole_;              // (index, value) for kWhole, ascending index
+  std::vector<uint32_t>
+      run_first_whole_;  // per run: index in whole_ of its first entry (or where it would go)
 };
 
 }  // namespace snapscope

@@ -76,7 +76,7 @@ TEST_CASE("action times: 4 bytes per action when they fit, and they bisect") {
   ActionTimes times;
   times.reserve(100'000);
   for (int64_t i = 0; i < 100'000; ++i) times.push_back(1'000'000 + 10 * i);
-  CHECK(times.memory_bytes() < 100'000 * 4 + 100'000 / 256 * 8 + 64);
+  CHECK(times.memory_bytes() < 100'000 * 4 + (100'000 / 256 + 1) * 12 + 64);  // + a base and an index per run
   CHECK(times.front() == 1'000'000);
   CHECK(times.back() == 1'000'000 + 10 * 99'999);
   CHECK(std::lower_bound(times.begin(), times.end(), 1'000'000 + 10 * 1234 + 1) - times.begin() == 1235);
@@ -108,4 +108,27 @@ TEST_CASE("packed int64s: memory totals that rise and fall by more than an offse
   CHECK(std::equal(packed.begin(), packed.end(), totals.begin(), totals.end()));
   // Each 3 GiB step costs the rest of its run of 256 whole: still well under 8 bytes a value.
   CHECK(packed.memory_bytes() < totals.size() * 6);
+}
+
+TEST_CASE("packed int64s: set() in one run keeps the whole values of every later run") {
+  // Whole values in runs 0, 2 and 5; then set() adds and removes whole values in runs 1 and 2,
+  // which moves where every later run's whole values sit.
+  const int64_t far = int64_t{1} << 40;
+  std::vector<int64_t> expected(6 * 256 + 7);
+  for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<int64_t>(i);
+  for (size_t i : {3u, 600u, 601u, 1300u, 1500u}) expected[i] = far + static_cast<int64_t>(i);
+  PackedInt64s values;
+  for (int64_t value : expected) values.push_back(value);
+  CHECK(std::equal(values.begin(), values.end(), expected.begin(), expected.end()));
+
+  expected[300] = -far;  // run 1 gains its first whole value
+  values.set(300, expected[300]);
+  expected[600] = 7;  // run 2 loses one
+  values.set(600, expected[600]);
+  expected[1301] = 3 * far;  // run 5 gains one after its first
+  values.set(1301, expected[1301]);
+  CHECK(std::equal(values.begin(), values.end(), expected.begin(), expected.end()));
+  values.clear();
+  values.push_back(far);
+  CHECK(values[0] == far);
 }
