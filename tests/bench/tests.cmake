@@ -6,3 +6,11 @@ foreach(source ${SNAPSCOPE_BENCH_SOURCES})
   add_executable(${name} ${source})
   target_link_libraries(${name} PRIVATE snapscope_core snapscope_flags)
 endforeach()
+
+# The scaler's streaming pickler must write what pickle.dump writes (benchmark inputs at any size
+# keep PyTorch's shape): checked byte for byte, in a second.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME pickle_stream COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/check-pickle-stream)
+  set_tests_properties(pickle_stream PROPERTIES LABELS "unit")
+endif()
