@@ -184,15 +184,20 @@ AllocationsFile read_checked_layout(const fs::path& dir, const std::string& open
   }
   const std::string db_path = (dir / kElementsDbName).string();
   if (!fs::exists(db_path)) throw InputError(db_path + ": missing (a converted directory holds two files)");
-  {
-    const StageTimer timer(&progress.stages, "check elements.db");
-    verify_elements_db(db_path);
-  }
   progress.fraction = 0;
   progress.stage = LoadProgress::Reading;
-  const StageTimer timer(&progress.stages, "read " + layout_path.filename().string());
-  AllocationsFile layout =
-      read_allocations_json(layout_path.string(), &progress.fraction, layout_text_bound(db_path));
+  AllocationsFile layout;
+  // The layout is read beside the database's check (its reader is hardened on its own); the
+  // check's error wins, as if it had run first.
+  run_beside(
+      [&] {
+        const StageTimer timer(&progress.stages, "read " + layout_path.filename().string());
+        layout = read_allocations_json(layout_path.string(), &progress.fraction, layout_text_bound(db_path));
+      },
+      [&] {
+        const StageTimer timer(&progress.stages, "check elements.db");
+        verify_elements_db(db_path);
+      });
   const StageTimer check_timer(&progress.stages, "check layout against elements.db");
   verify_layout_matches_db(layout, db_path);
   return layout;
@@ -248,16 +253,18 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
   for (size_t i = 0; i < count; ++i) {
     DeviceLayout& device = layout.devices[i];
     const bool timed = has_time(device.blocks);
-    // The two timelines are independent: the segments one is built on the other core.
+    // The segments one, the smaller, and the reserved series are built on the other core.
     std::optional<Timeline> blocks, segments;
-    {
-      const StageTimer timer(&progress.stages, "timelines");
-      run_beside([&] { segments.emplace(timeline_from_file(path, std::move(device.segments))); },
-                 [&] { blocks.emplace(timeline_from_file(path, std::move(device.blocks))); });
-    }
-    const StageTimer timer(&progress.stages, "reserved series");
+    ReservedSeries reserved;
+    const StageTimer timer(&progress.stages, "timelines, reserved series");
+    run_beside(
+        [&] {
+          segments.emplace(timeline_from_file(path, std::move(device.segments)));
+          reserved = read_reserved_series(db, device.device);
+        },
+        [&] { blocks.emplace(timeline_from_file(path, std::move(device.blocks))); });
     document->devices.emplace_back(device.device, std::move(*blocks), std::move(*segments),
-                                   read_reserved_series(db, device.device), timed);
+                                   std::move(reserved), timed);
     progress.fraction = static_cast<float>(i + 1) / static_cast<float>(count);
   }
   const StageTimer timer(&progress.stages, "pyramids");
