@@ -125,8 +125,7 @@ class PackedInt64s {
   std::vector<uint32_t> offsets_;  // per value: kBias + its distance from its run's base, or a marker
   std::vector<int64_t> bases_;     // per run: its first value other than kAbsentValue (that: none yet)
   WholeValues whole_;              // (index, value) for kWhole, ascending index
-  std::vector<uint32_t>
-      run_first_whole_;  // per run: index in whole_ of its first entry (or where it would go)
+  std::vector<uint32_t> run_first_whole_;  // per run: where its entries in whole_ start
 };
 
 }  // namespace snapscope

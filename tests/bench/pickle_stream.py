@@ -60,10 +60,7 @@ class StreamPickler:
             return
         kind = type(obj)
         if kind is int:
-            if 0 <= obj <= 0xFF:
-                self.frame += BININT1[obj]
-            else:
-                self.save_int(obj)
+            self.save_int(obj)
         elif obj is None:
             self.frame += b"N"
         elif kind is bool:
@@ -112,7 +109,7 @@ class StreamPickler:
 
     def save_int(self, obj):
         if 0 <= obj <= 0xFF:
-            self.frame += b"K" + bytes([obj])
+            self.frame += BININT1[obj]
         elif 0 <= obj <= 0xFFFF:
             self.frame += b"M" + struct.pack("<H", obj)
         elif -0x80000000 <= obj <= 0x7FFFFFFF:

@@ -111,8 +111,8 @@ TEST_CASE("packed int64s: memory totals that rise and fall by more than an offse
 }
 
 TEST_CASE("packed int64s: set() in one run keeps the whole values of every later run") {
-  // Whole values in runs 0, 2 and 5; then set() adds and removes whole values in runs 1 and 2,
-  // which moves where every later run's whole values sit.
+  // Whole values in runs 0, 2 and 5; then set() adds one in run 1, removes one in run 2 and adds
+  // one in run 5, each moving where every later run's whole values sit.
   const int64_t far = int64_t{1} << 40;
   std::vector<int64_t> expected(6 * 256 + 7);
   for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<int64_t>(i);
