@@ -165,7 +165,8 @@ TEST_SUITE("conformance") {
     };
     std::map<std::string, std::vector<Expected>> by_snapshot;
     for (const Expected& e : expected) by_snapshot[e.snapshot].push_back(e);
-    for (const auto& [name, rows] : by_snapshot) {
+    for (const auto& [snapshot_name, rows] : by_snapshot) {
+      const std::string& name = snapshot_name;  // CAPTURE cannot name a structured binding (clang 14)
       CAPTURE(name);
       const Snapshot snapshot = read_snapshot((snapshot_dir() / (name + ".pickle")).string());
       const Timeline timeline = block_timeline(snapshot, 0);

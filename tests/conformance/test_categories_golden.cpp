@@ -93,8 +93,9 @@ TEST_SUITE("conformance") {
     for (const auto& [key, rows] : by_device) {
       const fs::path pickle = snapshot_dir() / (key.snapshot + ".pickle");
       if (!fs::exists(pickle)) continue;
-      CAPTURE(key.snapshot);
-      CAPTURE(key.device);
+      const Key& device_key = key;  // CAPTURE cannot name a structured binding (clang 14)
+      CAPTURE(device_key.snapshot);
+      CAPTURE(device_key.device);
       SourceOptions options;
       options.device = key.device;
       options.with_segments = false;

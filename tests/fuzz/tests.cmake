@@ -1,7 +1,8 @@
-# Fuzz harnesses (tests/fuzz/README.md). An ordinary build links each with replay_main.cpp and
-# replays its committed corpus as a ctest case, so every kept regression input runs with that
-# build's compiler (and under ASan+UBSan in CI's sanitizer build). With -DSNAPSCOPE_FUZZ=ON and
-# clang they are libFuzzer binaries (build-fuzz/bin/fuzz_<name>) for tests/fuzz/run-fuzz.
+# Fuzz harnesses (tests/fuzz/README.md). Each replays its committed corpus as a ctest case, so
+# every kept regression input runs with each build's compiler. An ordinary build links the harness
+# with replay_main.cpp; with -DSNAPSCOPE_FUZZ=ON and clang it is a libFuzzer binary
+# (build-fuzz/bin/fuzz_<name>, for tests/fuzz/run-fuzz) and -runs=0 replays the corpus under
+# ASan+UBSan without fuzzing.
 set(SNAPSCOPE_FUZZ_HARNESSES snapshot_reader allocations_json converted_dir script sql_guard rank_summary rules
   json_snapshot)
 set(SNAPSCOPE_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
@@ -14,9 +15,11 @@ foreach(name ${SNAPSCOPE_FUZZ_HARNESSES})
   target_link_libraries(fuzz_${name} PRIVATE snapscope_fuzz_fixture)
   if(SNAPSCOPE_FUZZ)
     target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+    add_test(NAME fuzz_replay_${name} COMMAND fuzz_${name} -runs=0 -rss_limit_mb=2048
+      -artifact_prefix=${CMAKE_BINARY_DIR}/ ${SNAPSCOPE_FUZZ_DIR}/corpus/${name})
   else()
     target_sources(fuzz_${name} PRIVATE ${SNAPSCOPE_FUZZ_DIR}/replay_main.cpp)
     add_test(NAME fuzz_replay_${name} COMMAND fuzz_${name} ${SNAPSCOPE_FUZZ_DIR}/corpus/${name})
-    set_tests_properties(fuzz_replay_${name} PROPERTIES LABELS "unit")
   endif()
+  set_tests_properties(fuzz_replay_${name} PROPERTIES LABELS "unit")
 endforeach()

@@ -293,7 +293,10 @@ TEST_CASE("every program answers --version with the project's version and the fo
 #ifdef SNAPSCOPE_APP
   programs.emplace_back("snapscope", SNAPSCOPE_APP);
 #endif
-  for (const auto& [name, path] : programs) {
+  for (const auto& program : programs) {
+    // Plain references: CAPTURE's lambda cannot name a structured binding under clang 14.
+    const std::string& name = program.first;
+    const std::string& path = program.second;
     CAPTURE(name);
     const std::string text = run_output(shell_quote(path) + " --version");
     CHECK(text == name + " " + std::string(snapscope::project_version()) + " (elements.db format " +

@@ -95,7 +95,10 @@ TEST_CASE("cli: --align-to refuses what is not a profiler trace, naming it, and 
       {"broken.json", "broken.json: not a JSON profiler trace (the JSON does not parse)"},
       {"base.json", "base.json: baseTimeNanoseconds is not a non-negative integer"},
       {"missing.json", "missing.json: "}};
-  for (const auto& [file, message] : cases) {
+  for (const auto& [case_file, case_message] : cases) {
+    // Plain copies: CAPTURE's lambda cannot name a structured binding under clang 14.
+    const char* file = case_file;
+    const char* message = case_message;
     CAPTURE(file);
     const CliResult result =
         run_cli(dir, std::string("--export chrome-trace g.pickle -o out.json --merge-into ") + file);

@@ -196,7 +196,9 @@ TEST_CASE("json snapshot: every kind of generated snapshot converts the same fro
                                                            {"two_devices", two_devices},
                                                            {"untimed", untimed},
                                                            {"protocol5", protocol5}};
-  for (auto [name, options] : kinds) {
+  for (const auto& kind : kinds) {
+    const char* name = kind.first;  // not a structured binding: CAPTURE cannot name one (clang 14)
+    gen::GenOptions options = kind.second;
     CAPTURE(name);
     options.events = 2500;
     const fs::path pickle = dir / (std::string(name) + ".pickle");

@@ -88,8 +88,10 @@ TEST_CASE("action steps: step ends and allocation numbers agree with plain array
         frees.push_back(shifts.back() || free(random));  // only frees shift
       }
       CAPTURE(count);
-      CAPTURE(shift_share);
-      CAPTURE(free_share);
+      const double shift_share_copy = shift_share;  // CAPTURE cannot name a structured binding (clang 14)
+      const double free_share_copy = free_share;
+      CAPTURE(shift_share_copy);
+      CAPTURE(free_share_copy);
       check_against_plain(frees, shifts);
     }
   }
