@@ -168,6 +168,14 @@ constexpr size_t kMemoProgressEvery = size_t{1} << 16;
 
 }  // namespace
 
+UnpicklerLimits UnpicklerLimits::for_input(std::optional<uint64_t> bytes) {
+  UnpicklerLimits limits;
+  constexpr uint64_t kBytesPerMemoEntry = 16;
+  constexpr uint64_t kMaxMemo = kNoSlot - 1;  // memo indices are 32-bit
+  if (bytes) limits.max_memo = std::clamp<uint64_t>(*bytes / kBytesPerMemoEntry, kMinMemo, kMaxMemo);
+  return limits;
+}
+
 Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer* reducer,
                      UnpicklerLimits limits)
     : source_(source),

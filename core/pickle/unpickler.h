@@ -59,9 +59,16 @@ class ContainerReducer {
 };
 
 struct UnpicklerLimits {
+  static constexpr size_t kMinMemo = size_t{1} << 27;
+
   uint32_t max_depth = 1000;           // container nesting and open MARKs
   size_t max_stack = size_t{1} << 26;  // values on the VM stack
-  size_t max_memo = size_t{1} << 27;   // memo entries
+  size_t max_memo = kMinMemo;          // memo entries
+
+  // The limits for an input of `bytes` (unknown: gzip). The memo cap grows with the input, one
+  // entry per 16 bytes: PyTorch's dumps need one per ~90 bytes (a 12 GB scaled snapshot passes
+  // 2^27 entries), and a hostile file still gets at most 5 bytes of memo per 16 it holds.
+  static UnpicklerLimits for_input(std::optional<uint64_t> bytes);
 };
 
 class Unpickler {

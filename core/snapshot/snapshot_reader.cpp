@@ -42,7 +42,8 @@ Snapshot read_source(ByteSource& source, const std::string& name, uint64_t total
   reducer.limit_event_extras(options.max_event_extras);
   // The sink reads the reducer's pool: it must be done with it before the pool goes away.
   StreamCancelGuard guard(options.event_sink);
-  pickle::Unpickler unpickler(source, snapshot.strings, &reducer);
+  pickle::Unpickler unpickler(source, snapshot.strings, &reducer,
+                              pickle::UnpicklerLimits::for_input(remaining));
   pickle::Value top = unpickler.run();
   reducer.end_stream();
   build_snapshot(top, unpickler, reducer, options, snapshot);

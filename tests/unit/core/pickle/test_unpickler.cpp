@@ -278,3 +278,16 @@ TEST_CASE("Unpickler: repr of shared containers nested 60 deep stops at 16 KiB (
   Unpickler unpickler(source, strings, nullptr, {});
   CHECK(repr(unpickler.run(), unpickler, 100).size() == 103);  // a caller's own cap (dict keys)
 }
+
+TEST_CASE("the memo cap grows with the input: an entry per 16 bytes, at least 2^27, below 2^32") {
+  CHECK(UnpicklerLimits::for_input(std::nullopt).max_memo == size_t{1} << 27);  // gzip: unknown
+  CHECK(UnpicklerLimits::for_input(1000).max_memo == size_t{1} << 27);
+  // The 12.2 GB gpt_train_step_ctx128 scaled by run-bench --big needs more than 2^27 entries.
+  CHECK(UnpicklerLimits::for_input(uint64_t{12'201'668'595}).max_memo == 762'604'287);
+  CHECK(UnpicklerLimits::for_input(uint64_t{1} << 40).max_memo == UINT32_MAX - 1);
+  // Past the cap, the input is refused at the MEMOIZE that would pass it.
+  UnpicklerLimits two;
+  two.max_memo = 2;
+  CHECK(error_of("N\x94\x94.", two) == "");
+  CHECK(error_of("N\x94\x94\x94.", two) == "too many memo entries at byte 3");
+}
