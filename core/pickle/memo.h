@@ -39,7 +39,7 @@ struct MemoSlot {
   }
 };
 static_assert(sizeof(MemoSlot) == 5);
-static_assert(static_cast<uint8_t>(Kind::EventRun) < MemoSlot::kWide);
+static_assert(static_cast<uint8_t>(Kind::External) < MemoSlot::kWide);
 
 class MemoValues {
  public:

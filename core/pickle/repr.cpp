@@ -125,6 +125,9 @@ void render(std::string& out, Value v, const Unpickler& up, int depth, size_t li
     case Kind::EventRun:
       out += "<events " + std::to_string(v.id) + "+" + std::to_string(v.aux) + ">";
       return;
+    case Kind::External:
+      out += "<memo " + std::to_string(v.id) + ">";
+      return;
   }
 }
 

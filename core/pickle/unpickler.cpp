@@ -1,6 +1,7 @@
 #include "core/pickle/unpickler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -473,15 +474,61 @@ void Unpickler::load_binbytes(size_t width) {
 
 // ---------------------------------------------------------------- memo
 
-SNAPSCOPE_HOT Value Unpickler::memo_value(uint64_t index) const {
-  if (index < memo_.size()) return memo_.get(index);
-  auto it = sparse_memo_.find(index);
+SNAPSCOPE_HOT Value Unpickler::memo_value(uint64_t index) {
+  const uint64_t local = index - memo_base_;  // wraps for a chunk parser's references before its chunk
+  if (local < memo_.size()) return memo_.get(local);
+  if (index < memo_base_) return external_value(index);
+  auto it = sparse_memo_.find(local);
   if (it == sparse_memo_.end()) fail("memo index " + std::to_string(index) + " is not defined");
   return it->second;
 }
 
-void Unpickler::memo_put(uint64_t index) {
-  if (index >= kNoSlot) fail("memo index too large");
+std::optional<Value> Unpickler::memo_at(uint64_t index) const {
+  if (memo_base_ != 0) return std::nullopt;
+  if (index < memo_.size()) return memo_.get(index);
+  auto it = sparse_memo_.find(index);
+  if (it == sparse_memo_.end()) return std::nullopt;
+  return it->second;
+}
+
+// A chunk parser's reference to an entry memoised before its chunk: strings are read where they
+// were written (so keys compare as ids), everything else waits for the splice.
+bool Unpickler::maybe_string(uint64_t index) const {
+  if (string_bits_ == nullptr) return true;
+  const uint64_t word =
+      std::atomic_ref<const uint64_t>(string_bits_[index / 64]).load(std::memory_order_relaxed);
+  return (word >> (index % 64)) & 1;
+}
+
+Value Unpickler::external_value(uint64_t index) {
+  if (!maybe_string(index)) return Value::handle(Kind::External, static_cast<uint32_t>(index));
+  RecentExternal& recent = recent_externals_[index % recent_externals_.size()];
+  if (recent.index == index) return recent.value;
+  if (auto it = external_strings_.find(index); it != external_strings_.end()) {
+    recent = {index, it->second};
+    return it->second;
+  }
+  std::optional<std::string> text = external_ ? external_->string(index) : std::nullopt;
+  if (!text) return Value::handle(Kind::External, static_cast<uint32_t>(index));
+  if (!is_valid_utf8(*text)) fail("invalid UTF-8 in memo entry " + std::to_string(index));
+  const Value value = Value::handle(Kind::String, strings_.intern(*text));
+  external_strings_.emplace(index, value);
+  recent = {index, value};
+  return value;
+}
+
+void Unpickler::memo_append(const Value& value) {
+  if (memo_.size() >= limits_.max_memo) fail("too many memo entries");
+  memo_.push_back(value);
+  if (memo_.size() % kMemoProgressEvery == 0 && memo_pages_)
+    memo_pages_->written(memo_.size() * sizeof(MemoSlot));
+}
+
+void Unpickler::memo_put(uint64_t absolute_index) {
+  if (absolute_index >= kNoSlot) fail("memo index too large");
+  if (absolute_index < memo_base_)
+    fail("memo index " + std::to_string(absolute_index) + " set again in a chunk");
+  const uint64_t index = absolute_index - memo_base_;
   // A reference, read field by field: the value was usually pushed by the opcode just before,
   // and a whole-value copy of it would wait for those narrower stores to retire.
   const Value& v = top();
@@ -537,8 +584,15 @@ SNAPSCOPE_HOT void Unpickler::get_run() {
     } else {
       break;
     }
-    if (index >= memo_size) break;
-    const MemoSlot& slot = memo[index];
+    const uint64_t local = index - memo_base_;  // wraps for a chunk parser's reference before its chunk
+    if (local >= memo_size) {
+      // A chunk parser's reference back to a frame or frames list: a value the splice resolves.
+      if (index >= memo_base_ || maybe_string(index)) break;
+      store_whole(stack + top++, Value::handle(Kind::External, static_cast<uint32_t>(index)));
+      pos += length;
+      continue;
+    }
+    const MemoSlot& slot = memo[local];
     if (slot.wide() || slot.tag == static_cast<uint8_t>(Kind::Container)) break;
     store_whole(stack + top++, slot.narrow_value());
     pos += length;
@@ -753,6 +807,105 @@ Value Unpickler::run() {
   return stack_.back();
 }
 
+Value Unpickler::run_chunk(const ChunkStart& start) {
+  base_ = start.offset;
+  memo_base_ = start.memo_base;
+  external_ = start.external;
+  string_bits_ = start.string_bits;
+  recent_externals_.resize(256);
+  const Value list = new_container(ContainerKind::List);
+  push(list);
+  try {
+    for (;;) {
+      if (pos_ == end_) {
+        if (source_.remaining() == 0) break;
+        op_offset_ = offset();
+        fill(1, "in a chunk");
+      }
+      op_offset_ = base_ + pos_;
+      op_ = buf_[pos_++];
+      step(op_);
+      if (stopped_) fail("STOP inside a chunk");
+      // Stop at the first batch of something other than trace events (a list of segments).
+      if (op_ == APPENDS && stack_.size() == 1 && marks_.empty()) {
+        const auto& items = containers_[list.id].items;
+        if (items.empty() || items.back().kind != Kind::EventRun)
+          fail("a chunk item that is not a trace entry");
+      }
+    }
+  } catch (const SourceError& e) {
+    fail(e.what());
+  }
+  if (stack_.size() != 1 || !marks_.empty()) fail("a chunk that leaves values on the stack");
+  return list;
+}
+
+// ---------------------------------------------------------------- splicing
+
+void Unpickler::set_splicer(ChunkSplicer* splicer) {
+  splicer_ = splicer;
+  next_splice_ = splicer ? 0 : UINT64_MAX;
+}
+
+// At a MARK at or past next_splice_ (just read): splices the chunk that starts here, if any, and
+// asks where the next one starts.
+bool Unpickler::splice_at_mark() {
+  const bool spliced = op_offset_ == next_splice_ && try_splice();
+  next_splice_ = splicer_->next_start(offset());
+  return spliced;
+}
+
+bool Unpickler::try_splice() {
+  if (stack_.empty() || !sparse_memo_.empty() || marks_.size() >= limits_.max_depth) return false;
+  const Value target = stack_.back();
+  if (target.kind != Kind::Container || target.id >= containers_.size()) return false;
+  if (containers_[target.id].generation != target.aux) return false;
+  if (containers_[target.id].kind != ContainerKind::List || containers_[target.id].reduced) return false;
+  const SpliceState state{memo_.size(), stack_.size() + marks_.size(),
+                          slot_in_parent_list(stack_.size() - 1)};
+  SplicedChunk chunk;
+  try {
+    if (!splicer_->splice(op_offset_, state, *this, chunk)) return false;
+  } catch (const ReduceError& e) {
+    fail(e.what());
+  }
+  Container& list = containers_[target.id];
+  for (const Value& item : chunk.items) append_spliced(list, item);
+  for (const Value& value : chunk.memo) memo_append(value);
+  skip_to(chunk.end);
+  return true;
+}
+
+// As add_one adds a trace event: consecutive runs merge.
+void Unpickler::append_spliced(Container& list, Value item) {
+  if (item.kind == Kind::EventRun && !list.items.empty()) {
+    Value& last = list.items.back();
+    if (last.kind == Kind::EventRun && last.id + last.aux == item.id &&
+        uint64_t{last.aux} + item.aux < kNoSlot) {
+      last.aux += item.aux;
+      return;
+    }
+  }
+  list.items.push_back(item);
+}
+
+void Unpickler::skip_to(uint64_t stream_offset) {
+  const uint64_t here = offset();
+  if (stream_offset < here) fail("a chunk that ends before it starts");
+  if (stream_offset - here <= end_ - pos_) {
+    pos_ += static_cast<size_t>(stream_offset - here);
+    return;
+  }
+  const uint64_t beyond = stream_offset - (base_ + end_);
+  pos_ = end_ = 0;
+  base_ = stream_offset;
+  try {
+    source_.skip(beyond);
+  } catch (const SourceError& e) {
+    fail(e.what());
+  }
+}
+
 SNAPSCOPE_HOT void Unpickler::step(uint8_t op) {
   switch (op) {
     // --- framing and protocol
@@ -772,6 +925,8 @@ SNAPSCOPE_HOT void Unpickler::step(uint8_t op) {
     }
     // --- stack manipulation
     case MARK:
+      if (op_offset_ >= next_splice_ && splice_at_mark()) [[unlikely]]
+        return;
       if (marks_.size() >= limits_.max_depth)
         fail("nesting deeper than " + std::to_string(limits_.max_depth));
       marks_.push_back(stack_.size());
@@ -852,7 +1007,7 @@ SNAPSCOPE_HOT void Unpickler::step(uint8_t op) {
       return load_binbytes(8);
     // --- memo
     case MEMOIZE:
-      return memo_put(memo_.size());
+      return memo_put(memo_base_ + memo_.size());
     case BINPUT:
       return memo_put(*take(1, "in BINPUT"));
     case LONG_BINPUT:

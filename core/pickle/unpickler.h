@@ -45,6 +45,7 @@ class ReduceError : public std::runtime_error {
 };
 
 class Unpickler;
+class ChunkSplicer;
 
 class ContainerReducer {
  public:
@@ -71,6 +72,25 @@ struct UnpicklerLimits {
   static UnpicklerLimits for_input(std::optional<uint64_t> bytes);
 };
 
+// A chunk parser's view of the memo entries defined before its chunk.
+class ExternalMemo {
+ public:
+  virtual ~ExternalMemo() = default;
+  // The UTF-8 bytes of memo entry `index` when it is a string the chunk parser may intern (it
+  // checks them as the opcode that wrote them would); nullopt makes it a Kind::External value.
+  virtual std::optional<std::string> string(uint64_t index) = 0;
+};
+
+// Where a chunk parser starts: see Unpickler::run_chunk.
+struct ChunkStart {
+  uint64_t offset = 0;     // stream offset of the source's first byte
+  uint64_t memo_base = 0;  // memo entries defined before it
+  ExternalMemo* external = nullptr;
+  // Optional: bit i set when memo entry i < memo_base may be a string (ChunkPlan::string_bits);
+  // a clear bit makes a reference back Kind::External without asking `external`.
+  const uint64_t* string_bits = nullptr;
+};
+
 class Unpickler {
  public:
   Unpickler(ByteSource& source, StringTable& strings, ContainerReducer* reducer = nullptr,
@@ -78,6 +98,23 @@ class Unpickler {
 
   // Runs until STOP and returns the pickled object. Bytes after STOP are not read.
   Value run();
+
+  // Parses a chunk (core/pickle/chunk_scan.h: batches MARK items APPENDS) as if each batch added
+  // to a new list, which it returns; the source holds exactly the chunk. Memo references below
+  // start.memo_base resolve through start.external. Throws PickleError for anything the whole
+  // file's parse would do otherwise (the caller then leaves the chunk to it), including a batch
+  // whose items do not all become trace events. Call once, on a new unpickler.
+  Value run_chunk(const ChunkStart& start);
+
+  // Chunks parsed apart are spliced in at their first MARK (see ChunkSplicer). Before run().
+  void set_splicer(ChunkSplicer* splicer);
+  // Memo entry `index` (a whole-file unpickler's), when it is defined.
+  std::optional<Value> memo_at(uint64_t index) const;
+  // A chunk parser's memo entry start.memo_base + i, while there is one (dense entries only).
+  std::optional<Value> chunk_memo(size_t i) const {
+    return i < memo_.size() ? std::optional<Value>(memo_.get(i)) : std::nullopt;
+  }
+  bool has_sparse_memo() const { return !sparse_memo_.empty(); }
 
   const Container& container(Value value) const;  // value.kind must be Kind::Container
   std::string_view string(Value value) const { return strings_.view(value.id); }
@@ -132,7 +169,15 @@ class Unpickler {
   void memo_get(uint64_t index);
   void get_run();
   void push_reference(Value value);
-  Value memo_value(uint64_t index) const;
+  Value memo_value(uint64_t index);
+  Value external_value(uint64_t index);
+  void memo_append(const Value& value);
+
+  // Splicing (see ChunkSplicer)
+  bool splice_at_mark();
+  bool try_splice();
+  void append_spliced(Container& list, Value item);
+  void skip_to(uint64_t stream_offset);
 
   // Containers
   Value new_container(ContainerKind kind);
@@ -175,6 +220,46 @@ class Unpickler {
   std::vector<uint32_t> free_containers_;
   std::vector<uint32_t> pending_;  // containers reduced this opcode, recycled after it
   std::vector<std::string> bytes_;
+
+  // A chunk parser's memo holds entries from memo_base_ on (memo_[i] is entry memo_base_ + i).
+  uint64_t memo_base_ = 0;
+  ExternalMemo* external_ = nullptr;
+  const uint64_t* string_bits_ = nullptr;
+  bool maybe_string(uint64_t index) const;
+  std::unordered_map<uint64_t, Value> external_strings_;
+  // The strings referred back to most (a trace entry's keys), direct-mapped by memo index.
+  struct RecentExternal {
+    uint64_t index = UINT64_MAX;
+    Value value;
+  };
+  std::vector<RecentExternal> recent_externals_;
+  ChunkSplicer* splicer_ = nullptr;
+  uint64_t next_splice_ = UINT64_MAX;  // the MARK offset at which to ask splicer_ again
+};
+
+// The state at a chunk's first MARK that the scan predicted (chunk_scan.h: PickleChunk).
+struct SpliceState {
+  uint64_t memo_size = 0;
+  uint64_t depth = 0;                       // values on the stack plus open MARKs
+  std::optional<Unpickler::ListSlot> slot;  // where the list on top of the stack sits
+};
+
+// A chunk's result in the whole file's terms, merged into the reducer's tables in file order.
+struct SplicedChunk {
+  uint64_t end = 0;          // stream offset just past the chunk
+  std::vector<Value> memo;   // entries memo_size, memo_size + 1, ...
+  std::vector<Value> items;  // added to the list on top of the stack (EventRun or None)
+};
+
+class ChunkSplicer {
+ public:
+  virtual ~ChunkSplicer() = default;
+  // The stream offset of the next chunk start at or after `offset`, or a later offset at which
+  // to ask again when none is known yet.
+  virtual uint64_t next_start(uint64_t offset) = 0;
+  // The chunk whose MARK at `offset` was just read; false leaves it to the unpickler.
+  virtual bool splice(uint64_t offset, const SpliceState& state, const Unpickler& unpickler,
+                      SplicedChunk& out) = 0;
 };
 
 // Python-like text of a value ("{'a': [1, 2]}") for tests and diagnostics. Longer text is cut at

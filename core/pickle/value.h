@@ -24,6 +24,9 @@ enum class Kind : uint8_t {
   Stack,     // id: StackId
   Event,     // id: index into the reducer's event pool
   EventRun,  // list items only: events [id, id + aux)
+  // Chunk parsers only (Unpickler::run_chunk): id names a memo entry defined before the chunk,
+  // resolved when the chunk is spliced into the whole.
+  External,
 };
 
 struct Value {

@@ -30,6 +30,23 @@ class StreamCancelGuard {
 
 namespace {
 
+// The parallel reader for `source`, when it has random access and the options and its size ask
+// for more than one thread.
+std::unique_ptr<ParallelChunks> read_in_parallel(const ByteSource& source, const ReadOptions& options,
+                                                 const pickle::UnpicklerLimits& limits,
+                                                 SnapshotReducer& reducer, Snapshot& snapshot) {
+  const std::optional<uint64_t> size = source.remaining();
+  if (!size || !source.has_random_access()) return nullptr;
+  ParallelReadOptions parallel;
+  if (options.parallel_for_tests) {
+    parallel = *options.parallel_for_tests;
+  } else {
+    parallel.threads = read_threads_for(*size, options.threads);
+  }
+  if (parallel.threads < 2) return nullptr;
+  return std::make_unique<ParallelChunks>(source, *size, parallel, limits, reducer, snapshot);
+}
+
 // Reads the snapshot `source` holds; `name` is what errors name.
 Snapshot read_source(ByteSource& source, const std::string& name, uint64_t total,
                      const ReadOptions& options) {
@@ -42,9 +59,14 @@ Snapshot read_source(ByteSource& source, const std::string& name, uint64_t total
   reducer.limit_event_extras(options.max_event_extras);
   // The sink reads the reducer's pool: it must be done with it before the pool goes away.
   StreamCancelGuard guard(options.event_sink);
-  pickle::Unpickler unpickler(source, snapshot.strings, &reducer,
-                              pickle::UnpicklerLimits::for_input(remaining));
+  const auto limits = pickle::UnpicklerLimits::for_input(remaining);
+  pickle::Unpickler unpickler(source, snapshot.strings, &reducer, limits);
+  // Declared after the reducer and the unpickler: its threads stop before they go.
+  std::unique_ptr<ParallelChunks> parallel = read_in_parallel(source, options, limits, reducer, snapshot);
+  if (parallel) unpickler.set_splicer(parallel.get());
   pickle::Value top = unpickler.run();
+  if (parallel && options.parallel_stats) *options.parallel_stats = parallel->stats();
+  parallel.reset();
   reducer.end_stream();
   build_snapshot(top, unpickler, reducer, options, snapshot);
   reducer.close_stream();  // waits for the sink unless the pool became the trace as it is

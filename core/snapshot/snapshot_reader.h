@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 #include "core/snapshot/event_sink.h"
 #include "core/snapshot/model.h"
+#include "core/snapshot/parallel_reader.h"
 
 namespace snapscope {
 
@@ -34,6 +36,13 @@ struct ReadOptions {
   // Runs of trace entries with an EventExtra (equal neighbours share one) that a snapshot may
   // have: a TraceEvent links no further. More fail the read. Lower only in tests.
   uint32_t max_event_extras = TraceEvent::kLinkLimit;
+  // Threads to read with (core/snapshot/parallel_reader.h); 0: every core. Inputs under 32 MB,
+  // gzip input and pipes are read on one. One by default: on this project's 2-core machine the
+  // parallel reader is still slower than one thread (bench_reader's THREADS argument measures it).
+  unsigned threads = 1;
+  // Tests: read in parallel whatever the input's size, with these chunk sizes.
+  std::optional<ParallelReadOptions> parallel_for_tests;
+  ParallelReadStats* parallel_stats = nullptr;  // filled in when given
 };
 
 // Throws InputError for unreadable, malformed, unsafe or non-snapshot input.

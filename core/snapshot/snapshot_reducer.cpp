@@ -195,8 +195,11 @@ SnapshotReducer::SnapshotReducer(Snapshot& snapshot, EventSink* sink, int only_d
 // by None instead of becoming a TraceEvent (the builder ignores that device's list). Entries
 // whose list the unpickler cannot place (e.g. protocol 0 pickles) are built as usual.
 bool SnapshotReducer::of_skipped_device(const pickle::Unpickler& up) const {
+  return chunk_ == nullptr && skips_device(up.list_slot());  // a chunk's entries: decided when merged
+}
+
+bool SnapshotReducer::skips_device(const std::optional<pickle::Unpickler::ListSlot>& slot) const {
   if (only_device_ < 0) return false;
-  const auto& slot = up.list_slot();
   return slot && slot->parent_key.kind == Kind::String && slot->parent_key.id == device_traces_key_ &&
          slot->index != static_cast<size_t>(only_device_);
 }
@@ -302,20 +305,41 @@ int64_t to_time_us(Value v) {
 }  // namespace
 
 Value SnapshotReducer::reduce_dict(const Container& dict, const Unpickler& up) {
+  if (chunk_) refuse_in_chunk(dict);
   const auto action = last_values(dict, std::array<StringId, 2>{keys_.action, keys_.name});
   if (action[0] && action[0]->kind == Kind::String) return make_event(dict, up);
   if (action[1]) return make_frame(dict, up);
   return ContainerReducer::keep();
 }
 
-// A list made only of frames is a call stack; anything else stays generic.
+// A list made only of frames is a call stack; anything else stays generic. A chunk parser
+// takes a reference back before its chunk for a frame (checked when the chunk is merged).
 Value SnapshotReducer::reduce_list(const Container& list) {
   scratch_.clear();
   for (Value item : list.items) {
-    if (item.kind != Kind::Frame) return ContainerReducer::keep();
-    scratch_.push_back(item.id);
+    if (item.kind == Kind::Frame) {
+      scratch_.push_back(item.id);
+    } else if (item.kind == Kind::External && chunk_) {
+      scratch_.push_back(ChunkEvents::kExternal | item.id);
+    } else {
+      return ContainerReducer::keep();
+    }
   }
   return Value::handle(Kind::Stack, snapshot_.stacks.intern(scratch_));
+}
+
+// A chunk parser reads a dict only when every key is known (a key from before the chunk that
+// is no string there would be one here) and leaves text made of other values to the whole
+// file's parse: both need values it does not have.
+void SnapshotReducer::refuse_in_chunk(const Container& dict) const {
+  for (size_t i = 0; i + 1 < dict.items.size(); i += 2) {
+    if (dict.items[i].kind == Kind::External) throw ReduceError("a key from before the chunk");
+  }
+}
+
+StackId SnapshotReducer::stack_of(Value frames) const {
+  if (frames.kind == Kind::External && chunk_) return ChunkEvents::kExternal | frames.id;
+  return to_stack(frames, "trace entry frames");
 }
 
 Value SnapshotReducer::make_frame(const Container& dict, const Unpickler& up) {
@@ -329,8 +353,11 @@ Value SnapshotReducer::make_frame(const Container& dict, const Unpickler& up) {
   frame.fx_node_op = optional_string(v[kFxNodeOp], "fx_node_op");
   frame.fx_node_name = optional_string(v[kFxNodeName], "fx_node_name");
   frame.fx_node_target = optional_string(v[kFxNodeTarget], "fx_node_target");
-  if (v[kFxOriginalTrace])
+  if (v[kFxOriginalTrace]) {
+    if (chunk_ && v[kFxOriginalTrace]->kind != Kind::String)
+      throw ReduceError("a frame's trace needs the whole file");
     frame.fx_original_trace = snapshot_.strings.intern(to_display_text(*v[kFxOriginalTrace], up));
+  }
   return Value::handle(Kind::Frame, snapshot_.frames.intern(frame));
 }
 
@@ -348,9 +375,22 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   if (v[kSize]) event.size = to_u64(*v[kSize], "trace entry size");
   if (v[kStream])
     extra.stream = snapshot_.streams.intern(static_cast<uint64_t>(to_i64(*v[kStream], "trace entry stream")));
+  if (chunk_) {
+    for (const Value* text :
+         {v[kCompileContext], v[kUserMetadata], v[kForwardFrames], v[kPoolId], v[kSegmentPoolId]}) {
+      const bool plain = text == nullptr || text->kind == Kind::String || text->kind == Kind::None ||
+                         text->kind == Kind::Int || (text == v[kForwardFrames] && text->kind == Kind::Stack);
+      if (!plain) throw ReduceError("an entry's text or pool needs the whole file");
+    }
+    if (v[kForwardFrames] && v[kForwardFrames]->kind == Kind::Stack) {
+      for (FrameId frame : snapshot_.stacks.frames(v[kForwardFrames]->id)) {
+        if (frame & ChunkEvents::kExternal) throw ReduceError("forward frames from before the chunk");
+      }
+    }
+  }
   if (v[kTimeUs] && v[kTimeUs]->kind != Kind::None) event.time_us = to_time_us(*v[kTimeUs]);  // else kNoTime
   if (v[kFrames]) {
-    event.stack = to_stack(*v[kFrames], "trace entry frames");
+    event.stack = stack_of(*v[kFrames]);
     event.set_has_frames(true);
   }
   extra.compile_context = optional_text(v[kCompileContext], up);
@@ -368,6 +408,11 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   }
   // oom entries carry the device's free bytes instead of an address (model.h: TraceEvent::addr).
   if (device_free && (event.action() == Action::Oom || event.addr == 0)) event.addr = *device_free;
+  if (chunk_) return collect(event, extra, rare);
+  return Value::handle(Kind::Event, add_event(event, extra, rare));
+}
+
+uint32_t SnapshotReducer::add_event(TraceEvent event, EventExtra extra, const RareEventFields& rare) {
   if (rare.any()) extra.rare = add_rare_fields(rare);
   if (extra.any() || extra.stream >= TraceEvent::kLinkLimit) {
     event.link_extra(add_extra(extra));
@@ -378,7 +423,19 @@ Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
   events_.push_back(event);
   if (sink_ && events_.size() % EventPool::kBatch == 0)
     hand_to_sink(EventPool::kBatch);  // complete: never changes again
-  return Value::handle(Kind::Event, static_cast<uint32_t>(events_.size() - 1));
+  return static_cast<uint32_t>(events_.size() - 1);
+}
+
+Value SnapshotReducer::collect(TraceEvent event, EventExtra extra, const RareEventFields& rare) {
+  if (extra.stream >= TraceEvent::kLinkLimit || chunk_->events.size() >= ChunkEvents::kExternal)
+    throw ReduceError("too many streams or entries for a chunk");
+  event.link_stream(extra.stream);
+  if (extra.any() || rare.any()) {
+    extra.stream = 0;
+    chunk_->sides.push_back({static_cast<uint32_t>(chunk_->events.size()), extra, rare});
+  }
+  chunk_->events.push_back(event);
+  return Value::handle(Kind::Event, static_cast<uint32_t>(chunk_->events.size() - 1));
 }
 
 // Runs of events that share a pool id (a CUDA graph's) share one entry. Each new entry makes a

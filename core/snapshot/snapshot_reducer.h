@@ -25,6 +25,20 @@ struct SnapshotKeys {
       fx_original_trace;
 };
 
+// A chunk parser's trace entries (core/snapshot/parallel_reader.h), in its own tables, to be
+// added to the whole file's in file order. Stack and frame ids with kExternal set name a memo
+// entry from before the chunk instead (a frames list or frame dict the chunk refers back to).
+struct ChunkEvents {
+  static constexpr uint32_t kExternal = uint32_t{1} << 31;
+  struct Side {
+    uint32_t event = 0;
+    EventExtra extra;  // without its stream
+    RareEventFields rare;
+  };
+  std::vector<TraceEvent> events;  // link: the chunk's StreamId
+  std::vector<Side> sides;         // the events with more than a stream, in order
+};
+
 class SnapshotReducer final : public pickle::ContainerReducer {
  public:
   // `sink` (optional) gets the events in pool-chunk batches as the chunks fill up. With
@@ -37,6 +51,14 @@ class SnapshotReducer final : public pickle::ContainerReducer {
 
   // At most `max` (capped at TraceEvent::kLinkLimit) entries in Snapshot::event_extras.
   void limit_event_extras(uint32_t max) { max_event_extras_ = std::min(max, TraceEvent::kLinkLimit); }
+
+  // Collect trace entries into `out` instead of the pool: the reducer of a chunk parser, whose
+  // snapshot holds only the chunk's own strings, frames, stacks and streams.
+  void collect_chunk(ChunkEvents* out) { chunk_ = out; }
+  // Adds a trace entry whose stream, strings and stack are this snapshot's; returns its index.
+  // make_event's last step, and how a chunk's entries join the pool.
+  uint32_t add_event(TraceEvent event, EventExtra extra, const RareEventFields& rare);
+  bool skips_device(const std::optional<pickle::Unpickler::ListSlot>& slot) const;
 
   EventPool& events() { return events_; }
   // Hands the sink the events of the last, partial batch. Call once, after the unpickler is done.
@@ -55,6 +77,9 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   pickle::Value make_frame(const pickle::Container& dict, const pickle::Unpickler& up);
   pickle::Value make_event(const pickle::Container& dict, const pickle::Unpickler& up);
   bool of_skipped_device(const pickle::Unpickler& up) const;
+  pickle::Value collect(TraceEvent event, EventExtra extra, const RareEventFields& rare);
+  void refuse_in_chunk(const pickle::Container& dict) const;
+  StackId stack_of(pickle::Value frames) const;
   StringId optional_text(const pickle::Value* value, const pickle::Unpickler& up);
   void set_pool_id(RareEventFields& rare, pickle::Value value, const pickle::Unpickler& up);
   uint32_t add_rare_fields(const RareEventFields& rare);
@@ -73,6 +98,7 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   uint32_t max_event_extras_ = TraceEvent::kLinkLimit;
   bool stream_closed_ = false;
   std::vector<FrameId> scratch_;
+  ChunkEvents* chunk_ = nullptr;
 };
 
 // Value helpers shared by the reducer and the snapshot builder. They throw

@@ -26,6 +26,32 @@ size_t MemorySource::read(std::span<uint8_t> dst) {
   return n;
 }
 
+void ByteSource::skip(uint64_t n) {
+  std::array<uint8_t, 64 << 10> scratch;
+  while (n > 0) {
+    const size_t got =
+        read(std::span(scratch.data(), static_cast<size_t>(std::min<uint64_t>(n, scratch.size()))));
+    if (got == 0) throw SourceError("unexpected end of input");
+    n -= got;
+  }
+}
+
+size_t ByteSource::read_at(uint64_t, std::span<uint8_t>) const {
+  throw SourceError("this input cannot be read out of order");
+}
+
+void MemorySource::skip(uint64_t n) {
+  if (n > bytes_.size() - pos_) throw SourceError("unexpected end of input");
+  pos_ += static_cast<size_t>(n);
+}
+
+size_t MemorySource::read_at(uint64_t offset, std::span<uint8_t> dst) const {
+  if (offset >= bytes_.size()) return 0;
+  const size_t n = std::min<size_t>(dst.size(), bytes_.size() - static_cast<size_t>(offset));
+  std::memcpy(dst.data(), bytes_.data() + offset, n);
+  return n;
+}
+
 FileSource::FileSource(const std::string& path, ProgressFn on_progress)
     : on_progress_(std::move(on_progress)) {
   std::string error;
@@ -55,12 +81,37 @@ size_t FileSource::read(std::span<uint8_t> dst) {
     // Another process truncating or rewriting the file under us: stop with a clear error.
     if (got == 0 && consumed_ < size_) throw SourceError("the file shrank while it was being read");
     if (consumed_ > size_) throw SourceError("the file grew while it was being read");
-    if (on_progress_ && (consumed_ >= next_report_ || got == 0)) {
-      next_report_ = consumed_ + kProgressStep;
-      on_progress_(consumed_);
-    }
+    report_progress(got == 0);
     return static_cast<size_t>(got);
   }
+}
+
+void FileSource::report_progress(bool at_end) {
+  if (on_progress_ && (consumed_ >= next_report_ || at_end)) {
+    next_report_ = consumed_ + kProgressStep;
+    on_progress_(consumed_);
+  }
+}
+
+void FileSource::skip(uint64_t n) {
+  if (n > size_ - consumed_) throw SourceError("the file shrank while it was being read");
+  if (::lseek(fd_, static_cast<off_t>(n), SEEK_CUR) < 0)
+    throw SourceError(std::string("seek failed: ") + std::strerror(errno));
+  consumed_ += n;
+  report_progress(false);
+}
+
+size_t FileSource::read_at(uint64_t offset, std::span<uint8_t> dst) const {
+  size_t filled = 0;
+  while (filled < dst.size()) {
+    const ssize_t got =
+        ::pread(fd_, dst.data() + filled, dst.size() - filled, static_cast<off_t>(offset + filled));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw SourceError(std::string("read failed: ") + std::strerror(errno));
+    if (got == 0) break;
+    filled += static_cast<size_t>(got);
+  }
+  return filled;
 }
 
 struct GzipSource::State {
@@ -129,6 +180,16 @@ class PrefixedSource final : public ByteSource {
     auto rest = rest_->remaining();
     if (!rest) return std::nullopt;
     return *rest + (prefix_.size() - pos_);
+  }
+  void skip(uint64_t n) override {
+    const size_t from_prefix = static_cast<size_t>(std::min<uint64_t>(n, prefix_.size() - pos_));
+    pos_ += from_prefix;
+    rest_->skip(n - from_prefix);
+  }
+  // The prefix is the stream's first bytes, so the rest's offsets are the stream's.
+  bool has_random_access() const override { return rest_->has_random_access(); }
+  size_t read_at(uint64_t offset, std::span<uint8_t> dst) const override {
+    return rest_->read_at(offset, dst);
   }
 
  private:

@@ -28,6 +28,15 @@ class ByteSource {
   // Bytes the stream still holds, when known without reading it (plain files); lets
   // parsers reject absurd declared lengths before allocating anything.
   virtual std::optional<uint64_t> remaining() const { return std::nullopt; }
+  // Passes over the next `n` bytes (the parallel reader's chunks, parsed elsewhere). Throws
+  // SourceError when fewer remain.
+  virtual void skip(uint64_t n);
+
+  // Random access, for the parallel reader's scan and chunk parsers (plain files and memory; not
+  // gzip). read_at is thread-safe and independent of read(): it fills `dst` from stream offset
+  // `offset` (the file's own offsets) and returns fewer bytes only at the end.
+  virtual bool has_random_access() const { return false; }
+  virtual size_t read_at(uint64_t offset, std::span<uint8_t> dst) const;
 };
 
 class MemorySource final : public ByteSource {
@@ -35,6 +44,9 @@ class MemorySource final : public ByteSource {
   explicit MemorySource(std::string_view bytes) : bytes_(bytes) {}
   size_t read(std::span<uint8_t> dst) override;
   std::optional<uint64_t> remaining() const override { return bytes_.size() - pos_; }
+  void skip(uint64_t n) override;
+  bool has_random_access() const override { return true; }
+  size_t read_at(uint64_t offset, std::span<uint8_t> dst) const override;
 
  private:
   std::string_view bytes_;
@@ -53,9 +65,14 @@ class FileSource final : public ByteSource {
 
   size_t read(std::span<uint8_t> dst) override;
   std::optional<uint64_t> remaining() const override { return size_ - consumed_; }
+  void skip(uint64_t n) override;
+  bool has_random_access() const override { return true; }
+  size_t read_at(uint64_t offset, std::span<uint8_t> dst) const override;
   uint64_t size() const { return size_; }
 
  private:
+  void report_progress(bool at_end);
+
   int fd_ = -1;
   uint64_t size_ = 0;
   uint64_t consumed_ = 0;

@@ -1,7 +1,9 @@
 // The pickle reader alone: reads PICKLE ROUNDS times, from the file as the converter does (the
 // page cache answers after the first round) and reports MB/s of the fastest and median round,
 // with the CPU time split into user and system (page faults show up as system time).
-// Usage: bench_reader PICKLE [ROUNDS=5]
+// THREADS (default 0: every core; the product reads on one) is ReadOptions::threads; the line for the
+// parallel reader says how many chunks its scan found and how many workers' parses were spliced in. Usage:
+// bench_reader PICKLE [ROUNDS=5] [THREADS=0]
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -26,12 +28,15 @@ double seconds(const timeval& t) {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
 }
 
-Round read_once(const std::string& path, size_t& events) {
+Round read_once(const std::string& path, unsigned threads, size_t& events, ParallelReadStats& stats) {
   rusage before{}, after{};
   getrusage(RUSAGE_SELF, &before);
   const auto start = std::chrono::steady_clock::now();
   {
-    const Snapshot snapshot = read_snapshot(path);
+    ReadOptions options;
+    options.threads = threads;
+    options.parallel_stats = &stats;
+    const Snapshot snapshot = read_snapshot(path, options);
     events = 0;
     for (const auto& trace : snapshot.device_traces) events += trace.events.size();
   }  // freeing the snapshot is part of a read's cost to the next one, not of this round
@@ -46,20 +51,26 @@ Round read_once(const std::string& path, size_t& events) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench_reader PICKLE [ROUNDS=5]\n");
+    std::fprintf(stderr, "usage: bench_reader PICKLE [ROUNDS=5] [THREADS=0]\n");
     return 2;
   }
   const std::string path = argv[1];
   const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+  const unsigned threads = argc > 3 ? static_cast<unsigned>(std::max(0, std::atoi(argv[3]))) : 0;
   const double mb = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
   std::vector<Round> results;
   size_t events = 0;
-  for (int r = 0; r < rounds; ++r) results.push_back(read_once(path, events));
+  ParallelReadStats stats;
+  for (int r = 0; r < rounds; ++r) results.push_back(read_once(path, threads, events, stats));
   std::sort(results.begin(), results.end(),
             [](const Round& a, const Round& b) { return a.wall_s < b.wall_s; });
   const Round& best = results.front();
   const Round& median = results[results.size() / 2];
-  std::printf("read %s: %.1f MB, %zu events, %d rounds\n", path.c_str(), mb, events, rounds);
+  std::printf("read %s: %.1f MB, %zu events, %d rounds, %u threads (%s)\n", path.c_str(), mb, events, rounds,
+              read_threads_for(static_cast<uint64_t>(mb * 1e6), threads),
+              threads == 0 ? "every core" : "asked");
+  std::printf("  parallel reader: %zu chunks found, %zu parsed apart and spliced in (%zu events)\n",
+              stats.chunks, stats.spliced, stats.spliced_events);
   std::printf("  fastest %.3f s (%.0f MB/s; user %.3f s, system %.3f s)\n", best.wall_s, mb / best.wall_s,
               best.user_s, best.system_s);
   std::printf("  median  %.3f s (%.0f MB/s; user %.3f s, system %.3f s)\n", median.wall_s, mb / median.wall_s,

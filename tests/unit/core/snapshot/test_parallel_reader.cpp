@@ -1,0 +1,76 @@
+// The parallel reader (core/snapshot/parallel_reader.h) on generated snapshots: the same
+// snapshot as one thread, id for id, with most of the trace really parsed apart; and for damaged
+// input, the same outcome (the same snapshot, or the same error message) as one thread.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <variant>
+
+#include "core/snapshot/snapshot_reader.h"
+#include "unit/support/generated_snapshot.h"
+#include "unit/support/snapshot_digest.h"
+#include "unit/support/test_store_fixture.h"
+
+using namespace snapscope;
+
+namespace {
+
+ReadOptions one_thread() {
+  ReadOptions options;
+  options.threads = 1;
+  return options;
+}
+
+ReadOptions in_small_chunks(ParallelReadStats* stats = nullptr) {
+  ReadOptions options;
+  ParallelReadOptions parallel;
+  parallel.threads = 3;
+  parallel.scan.target_bytes = 32 << 10;
+  parallel.scan.min_bytes = 4 << 10;
+  parallel.unpickler_waits = true;
+  options.parallel_for_tests = parallel;
+  options.parallel_stats = stats;
+  return options;
+}
+
+// The digest of what reading `bytes` gives, or "error: " and the message.
+std::string outcome(const std::string& bytes, const ReadOptions& options) {
+  try {
+    return testing::snapshot_digest(read_snapshot_bytes(bytes, "input.pickle", options));
+  } catch (const InputError& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+std::string generated(uint64_t events) {
+  test::TempDir dir;
+  test::write_generated(dir / "g.pickle", events, 7);
+  return test::read_file(dir / "g.pickle");
+}
+
+}  // namespace
+
+TEST_CASE("the parallel reader reads a generated snapshot as one thread does, id for id") {
+  const std::string bytes = generated(20000);
+  ParallelReadStats stats;
+  const Snapshot parallel = read_snapshot_bytes(bytes, "g.pickle", in_small_chunks(&stats));
+  CHECK(testing::snapshot_digest(parallel) == outcome(bytes, one_thread()));
+  CHECK(parallel.device_traces.at(0).events.size() >= 20000);  // the generator adds a few
+  CHECK(stats.spliced >= 10);
+  CHECK(stats.spliced_events >= 15000);
+}
+
+TEST_CASE("damaged input reads the same in parallel as on one thread: the same snapshot or the same error") {
+  const std::string bytes = generated(6000);
+  int errors = 0;
+  for (size_t k = 1; k < 40; ++k) {
+    std::string damaged = bytes;
+    const size_t at = bytes.size() * k / 40;
+    damaged[at] = static_cast<char>(damaged[at] ^ (k % 2 ? 0xFF : 0x21));
+    CAPTURE(at);
+    const std::string expected = outcome(damaged, one_thread());
+    errors += expected.starts_with("error: ");
+    CHECK(outcome(damaged, in_small_chunks()) == expected);
+  }
+  CHECK(errors >= 10);  // the damage must reach the parser, not only payloads
+}
