@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/pickle/little_endian.h"
 #include "core/pickle/opcodes.h"
 #include "core/util/reserved_array.h"
 
@@ -112,12 +113,6 @@ struct OpenMark {
   uint64_t depth = 0;
 };
 
-uint64_t load_le(const uint8_t* p, size_t width) {
-  uint64_t v = 0;
-  std::memcpy(&v, p, width);  // little-endian host (see unpickler.cpp)
-  return v;
-}
-
 class Scanner {
  public:
   Scanner(const ByteSource& source, uint64_t size, const ChunkScanOptions& options, ChunkPlan& plan)
@@ -177,20 +172,16 @@ class Scanner {
       case BINFLOAT:
         return argument(8) && push_other();
       case LONG1:
+      case SHORT_BINBYTES:
+      case SHORT_BINSTRING:
         return payload(argument(1)) && push_other();
       case LONG4:
-        return payload(argument(4)) && push_other();
-      case SHORT_BINBYTES:
-        return payload(argument(1)) && push_other();
       case BINBYTES:
+      case BINSTRING:
         return payload(argument(4)) && push_other();
       case BINBYTES8:
       case BYTEARRAY8:
         return payload(argument(8)) && push_other();
-      case SHORT_BINSTRING:
-        return payload(argument(1)) && push_other();
-      case BINSTRING:
-        return payload(argument(4)) && push_other();
       case SHORT_BINUNICODE:
         return payload(argument(1)) && push_string(op_offset);
       case BINUNICODE:

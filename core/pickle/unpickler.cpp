@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "core/pickle/little_endian.h"
 #include "core/pickle/opcodes.h"
 
 // The per-opcode path (dispatch, push, memo get, append) must inline into the run loop.
@@ -19,28 +20,6 @@ namespace {
 
 constexpr size_t kInitialBuffer = 1u << 20;
 constexpr uint32_t kNoSlot = UINT32_MAX;
-
-// Pickle numbers are little-endian, like every host we build for.
-static_assert(std::endian::native == std::endian::little);
-
-// The fixed widths are one load each: a LONG_BINGET's index is read tens of millions of times.
-SNAPSCOPE_HOT uint64_t load_le(const uint8_t* p, size_t width) {
-  uint64_t v = 0;
-  switch (width) {
-    case 2:
-      std::memcpy(&v, p, 2);
-      return v;
-    case 4:
-      std::memcpy(&v, p, 4);
-      return v;
-    case 8:
-      std::memcpy(&v, p, 8);
-      return v;
-    default:
-      for (size_t i = 0; i < width; ++i) v |= uint64_t{p[i]} << (8 * i);
-      return v;
-  }
-}
 
 // Writes `value` with one 16-byte store. A frames list's items are copied whole into the list
 // right after (APPENDS); from the two 8-byte stores a plain assignment makes, each such copy
@@ -517,7 +496,8 @@ Value Unpickler::external_value(uint64_t index) {
   return value;
 }
 
-void Unpickler::memo_append(const Value& value) {
+// Inline: memo_put's path for a new entry (one per event dict and frames list).
+SNAPSCOPE_HOT void Unpickler::memo_append(const Value& value) {
   if (memo_.size() >= limits_.max_memo) fail("too many memo entries");
   memo_.push_back(value);
   if (memo_.size() % kMemoProgressEvery == 0 && memo_pages_)
@@ -535,11 +515,7 @@ void Unpickler::memo_put(uint64_t absolute_index) {
   if (index < memo_.size()) {
     memo_.set(index, v);
   } else if (index == memo_.size()) {
-    if (memo_.size() >= limits_.max_memo) fail("too many memo entries");
-    memo_.push_back(v);
-    if (memo_.size() % kMemoProgressEvery == 0 && memo_pages_) {
-      memo_pages_->written(memo_.size() * sizeof(MemoSlot));
-    }
+    memo_append(v);
   } else {
     if (sparse_memo_.size() >= limits_.max_memo) fail("too many memo entries");
     sparse_memo_[index] = v;
@@ -713,16 +689,23 @@ SNAPSCOPE_HOT void Unpickler::add_one(Container& target, uint32_t target_id, Val
   }
   if (item.kind == Kind::Event && target.kind == ContainerKind::List) {
     // Consecutive trace events collapse into one run: a trace list costs O(1), not O(events).
-    if (!target.items.empty()) {
-      Value& last = target.items.back();
-      if (last.kind == Kind::EventRun && last.id + last.aux == item.id && last.aux < kNoSlot) {
-        last.aux++;
-        return;
-      }
-    }
-    item = Value::handle(Kind::EventRun, item.id, 1);
+    return append_event_run(target, Value::handle(Kind::EventRun, item.id, 1));
   }
   target.items.push_back(item);
+}
+
+// Adds the events of `run` to `list`, extending its last item when that run ends where this
+// one starts.
+SNAPSCOPE_HOT void Unpickler::append_event_run(Container& list, Value run) {
+  if (!list.items.empty()) {
+    Value& last = list.items.back();
+    if (last.kind == Kind::EventRun && last.id + last.aux == run.id &&
+        uint64_t{last.aux} + run.aux <= kNoSlot) {
+      last.aux += run.aux;
+      return;
+    }
+  }
+  list.items.push_back(run);
 }
 
 void Unpickler::add_items(Value target, size_t first, ContainerKind expected, const char* op) {
@@ -870,23 +853,16 @@ bool Unpickler::try_splice() {
     fail(e.what());
   }
   Container& list = containers_[target.id];
-  for (const Value& item : chunk.items) append_spliced(list, item);
+  for (const Value& item : chunk.items) {
+    if (item.kind == Kind::EventRun) {
+      append_event_run(list, item);
+    } else {
+      list.items.push_back(item);
+    }
+  }
   for (const Value& value : chunk.memo) memo_append(value);
   skip_to(chunk.end);
   return true;
-}
-
-// As add_one adds a trace event: consecutive runs merge.
-void Unpickler::append_spliced(Container& list, Value item) {
-  if (item.kind == Kind::EventRun && !list.items.empty()) {
-    Value& last = list.items.back();
-    if (last.kind == Kind::EventRun && last.id + last.aux == item.id &&
-        uint64_t{last.aux} + item.aux < kNoSlot) {
-      last.aux += item.aux;
-      return;
-    }
-  }
-  list.items.push_back(item);
 }
 
 void Unpickler::skip_to(uint64_t stream_offset) {

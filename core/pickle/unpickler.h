@@ -176,7 +176,6 @@ class Unpickler {
   // Splicing (see ChunkSplicer)
   bool splice_at_mark();
   bool try_splice();
-  void append_spliced(Container& list, Value item);
   void skip_to(uint64_t stream_offset);
 
   // Containers
@@ -186,6 +185,7 @@ class Unpickler {
   std::optional<ListSlot> slot_in_parent_list(size_t position) const;
   size_t plain_prefix(size_t first) const;
   void add_one(Container& target, uint32_t target_id, Value item);
+  void append_event_run(Container& list, Value run);
   Value finish_item(Value item);
   void rewrite_memo(const Container& container, uint32_t id, Value replacement);
   void recycle_pending();

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "core/pickle/little_endian.h"
 #include "core/pickle/opcodes.h"
 
 namespace snapscope {
@@ -13,7 +14,6 @@ using pickle::Kind;
 using pickle::Value;
 
 struct ParallelChunks::Result {
-  pickle::PickleChunk chunk;
   Snapshot tables;  // the chunk's own strings, frames, stacks and streams
   ChunkEvents events;
   std::vector<Value> memo;   // entries chunk.memo_base, memo_base + 1, ... in the chunk's ids
@@ -53,8 +53,7 @@ class PlanStrings final : public pickle::ExternalMemo {
         return std::nullopt;
     }
     if (got < 1 + width) return std::nullopt;
-    uint64_t length = 0;
-    std::memcpy(&length, head + 1, width);
+    const uint64_t length = pickle::load_le(head + 1, width);
     if (length > (uint64_t{1} << 30)) return std::nullopt;  // the whole file's parse reads those
     std::string text(static_cast<size_t>(length), '\0');
     const size_t payload =
@@ -164,7 +163,8 @@ bool ParallelChunks::claim(size_t& index) {
   for (;;) {
     if (cancel_.load()) return false;
     if (take_next(index)) return true;
-    if (next_claim_ >= plan_.chunks() && plan_.finished() && next_claim_ >= plan_.chunks()) return false;
+    if (plan_.finished() && next_claim_ >= plan_.chunks())
+      return false;  // finished first: the count is final
     changed_.wait_for(lock, kPollInterval);
   }
 }
@@ -197,7 +197,6 @@ std::unique_ptr<ParallelChunks::Result> ParallelChunks::parse(const pickle::Pick
     return nullptr;
   const uint64_t bytes = chunk.end - chunk.begin;
   auto result = std::make_unique<Result>();
-  result->chunk = chunk;
   SnapshotReducer reducer(result->tables);
   reducer.collect_chunk(&result->events);
   // Limits no looser than the whole file's at this point: where they differ, it parses the chunk.
