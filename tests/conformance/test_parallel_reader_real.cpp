@@ -26,26 +26,29 @@ ReadOptions in_small_chunks(unsigned threads, ParallelReadStats& stats) {
 
 }  // namespace
 
-TEST_CASE("the parallel reader reads every real snapshot as one thread does, id for id") {
-  for (const auto& path : conformance::snapshot_pickles()) {
-    CAPTURE(path.filename().string());
-    ReadOptions one_thread;
-    one_thread.threads = 1;
-    const std::string expected = testing::snapshot_digest(read_snapshot(path.string(), one_thread));
-    for (unsigned threads : {2u, 4u}) {
-      CAPTURE(threads);
-      ParallelReadStats stats;
-      const Snapshot parallel = read_snapshot(path.string(), in_small_chunks(threads, stats));
-      CHECK(testing::snapshot_digest(parallel) == expected);
-      size_t events = 0;
-      for (const DeviceTrace& trace : parallel.device_traces) events += trace.events.size();
-      // A trace of thousands of entries spans many chunks (the segments' chunks are left to the
-      // unpickler: they are no trace entries). Most entries must come from workers; on three
-      // snapshots one batch of 1000 is not (not yet explained), hence 3/4 and not all.
-      if (events >= 5000) {
-        CHECK(stats.spliced >= 5);
-        CHECK(stats.spliced_events >= events * 3 / 4);
+TEST_SUITE("conformance") {
+  TEST_CASE("the parallel reader reads every real snapshot as one thread does, id for id") {
+    for (const auto& path : conformance::snapshot_pickles()) {
+      CAPTURE(path.filename().string());
+      ReadOptions one_thread;
+      one_thread.threads = 1;
+      const std::string expected = testing::snapshot_digest(read_snapshot(path.string(), one_thread));
+      for (unsigned threads : {2u, 4u}) {
+        CAPTURE(threads);
+        ParallelReadStats stats;
+        const Snapshot parallel = read_snapshot(path.string(), in_small_chunks(threads, stats));
+        CHECK(testing::snapshot_digest(parallel) == expected);
+        size_t events = 0;
+        for (const DeviceTrace& trace : parallel.device_traces) events += trace.events.size();
+        // A trace of thousands of entries spans many chunks (the segments' chunks are left to the
+        // unpickler: they are no trace entries). Most entries must come from workers; on three
+        // snapshots one batch of 1000 is not (not yet explained), hence 3/4 and not all.
+        if (events >= 5000) {
+          CHECK(stats.spliced >= 5);
+          CHECK(stats.spliced_events >= events * 3 / 4);
+        }
       }
     }
   }
-}
+
+}  // TEST_SUITE
