@@ -17,27 +17,19 @@ void PackedInt64s::reserve(size_t count) {
   offsets_.reserve(count);
   advise_huge_pages(offsets_.data(), offsets_.capacity() * sizeof(uint32_t));  // filled front to back
   bases_.reserve((count + kRun - 1) / kRun);
-  run_first_whole_.reserve((count + kRun - 1) / kRun);
+  run_wide_.reserve((count + kRun - 1) / kRun);
 }
 
 void PackedInt64s::push_back(int64_t value) {
   offsets_.push_back(kAbsent);
   if (bases_.size() < (offsets_.size() + kRun - 1) / kRun) {
     bases_.push_back(kAbsentValue);
-    // 4 bytes per run: 2^32 whole values would take 64 GiB of whole_ alone.
-    if (whole_.size() > UINT32_MAX) throw std::length_error("PackedInt64s: more than 2^32 values kept whole");
-    run_first_whole_.push_back(static_cast<uint32_t>(whole_.size()));
+    run_wide_.push_back(kNotWide);
   }
   store(offsets_.size() - 1, value);
 }
 
-void PackedInt64s::set(size_t index, int64_t value) {
-  if (offsets_[index] == kWhole) {
-    whole_.erase(whole_at(index));
-    shift_later_runs(index, -1);
-  }
-  store(index, value);
-}
+void PackedInt64s::set(size_t index, int64_t value) { store(index, value); }
 
 void PackedInt64s::assign(size_t count, int64_t value) {
   clear();
@@ -48,39 +40,49 @@ void PackedInt64s::assign(size_t count, int64_t value) {
 void PackedInt64s::clear() {
   offsets_.clear();
   bases_.clear();
-  whole_.clear();
-  run_first_whole_.clear();
+  run_wide_.clear();
+  wide_.clear();
 }
 
-// An offset from the run's base when it fits below the markers, else the whole value.
+// An offset from the run's base when it fits below the markers, else the run goes wide.
 void PackedInt64s::store(size_t index, int64_t value) {
+  const size_t run = index / kRun;
+  if (run_wide_[run] != kNotWide) {
+    offsets_[index] = kWide;
+    wide_[wide_slot(index)] = value;
+    return;
+  }
   if (value == kAbsentValue) {
     offsets_[index] = kAbsent;
     return;
   }
-  int64_t& base = bases_[index / kRun];
+  int64_t& base = bases_[run];
   if (base == kAbsentValue) base = value;
   // In unsigned arithmetic, so that values far from the base wrap instead of overflowing.
   const uint64_t offset = static_cast<uint64_t>(value) - static_cast<uint64_t>(base) + kBias;
-  if (offset < kWhole) {
+  if (offset < kWide) {
     offsets_[index] = static_cast<uint32_t>(offset);
     return;
   }
-  offsets_[index] = kWhole;
-  whole_.insert(whole_at(index), {index, value});  // at the end when filled front to back
-  shift_later_runs(index, +1);
+  make_wide(run);
+  wide_[wide_slot(index)] = value;
 }
 
-void PackedInt64s::shift_later_runs(size_t index, int delta) {
-  for (size_t run = index / kRun + 1; run < run_first_whole_.size(); ++run)  // none when filled in order
-    run_first_whole_[run] = static_cast<uint32_t>(static_cast<int64_t>(run_first_whole_[run]) + delta);
+void PackedInt64s::make_wide(size_t run) {
+  // 4 bytes per run: 2^32 wide runs would take 8 TiB of wide_.
+  if (wide_.size() / kRun >= kNotWide) throw std::length_error("PackedInt64s: too many wide runs");
+  const size_t first = run * kRun, end = std::min(offsets_.size(), first + kRun);
+  const size_t block = wide_.size();
+  wide_.resize(block + kRun, kAbsentValue);
+  for (size_t index = first; index < end; ++index) wide_[block + index - first] = (*this)[index];
+  run_wide_[run] = static_cast<uint32_t>(block / kRun);
+  std::fill(offsets_.begin() + static_cast<std::ptrdiff_t>(first),
+            offsets_.begin() + static_cast<std::ptrdiff_t>(end), kWide);
 }
-
-int64_t PackedInt64s::whole_value(size_t index) const { return whole_at(index)->second; }
 
 size_t PackedInt64s::memory_bytes() const {
   return offsets_.capacity() * sizeof(uint32_t) + bases_.capacity() * sizeof(int64_t) +
-         whole_.capacity() * sizeof(whole_[0]) + run_first_whole_.capacity() * sizeof(uint32_t);
+         run_wide_.capacity() * sizeof(uint32_t) + wide_.capacity() * sizeof(int64_t);
 }
 
 bool operator==(const PackedInt64s& a, const PackedInt64s& b) {

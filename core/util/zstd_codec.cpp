@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/util/parallel_jobs.h"
+#include "core/util/prefault.h"
 
 namespace snapscope {
 namespace {
@@ -147,6 +148,7 @@ ZstdDecoded zstd_decompress(std::string_view compressed, size_t max_bytes) {
     if (compressed.empty()) throw DecodeError("truncated zstd data");
     if (const auto frames = sized_frames(compressed, max_bytes, total)) {
       result.bytes_ = std::make_unique_for_overwrite<char[]>(std::max<size_t>(total, 1));
+      advise_huge_pages(result.bytes_.get(), total);  // written once by the frames' jobs
       decode_frames(*frames, result.bytes_.get());
       result.size_ = total;
     } else {
