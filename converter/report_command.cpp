@@ -111,7 +111,7 @@ std::string moment_text(const Timeline& timeline, size_t state) {
 std::vector<std::pair<std::string, std::string>> raw_allocator_settings(const AnalysisSource& input) {
   std::vector<std::pair<std::string, std::string>> raw;
   if (input.snapshot != nullptr) {
-    const nlohmann::json& settings = input.snapshot->allocator_settings;
+    const nlohmann::json& settings = *input.snapshot->allocator_settings;
     if (settings.is_object()) {
       for (const auto& [key, value] : settings.items()) raw.emplace_back(key, value.dump());
     }

@@ -22,7 +22,7 @@ std::unique_ptr<AllocatorHistory> load_history(const AnalysisSource& source) {
 
 std::optional<std::string> overflow_warning(const AnalysisSource& source) {
   if (from_directory(source)) return trace_overflow_warning_in_db(elements_db_of(source));
-  return trace_overflow_warning(source.snapshot->allocator_settings);
+  return trace_overflow_warning(*source.snapshot->allocator_settings);
 }
 
 }  // namespace

@@ -137,7 +137,7 @@ ConvertSummary make_summary(const Snapshot& snapshot, const ConvertOptions& opti
   summary.file = options.input;
   summary.file_bytes = snapshot.source_bytes;
   summary.output_dir = options.output_dir;
-  if (auto warning = trace_overflow_warning(snapshot.allocator_settings))
+  if (auto warning = trace_overflow_warning(*snapshot.allocator_settings))
     summary.warnings.push_back(*warning);
   for (const auto& replay : replays) {
     const DeviceStats& stats = replay->stats;

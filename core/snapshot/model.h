@@ -15,8 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "core/snapshot/boxed_json.h"
 #include "core/util/string_table.h"
 
 namespace snapscope {
@@ -260,7 +259,7 @@ struct Snapshot {
   std::vector<Segment> segments;  // in file order
   std::vector<Block> blocks;
   std::vector<Annotation> annotations;
-  nlohmann::json allocator_settings;  // null when absent
+  BoxedJson allocator_settings;  // null when absent
   std::vector<std::string> top_level_keys;
 
   StreamId stream_id_of(const TraceEvent& event) const { return event.stream_id(extra_of(event)); }

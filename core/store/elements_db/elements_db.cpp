@@ -65,7 +65,7 @@ void ElementsDbBuilder::add_snapshot(const Snapshot& snapshot, std::span<const i
     elements_db::write_stacks(db, snapshot.stacks);
     elements_db::write_segments_and_blocks(db, snapshot, devices);
     elements_db::write_annotations(db, snapshot, devices);
-    elements_db::write_allocator_settings(db, snapshot.allocator_settings);
+    elements_db::write_allocator_settings(db, *snapshot.allocator_settings);
   }
   const StageTimer timer(log_, "db: events");
   const int streamed_device = streamed_ && streamed_->adopt(snapshot, devices) ? streamed_->device() : -1;

@@ -2,6 +2,8 @@
 // blocks, annotations and allocator settings.
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "core/store/elements_db/elements_db_tables.h"
 #include "core/store/elements_db/sqlite_batch_insert.h"
 #include "core/timeline/replay_input.h"

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/gen/gzip_ostream.h"
 #include "core/gen/snapshot_generator.h"
 #include "core/snapshot/snapshot_reader.h"
@@ -53,7 +55,7 @@ TEST_CASE("generator output reads back with the snapshot reader, plain and gzip"
     CHECK(snapshot.segments.size() == written.segments);
     CHECK(snapshot.devices() == std::vector<int>{0, 1});
     CHECK(!snapshot.annotations.empty());
-    CHECK(snapshot.allocator_settings.is_object());
+    CHECK(snapshot.allocator_settings->is_object());
     const snapscope::TraceEvent& first = snapshot.device_traces[0].events.front();
     CHECK(first.time_us != snapscope::kNoTime);
     CHECK(snapshot.stacks.frames(first.stack).size() >= 20);

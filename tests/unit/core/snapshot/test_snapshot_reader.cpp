@@ -8,6 +8,8 @@
 #include <fstream>
 #include <functional>
 
+#include <nlohmann/json.hpp>
+
 #include "core/pickle/pickle_writer.h"
 #include "core/snapshot/snapshot_reader.h"
 
@@ -292,8 +294,8 @@ TEST_CASE("annotations, allocator settings, top-level keys and devices") {
   CHECK(s.strings.view(s.annotations[0].stage) == "START");
   CHECK(s.strings.view(s.annotations[0].name) == "step");
   CHECK(s.annotations[0].time_us == 77);
-  CHECK(s.allocator_settings["max_split_size"] == -1);
-  CHECK(s.allocator_settings["roundup"]["1"] == 0);
+  CHECK((*s.allocator_settings)["max_split_size"] == -1);
+  CHECK((*s.allocator_settings)["roundup"]["1"] == 0);
   CHECK(s.top_level_keys == std::vector<std::string>{"segments", "device_traces", "external_annotations",
                                                      "allocator_settings", "some_future_key"});
   CHECK(s.devices() == std::vector<int>{0});

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/util/zstd_codec.h"
