@@ -15,7 +15,7 @@ PackedInt64s::PackedInt64s(std::initializer_list<int64_t> values) {
 
 void PackedInt64s::reserve(size_t count) {
   offsets_.reserve(count);
-  advise_huge_pages(offsets_.data(), offsets_.capacity() * sizeof(uint32_t));  // filled front to back
+  advise_huge_pages(offsets_);  // filled front to back
   bases_.reserve((count + kRun - 1) / kRun);
   run_wide_.reserve((count + kRun - 1) / kRun);
 }
@@ -26,10 +26,8 @@ void PackedInt64s::push_back(int64_t value) {
     bases_.push_back(kAbsentValue);
     run_wide_.push_back(kNotWide);
   }
-  store(offsets_.size() - 1, value);
+  set(offsets_.size() - 1, value);
 }
-
-void PackedInt64s::set(size_t index, int64_t value) { store(index, value); }
 
 void PackedInt64s::assign(size_t count, int64_t value) {
   clear();
@@ -45,7 +43,7 @@ void PackedInt64s::clear() {
 }
 
 // An offset from the run's base when it fits below the markers, else the run goes wide.
-void PackedInt64s::store(size_t index, int64_t value) {
+void PackedInt64s::set(size_t index, int64_t value) {
   const size_t run = index / kRun;
   if (run_wide_[run] != kNotWide) {
     offsets_[index] = kWide;

@@ -7,13 +7,11 @@
 // actions and the memory total after each of them: 20M actions take 80 MB instead of 160 MB.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
-#include <utility>
 #include <vector>
 
 #include "core/util/prefault.h"
@@ -109,7 +107,6 @@ class PackedInt64s {
   static constexpr uint64_t kBias = uint64_t{1} << 31;  // offset kBias is the base itself
 
   size_t wide_slot(size_t index) const { return size_t{run_wide_[index / kRun]} * kRun + index % kRun; }
-  void store(size_t index, int64_t value);
   void make_wide(size_t run);  // moves the run's values into wide_
 
   std::vector<uint32_t> offsets_;   // per value: kBias + its distance from its run's base, or a marker

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace snapscope {
 
@@ -30,5 +31,10 @@ void populate_in_step(std::span<const MemoryRange> ranges, size_t slices = 64);
 // they took a quarter of the pickle reader's time), and the big arrays of a multi-GB snapshot
 // are written once, front to back. Best effort: a no-op where THP is off or unknown.
 void advise_huge_pages(const void* begin, size_t bytes);
+// The same for a vector's whole reserved storage, called after reserve() and before the fill.
+template <typename T, typename Allocator>
+void advise_huge_pages(const std::vector<T, Allocator>& reserved) {
+  advise_huge_pages(reserved.data(), reserved.capacity() * sizeof(T));
+}
 
 }  // namespace snapscope

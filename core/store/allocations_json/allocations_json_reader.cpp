@@ -134,7 +134,7 @@ class ElementsReader {
     DenseColumn alloc = dense(ElementField::AllocEvent), free = dense(ElementField::FreeEvent);
     DenseColumn stack = dense(ElementField::Stack);
     input.elements.reserve(addr.reservable(count));
-    advise_huge_pages(input.elements.data(), input.elements.capacity() * sizeof(ReplayElement));
+    advise_huge_pages(input.elements);
     int64_t addr_sum = 0, alloc_sum = 0;
     for (size_t begin = 0; begin < count; begin += kChunk) {
       const size_t end = std::min(count, begin + kChunk);
@@ -268,7 +268,7 @@ class ActionsReader {
     const bool timed = !time_raw.empty();  // [] = recorded without timestamps
     DenseColumn times(failer_, time_raw, time_name, count);
     input.actions.reserve(elems.reservable(count));
-    advise_huge_pages(input.actions.data(), input.actions.capacity() * sizeof(ReplayAction));
+    advise_huge_pages(input.actions);
     if (timed) input.action_time_us.reserve(times.reservable(count));
     int64_t elem_sum = 0, time_sum = 0;
     const auto element_count = static_cast<int64_t>(plan_.element_count);
