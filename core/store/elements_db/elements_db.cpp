@@ -11,6 +11,10 @@
 namespace snapscope {
 namespace {
 
+// 16 MiB: appends in key order need little cache (see add_layouts()), and every page the cache
+// holds is a fresh allocation the kernel has to fault in and zero.
+constexpr const char* kBulkBuildCacheSize = "PRAGMA cache_size = -16384;";
+
 // The file is built from scratch and is worthless if the build fails (the caller discards
 // the whole output directory), so durability is traded for speed while it is written.
 void configure_for_bulk_build(SqliteDatabase& db) {
@@ -19,8 +23,8 @@ void configure_for_bulk_build(SqliteDatabase& db) {
       "PRAGMA journal_mode = OFF;"
       "PRAGMA synchronous = OFF;"
       "PRAGMA locking_mode = EXCLUSIVE;"
-      "PRAGMA temp_store = MEMORY;"
-      "PRAGMA cache_size = -16384;");  // appends in key order need little cache; see add_layouts()
+      "PRAGMA temp_store = MEMORY;");
+  db.exec(kBulkBuildCacheSize);
 }
 
 void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const int> devices) {
@@ -87,16 +91,17 @@ void ElementsDbBuilder::stream_events(int device, const EventBatch& batch) {
 
 void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices) {
   const StageTimer timer(log_, "db: allocations");
-  // 128 MiB: the segment_allocations index is maintained per row (see kElementsDbLayoutIndexes),
-  // with inserts in address order, and must stay in the cache. The caller has freed the trace
-  // events by now (convert.cpp).
-  db_->exec("PRAGMA cache_size = -131072;");
   db_->exec(kElementsDbLayoutIndexes);
   for (const DeviceTimelines& device : devices) {
     elements_db::write_device_row(*db_, device);
     elements_db::write_reserved_steps(*db_, device);
-    elements_db::write_allocations(*db_, snapshot, device);
+    elements_db::write_allocations(*db_, snapshot, device);  // appended in key order: the small cache
+    // 128 MiB: the segment_allocations index is maintained per row (see kElementsDbLayoutIndexes),
+    // with inserts in address order, and must stay in the cache. The caller has freed the trace
+    // events by now (convert.cpp).
+    db_->exec("PRAGMA cache_size = -131072;");
     elements_db::write_segment_allocations(*db_, snapshot, device);
+    db_->exec(kBulkBuildCacheSize);
   }
 }
 
