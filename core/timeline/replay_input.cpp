@@ -61,11 +61,12 @@ class ReplayDeriver {
       throw InputError("device " + std::to_string(device_) + " has " + std::to_string(events.size()) +
                        " trace events; at most " + std::to_string(kMaxEventIndex) + " are supported");
     }
+    timed_ =
+        std::any_of(events.begin(), events.end(), [](const TraceEvent& e) { return e.time_us != kNoTime; });
     reserve_for(events);
     scan_trace(events);
     add_snapshot_elements();
     build_initial_stack();
-    fill_action_times(events);
     return std::move(out_);
   }
 
@@ -88,9 +89,17 @@ class ReplayDeriver {
   void reserve_for(const std::vector<TraceEvent>& events) {
     out_.actions.reserve(events.size() + 1);
     out_.elements.reserve(events.size() + snapshot_.blocks.size() + snapshot_.segments.size());
+    if (timed_) out_.action_time_us.reserve(events.size() + 1);
     // Written front to back once: huge pages spare a page fault per 4 KiB (a third of this step).
     advise_huge_pages(out_.actions);
     advise_huge_pages(out_.elements);
+  }
+
+  // An action and its time: that of the event it is met at, which is the element's alloc_event
+  // or free_event (ActionEventWalk), read here in trace order instead of by a second walk.
+  void push_action(uint32_t elem, int64_t time_us) {
+    out_.actions.push_back({elem});
+    if (timed_) out_.action_time_us.push_back(time_us);
   }
 
   uint32_t push_element(const ReplayElement& element) {
@@ -115,7 +124,7 @@ class ReplayDeriver {
         on_alloc(event, index);
       } else if (event.action() == free_action()) {
         const TraceEvent& source = merged ? events[static_cast<size_t>(open_request)] : event;
-        on_free(source, index, merged && kind_ == TimelineKind::Blocks);
+        on_free(source, index, event.time_us, merged && kind_ == TimelineKind::Blocks);
       }
       if (!merged)
         open_request = event.action() == Action::FreeRequested ? index : -1;
@@ -132,14 +141,15 @@ class ReplayDeriver {
     element.stack = event.stack;
     const uint32_t id = push_element(element);
     addr_to_alloc_.insert_or_assign(event.addr, id);  // overwrites: a re-used address without a free
-    out_.actions.push_back({id});
+    push_action(id, event.time_us);
   }
 
-  // `source` is the event memory_viz keeps: the free_requested when merged, else the free itself.
-  void on_free(const TraceEvent& source, EventIndex index, bool merged) {
+  // `source` is the event memory_viz keeps: the free_requested when merged, else the free itself;
+  // the free's own index and time are the action's.
+  void on_free(const TraceEvent& source, EventIndex index, int64_t time_us, bool merged) {
     if (const std::optional<uint32_t> alloc = addr_to_alloc_.erase(source.addr)) {
       out_.elements[*alloc].free_event = index;
-      out_.actions.push_back({*alloc});
+      push_action(*alloc, time_us);
       return;
     }
     ReplayElement element;
@@ -151,7 +161,7 @@ class ReplayDeriver {
     element.merged_free = merged;
     const uint32_t id = push_element(element);
     initially_allocated_.push_back(id);
-    out_.actions.push_back({id});
+    push_action(id, time_us);
   }
 
   bool live_at_trace_end(uint64_t addr) const { return addr_to_alloc_.contains(addr); }
@@ -202,27 +212,16 @@ class ReplayDeriver {
     std::vector<uint32_t>& stack = out_.initial_stack;
     stack.assign(initially_allocated_.rbegin(), initially_allocated_.rend());
     if (out_.actions.empty() && !stack.empty()) {
-      out_.actions.push_back({stack.back()});
+      push_action(stack.back(), kNoTime);  // a snapshot element: no alloc event
       stack.pop_back();
       out_.synthetic_action = true;
-    }
-  }
-
-  void fill_action_times(const std::vector<TraceEvent>& events) {
-    const bool any_time =
-        std::any_of(events.begin(), events.end(), [](const TraceEvent& e) { return e.time_us != kNoTime; });
-    if (!any_time) return;
-    out_.action_time_us.reserve(out_.actions.size());
-    ActionEventWalk walk(out_);
-    for (const ReplayAction& action : out_.actions) {
-      const EventIndex event = walk.next(action);
-      out_.action_time_us.push_back(event < 0 ? kNoTime : events[static_cast<size_t>(event)].time_us);
     }
   }
 
   const Snapshot& snapshot_;
   int device_;
   TimelineKind kind_;
+  bool timed_ = false;  // some event has a time_us: then every action gets one
   ReplayInput out_;
   AddressMap addr_to_alloc_;                   // live trace element per address
   std::vector<uint32_t> initially_allocated_;  // in memory_viz's (unreversed) order

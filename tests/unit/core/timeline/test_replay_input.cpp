@@ -253,6 +253,37 @@ TEST_CASE("replay input: action times follow the action's raw event") {
   CHECK(derive_replay_input(snapshot, 0, TimelineKind::Segments).action_time_us.empty());
 }
 
+// Each action's time is read as the trace is scanned; ActionEventWalk finds the same event from
+// the elements afterwards. Both must agree where the event is not the element's source: a merged
+// free, a free without an alloc, an address allocated twice without a free, and the synthetic
+// action of a trace without actions.
+TEST_CASE("replay input: action times are those of ActionEventWalk's events") {
+  Snapshot snapshot;
+  add_trace(snapshot, 0,
+            {event(Action::FreeRequested, 900, 8, 1), event(Action::FreeCompleted, 900, 8, 2),
+             event(Action::Alloc, 100, 10, 3), event(Action::Alloc, 100, 10, 4),
+             event(Action::FreeRequested, 100, 10, 5), event(Action::FreeCompleted, 100, 10, 6),
+             event(Action::Alloc, 200, 20, 7), event(Action::FreeCompleted, 300, 30, 8),
+             event(Action::FreeCompleted, 100, 10, 9)});
+  add_segment(snapshot, 0, 4096, {{64, 64, BlockState::ActiveAllocated}});
+  const ReplayInput input = derive_replay_input(snapshot, 0, TimelineKind::Blocks);
+  const std::vector<TraceEvent>& events = snapshot.device_traces[0].events;
+  REQUIRE(input.action_time_us.size() == input.actions.size());
+  ActionEventWalk walk(input);
+  for (size_t k = 0; k < input.actions.size(); ++k) {
+    const EventIndex at = walk.next(input.actions[k]);
+    CHECK(input.action_time_us[k] == (at < 0 ? kNoTime : events[static_cast<size_t>(at)].time_us));
+  }
+  CHECK(input.action_time_us == ActionTimes{2, 3, 4, 6, 7, 8, 9});
+
+  Snapshot untraced;  // timed events, none an action: one snapshot block becomes the action
+  add_trace(untraced, 0, {event(Action::Oom, 0, 0, 11)});
+  add_segment(untraced, 0, 4096, {{64, 64, BlockState::ActiveAllocated}});
+  const ReplayInput synthetic = derive_replay_input(untraced, 0, TimelineKind::Blocks);
+  REQUIRE(synthetic.synthetic_action);
+  CHECK(synthetic.action_time_us == ActionTimes{kNoTime});
+}
+
 TEST_CASE("replay input: origin names") {
   CHECK(std::string(origin_name(Origin::Traced)) == "traced");
   CHECK(std::string(origin_name(Origin::SnapshotSegment)) == "snapshot_segment");
