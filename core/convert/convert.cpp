@@ -84,8 +84,8 @@ std::vector<int> devices_to_convert(const Snapshot& snapshot, const ConvertOptio
 }
 
 // The two timelines are independent, so the segment one is derived on a second thread. The
-// trace's statistics and reserved series (two more passes over every event, 0.1 s a GB) follow it
-// there: the blocks' derive is the longer, and the first chart frame waits for it.
+// trace's statistics and reserved series (two more passes over every event) follow it there:
+// the blocks' derive is the longer, and the first chart frame waits for it.
 DeviceInputs derive_device_inputs(const Snapshot& snapshot, int device) {
   DeviceInputs inputs;
   auto segments = std::async(std::launch::async, [&] {  // its fields only, until get()

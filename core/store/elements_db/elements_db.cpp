@@ -14,6 +14,9 @@ namespace {
 // 16 MiB: appends in key order need little cache (see add_layouts()), and every page the cache
 // holds is a fresh allocation the kernel has to fault in and zero.
 constexpr const char* kBulkBuildCacheSize = "PRAGMA cache_size = -16384;";
+// 128 MiB: the segment_allocations index is maintained per row (see kElementsDbLayoutIndexes),
+// with inserts in address order, and must stay in the cache.
+constexpr const char* kIndexedInsertCacheSize = "PRAGMA cache_size = -131072;";
 
 // The file is built from scratch and is worthless if the build fails (the caller discards
 // the whole output directory), so durability is traded for speed while it is written.
@@ -96,10 +99,8 @@ void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const De
     elements_db::write_device_row(*db_, device);
     elements_db::write_reserved_steps(*db_, device);
     elements_db::write_allocations(*db_, snapshot, device);  // appended in key order: the small cache
-    // 128 MiB: the segment_allocations index is maintained per row (see kElementsDbLayoutIndexes),
-    // with inserts in address order, and must stay in the cache. The caller has freed the trace
-    // events by now (convert.cpp).
-    db_->exec("PRAGMA cache_size = -131072;");
+    // The caller has freed the trace events by now (convert.cpp), which leaves room for this.
+    db_->exec(kIndexedInsertCacheSize);
     elements_db::write_segment_allocations(*db_, snapshot, device);
     db_->exec(kBulkBuildCacheSize);
   }
