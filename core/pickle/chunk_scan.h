@@ -57,6 +57,9 @@ class ChunkPlan {
   void add_string(StringMemo entry);
   void publish(const PickleChunk& chunk);  // also publishes every string added before it
   void finish() { finished_.store(true, std::memory_order_release); }
+  // Where the scan stopped (meaningful once finished()).
+  uint64_t scanned_bytes() const { return scanned_bytes_.load(std::memory_order_acquire); }
+  void set_scanned_bytes(uint64_t bytes) { scanned_bytes_.store(bytes, std::memory_order_release); }
   size_t max_chunks() const { return chunks_.size(); }
 
  private:
@@ -72,6 +75,7 @@ class ChunkPlan {
   uint64_t* string_bits_ = nullptr;                    // reserved address space, zero until set
   size_t string_bit_words_ = 0;
   std::atomic<bool> finished_{false};
+  std::atomic<uint64_t> scanned_bytes_{0};
 };
 
 struct ChunkScanOptions {

@@ -7,6 +7,7 @@
 
 #include "core/pickle/little_endian.h"
 #include "core/pickle/opcodes.h"
+#include "core/util/bench_measure.h"
 
 namespace snapscope {
 
@@ -131,14 +132,20 @@ ParallelChunks::~ParallelChunks() {
 
 ParallelReadStats ParallelChunks::stats() const {
   std::lock_guard lock(mutex_);
-  return {plan_.chunks(), spliced_, spliced_events_};
+  return {plan_.chunks(),        spliced_,     spliced_events_, scan_cpu_s_,
+          plan_.scanned_bytes(), parse_cpu_s_, merge_cpu_s_};
 }
 
 void ParallelChunks::scan() {
+  const double cpu_start = thread_cpu_seconds();
   try {
     pickle::scan_chunks(source_, size_, options_.scan, plan_, cancel_);
   } catch (const std::exception&) {
     // Fewer chunks: the unpickler reads the rest, and reports any I/O failure it meets itself.
+  }
+  {
+    std::lock_guard lock(mutex_);
+    scan_cpu_s_ = thread_cpu_seconds() - cpu_start;
   }
   changed_.notify_all();
 }
@@ -172,13 +179,16 @@ bool ParallelChunks::claim(size_t& index) {
 // Parses chunk `index` (claimed) and hands its result over.
 void ParallelChunks::parse_claimed(size_t index) {
   std::unique_ptr<Result> result;
+  const double cpu_start = thread_cpu_seconds();
   try {
     result = parse(plan_.chunk(index));
   } catch (const std::exception&) {
     result.reset();  // left to the unpickler, which reports it as one thread would
   }
+  const double cpu_used = thread_cpu_seconds() - cpu_start;
   {
     std::lock_guard lock(mutex_);
+    parse_cpu_s_ += cpu_used;
     slots_[index].result = std::move(result);
     slots_[index].state = State::Done;
   }
@@ -276,9 +286,13 @@ bool ParallelChunks::splice(uint64_t offset, const pickle::SpliceState& state,
   if (!result || state.memo_size != chunk.memo_base || state.depth != chunk.depth ||
       reducer_.skips_device(state.slot))
     return false;
-  if (!merge(*result, unpickler, out)) return false;
-  out.end = chunk.end;
+  const double cpu_start = thread_cpu_seconds();
+  const bool merged = merge(*result, unpickler, out);
+  const double cpu_used = thread_cpu_seconds() - cpu_start;
   std::lock_guard lock(mutex_);
+  merge_cpu_s_ += cpu_used;
+  if (!merged) return false;
+  out.end = chunk.end;
   ++spliced_;
   spliced_events_ += result->events.events.size();
   return true;

@@ -35,6 +35,12 @@ struct ParallelReadStats {
   size_t chunks = 0;          // found by the scan
   size_t spliced = 0;         // parsed by workers and spliced in
   size_t spliced_events = 0;  // trace entries in those
+  // CPU seconds (each thread's own clock), for the design's scaling: the scan and the merges run
+  // on one thread each whatever the core count, the chunk parses on all of them.
+  double scan_cpu_s = 0;
+  uint64_t scanned_bytes = 0;  // where the scan ended
+  double parse_cpu_s = 0;      // chunk parses, by any thread, of the chunks spliced in or not
+  double merge_cpu_s = 0;      // splicing chunks in, on the unpickler's thread
 };
 
 class ParallelChunks final : public pickle::ChunkSplicer {
@@ -86,6 +92,9 @@ class ParallelChunks final : public pickle::ChunkSplicer {
   uint64_t unpickler_offset_ = 0;  // how far the unpickler got, for the lookahead
   size_t spliced_ = 0;
   size_t spliced_events_ = 0;
+  double scan_cpu_s_ = 0;
+  double parse_cpu_s_ = 0;
+  double merge_cpu_s_ = 0;
   std::atomic<bool> cancel_{false};
   std::vector<std::thread> threads_;  // declared last: started after everything above exists
 };

@@ -1,5 +1,6 @@
 #include "core/util/bench_measure.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,12 @@ double process_age_ms() {
   double uptime_s = 0;
   uptime_file >> uptime_s;
   return (uptime_s - start_ticks / static_cast<double>(sysconf(_SC_CLK_TCK))) * 1000.0;
+}
+
+double thread_cpu_seconds() {
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
 
 double percentile(std::vector<double> values, double fraction) {

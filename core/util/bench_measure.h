@@ -10,6 +10,9 @@ namespace snapscope {
 // /proc: clock-tick resolution (10 ms), plenty for seconds-long opens.
 double process_age_ms();
 
+// CPU seconds the calling thread has used (its own clock, not the wall's).
+double thread_cpu_seconds();
+
 // The value at `fraction` (0.5: the median, 1: the largest) of `values`, nearest rank; 0 when empty.
 double percentile(std::vector<double> values, double fraction);
 

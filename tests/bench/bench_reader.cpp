@@ -47,6 +47,19 @@ Round read_once(const std::string& path, unsigned threads, size_t& events, Paral
           seconds(after.ru_stime) - seconds(before.ru_stime)};
 }
 
+// The last round's CPU split, and what it bounds: the scan and the splicing each run on one
+// thread whatever the core count, so the read can go no faster than the slower of them.
+void print_scaling(const ParallelReadStats& stats, double mb) {
+  const double scanned_mb = static_cast<double>(stats.scanned_bytes) / 1e6;
+  std::printf(
+      "  last round's CPU: scan %.3f s (%.0f MB/s over %.0f MB), chunk parses %.3f s, merges %.3f s\n",
+      stats.scan_cpu_s, stats.scan_cpu_s > 0 ? scanned_mb / stats.scan_cpu_s : 0.0, scanned_mb,
+      stats.parse_cpu_s, stats.merge_cpu_s);
+  const double serial_s = std::max(stats.scan_cpu_s, stats.merge_cpu_s);
+  if (serial_s > 0)
+    std::printf("  bound on any core count: %.0f MB/s (the scan or the merges)\n", mb / serial_s);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -71,6 +84,7 @@ int main(int argc, char** argv) {
               threads == 0 ? "every core" : "asked");
   std::printf("  parallel reader: %zu chunks found, %zu parsed apart and spliced in (%zu events)\n",
               stats.chunks, stats.spliced, stats.spliced_events);
+  if (stats.chunks > 0) print_scaling(stats, mb);
   std::printf("  fastest %.3f s (%.0f MB/s; user %.3f s, system %.3f s)\n", best.wall_s, mb / best.wall_s,
               best.user_s, best.system_s);
   std::printf("  median  %.3f s (%.0f MB/s; user %.3f s, system %.3f s)\n", median.wall_s, mb / median.wall_s,

@@ -58,6 +58,10 @@ TEST_CASE("the parallel reader reads a generated snapshot as one thread does, id
   CHECK(parallel.device_traces.at(0).events.size() >= 20000);  // the generator adds a few
   CHECK(stats.spliced >= 10);
   CHECK(stats.spliced_events >= 15000);
+  CHECK(stats.scanned_bytes + 1 == bytes.size());  // to the STOP that ends the pickle
+  CHECK(stats.scan_cpu_s > 0);
+  CHECK(stats.parse_cpu_s > 0);
+  CHECK(stats.merge_cpu_s > 0);
 }
 
 TEST_CASE("damaged input reads the same in parallel as on one thread: the same snapshot or the same error") {
