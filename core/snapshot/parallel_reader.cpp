@@ -1,6 +1,7 @@
 #include "core/snapshot/parallel_reader.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <unordered_map>
@@ -28,13 +29,53 @@ constexpr auto kPollInterval = std::chrono::milliseconds(2);
 // Below this an input reads on one thread (read_threads_for).
 constexpr uint64_t kParallelFromBytes = uint64_t{32} << 20;
 
+}  // namespace
+
+// The strings memoised before the chunks, as read where they were written: shared by every
+// chunk parser, so that a string referred back to from every chunk (a trace entry's key, a
+// repeated user_metadata) is read from the file once, not once per chunk. Sharded: each chunk
+// parser asks once per string it meets, from any thread.
+class ParallelChunks::StringsBefore {
+ public:
+  std::optional<std::string> find(uint64_t index) {
+    Shard& shard = shards_[index % kShards];
+    std::lock_guard lock(shard.mutex);
+    const auto it = shard.texts.find(index);
+    return it == shard.texts.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+  void add(uint64_t index, const std::string& text) {
+    Shard& shard = shards_[index % kShards];
+    std::lock_guard lock(shard.mutex);
+    shard.texts.try_emplace(index, text);
+  }
+
+ private:
+  static constexpr size_t kShards = 64;
+  struct Shard {
+    std::mutex mutex;
+    std::unordered_map<uint64_t, std::string> texts;
+  };
+  std::array<Shard, kShards> shards_;
+};
+
+namespace {
+
 // A worker's view of the memo before its chunk: the strings the scan found, read where they
-// were written.
+// were written (or found read already).
 class PlanStrings final : public pickle::ExternalMemo {
  public:
-  PlanStrings(const pickle::ChunkPlan& plan, const ByteSource& source) : plan_(plan), source_(source) {}
+  PlanStrings(const pickle::ChunkPlan& plan, const ByteSource& source, ParallelChunks::StringsBefore& read)
+      : plan_(plan), source_(source), read_(read) {}
 
   std::optional<std::string> string(uint64_t index) override {
+    if (auto text = read_.find(index)) return text;
+    auto text = read_string(index);
+    if (text) read_.add(index, *text);
+    return text;
+  }
+
+ private:
+  std::optional<std::string> read_string(uint64_t index) {
     const auto offset = plan_.string_offset(index);
     if (!offset) return std::nullopt;
     uint8_t head[9] = {};
@@ -63,9 +104,9 @@ class PlanStrings final : public pickle::ExternalMemo {
     return text;
   }
 
- private:
   const pickle::ChunkPlan& plan_;
   const ByteSource& source_;
+  ParallelChunks::StringsBefore& read_;
 };
 
 // Bytes [begin, begin + size) of a source with random access, read in order.
@@ -119,6 +160,7 @@ ParallelChunks::ParallelChunks(const ByteSource& source, uint64_t size, const Pa
       reducer_(reducer),
       snapshot_(snapshot),
       plan_(size, options.scan.min_bytes),
+      strings_before_(std::make_unique<StringsBefore>()),
       slots_(plan_.max_chunks()) {
   threads_.emplace_back([this] { scan(); });
   for (unsigned i = 1; i < options_.threads; ++i) threads_.emplace_back([this] { work(); });
@@ -215,7 +257,7 @@ std::unique_ptr<ParallelChunks::Result> ParallelChunks::parse(const pickle::Pick
   limits.max_stack = static_cast<size_t>(limits_.max_stack - chunk.depth);
   limits.max_memo = static_cast<size_t>(std::min<uint64_t>(limits_.max_memo - chunk.memo_base, bytes));
   RangeSource input(source_, chunk.begin, bytes);
-  PlanStrings strings(plan_, source_);
+  PlanStrings strings(plan_, source_, *strings_before_);
   pickle::Unpickler unpickler(input, result->tables.strings, &reducer, limits);
   const Value list = unpickler.run_chunk({chunk.begin, chunk.memo_base, &strings, plan_.string_bits()});
   for (const Value item : unpickler.container(list).items) {

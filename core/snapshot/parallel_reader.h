@@ -58,7 +58,8 @@ class ParallelChunks final : public pickle::ChunkSplicer {
               pickle::SplicedChunk& out) override;
   ParallelReadStats stats() const;
 
-  struct Result;  // a worker's parse of one chunk
+  struct Result;        // a worker's parse of one chunk
+  class StringsBefore;  // strings memoised before a chunk, read once for every chunk
 
  private:
   enum class State : uint8_t { Waiting, Parsing, Done, Unpickler };
@@ -83,6 +84,7 @@ class ParallelChunks final : public pickle::ChunkSplicer {
   SnapshotReducer& reducer_;
   Snapshot& snapshot_;
   pickle::ChunkPlan plan_;
+  std::unique_ptr<StringsBefore> strings_before_;
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
