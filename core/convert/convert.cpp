@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <future>
 #include <memory>
@@ -15,6 +14,7 @@
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/store/elements_db/elements_db.h"
 #include "core/util/background_priority.h"
+#include "core/util/bench_measure.h"
 #include "core/util/release_memory.h"
 
 namespace snapscope {
@@ -22,12 +22,6 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double process_cpu_seconds() {
-  timespec now{};
-  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
-}
 
 // Wall-clock and CPU time since construction.
 class Stopwatch {

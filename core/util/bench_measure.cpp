@@ -27,11 +27,18 @@ double process_age_ms() {
   return (uptime_s - start_ticks / static_cast<double>(sysconf(_SC_CLK_TCK))) * 1000.0;
 }
 
-double thread_cpu_seconds() {
+namespace {
+
+double clock_seconds(clockid_t clock) {
   timespec now{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  ::clock_gettime(clock, &now);
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
 }
+
+}  // namespace
+
+double process_cpu_seconds() { return clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
+double thread_cpu_seconds() { return clock_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 double percentile(std::vector<double> values, double fraction) {
   if (values.empty()) return 0;
