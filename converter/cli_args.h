@@ -21,6 +21,7 @@ struct CliOptions {
   bool json_summary = false;
   bool timings = false;       // per-step times and peak RSS on stderr
   bool rank_summary = false;  // write OUTDIR.rank.json (converter/rank_summary.h)
+  unsigned read_threads = 0;  // ConvertOptions::read_threads; 0: chosen by the usable cores
   uint64_t bench_queries = 1000;
   uint64_t bench_seed = 1;
 };

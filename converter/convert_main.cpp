@@ -62,6 +62,7 @@ int run_conversion(const snapscope::CliOptions& cli) {
   options.output_dir = cli.output_dir;
   options.force = cli.force;
   options.device = cli.device;
+  options.read_threads = cli.read_threads;
   snapscope::StageLog stage_log;
   if (cli.timings) options.stage_log = &stage_log;
   std::optional<snapscope::ProgressMeter> meter;

@@ -57,6 +57,7 @@ void report(const ConvertOptions& options, ConvertStage stage, uint64_t bytes_to
 Snapshot read_input(const ConvertOptions& options, EventSink& event_sink) {
   ReadOptions read_options;
   read_options.only_device = options.device;
+  read_options.threads = options.read_threads;
   read_options.event_sink = &event_sink;
   read_options.on_progress = [&](const ReadProgress& progress) {
     if (options.on_progress) {

@@ -39,8 +39,9 @@ using ReplayedDevices = std::vector<std::shared_ptr<const ReplayedDevice>>;
 struct ConvertOptions {
   std::string input;
   std::string output_dir;
-  bool force = false;  // replace an existing output directory
-  int device = -1;     // >= 0: convert only this device
+  bool force = false;         // replace an existing output directory
+  int device = -1;            // >= 0: convert only this device
+  unsigned read_threads = 0;  // ReadOptions::threads (0: chosen by the usable cores)
   std::function<void(const ConvertProgress&)> on_progress;
   // Called once, on the converting thread, as soon as every device's timelines exist: before
   // allocations.json and elements.db are finished (the output directory does not exist yet).

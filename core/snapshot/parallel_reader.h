@@ -101,8 +101,9 @@ class ParallelChunks final : public pickle::ChunkSplicer {
   std::vector<std::thread> threads_;  // declared last: started after everything above exists
 };
 
-// Threads to read a `bytes`-long input with when the caller asks for `requested` (0: every core).
-// Small inputs read on one thread: the scan and the threads would cost more than they save.
+// Threads to read a `bytes`-long input with when the caller asks for `requested`; 0 asks for the
+// automatic choice: every usable core, up to 16, where there are 4 or more, else one. Small
+// inputs read on one thread: the scan and the threads would cost more than they save.
 unsigned read_threads_for(uint64_t bytes, unsigned requested);
 
 }  // namespace snapscope

@@ -36,10 +36,10 @@ struct ReadOptions {
   // Runs of trace entries with an EventExtra (equal neighbours share one) that a snapshot may
   // have: a TraceEvent links no further. More fail the read. Lower only in tests.
   uint32_t max_event_extras = TraceEvent::kLinkLimit;
-  // Threads to read with (core/snapshot/parallel_reader.h); 0: every core. Inputs under 32 MB,
-  // gzip input and pipes are read on one. One by default: on this project's 2-core machine the
-  // parallel reader is still slower than one thread (bench_reader's THREADS argument measures it).
-  unsigned threads = 1;
+  // Threads to read with (core/snapshot/parallel_reader.h); 0, the default, chooses by the usable
+  // cores (read_threads_for): one below 4, where the parallel reader gains nothing. Inputs under
+  // 32 MB, gzip input and pipes are read on one.
+  unsigned threads = 0;
   // Tests: read in parallel whatever the input's size, with these chunk sizes.
   std::optional<ParallelReadOptions> parallel_for_tests;
   ParallelReadStats* parallel_stats = nullptr;  // filled in when given

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "core/util/usable_cores.h"
+
 namespace snapscope {
 namespace {
 
@@ -30,7 +32,7 @@ std::vector<std::vector<ParallelJobs::Job*>> ParallelJobs::share_out(size_t work
 }
 
 void ParallelJobs::run() {
-  const size_t cores = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, kMaxThreads);
+  const size_t cores = std::clamp<size_t>(usable_cores(), 1, kMaxThreads);
   const auto shares = share_out(std::min(cores, std::max<size_t>(jobs_.size(), 1)));
   const auto run_share = [](const std::vector<Job*>& share) {
     for (Job* job : share) {

@@ -1,7 +1,7 @@
 // The pickle reader alone: reads PICKLE ROUNDS times, from the file as the converter does (the
 // page cache answers after the first round) and reports MB/s of the fastest and median round,
 // with the CPU time split into user and system (page faults show up as system time).
-// THREADS (default 0: every core; the product reads on one) is ReadOptions::threads; the line for the
+// THREADS (default 0: the product's choice by the usable cores) is ReadOptions::threads; the line for the
 // parallel reader says how many chunks its scan found and how many workers' parses were spliced in. Usage:
 // bench_reader PICKLE [ROUNDS=5] [THREADS=0]
 #include <sys/resource.h>
@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   const Round& median = results[results.size() / 2];
   std::printf("read %s: %.1f MB, %zu events, %d rounds, %u threads (%s)\n", path.c_str(), mb, events, rounds,
               read_threads_for(static_cast<uint64_t>(mb * 1e6), threads),
-              threads == 0 ? "every core" : "asked");
+              threads == 0 ? "chosen by the usable cores" : "asked");
   std::printf("  parallel reader: %zu chunks found, %zu parsed apart and spliced in (%zu events)\n",
               stats.chunks, stats.spliced, stats.spliced_events);
   if (stats.chunks > 0) print_scaling(stats, mb);

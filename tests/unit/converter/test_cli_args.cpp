@@ -33,6 +33,8 @@ TEST_CASE("cli args: --flag=value forms and defaults") {
   CHECK_FALSE(options.force);
   CHECK_FALSE(options.timings);
   CHECK(options.device == -1);
+  CHECK(options.read_threads == 0);  // chosen by the usable cores
+  CHECK(parse({"in", "-o", "x", "--read-threads", "4"}).read_threads == 4);
   CHECK(parse({"in", "-o", "x", "--device", "host"}).device == kHostDevice);  // pinned host memory
   CHECK(parse({"in", "-o", "x", "--device=host1"}).device == kHostDevice + 1);
   CHECK(parse({"-o", "out", "--", "-odd-name.pickle"}).input ==
@@ -58,6 +60,8 @@ TEST_CASE("cli args: usage errors") {
                        "--device: not a device number or 'host': '99999999999'", UsageError);
   CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--summary", "xml"}), "--summary: expected text or json",
                        UsageError);
+  CHECK_THROWS_WITH_AS(parse({"in", "-o", "x", "--read-threads", "65"}),
+                       "--read-threads: not a valid number: '65'", UsageError);
   CHECK_THROWS_WITH_AS(parse({"a", "b", "-o", "x"}), "more than one input given: 'b'", UsageError);
   CHECK_THROWS_WITH_AS(parse({"--bench-queries", "x", "--queries", "0"}), "--queries: must be at least 1",
                        UsageError);

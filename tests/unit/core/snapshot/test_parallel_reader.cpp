@@ -3,10 +3,13 @@
 // input, the same outcome (the same snapshot, or the same error message) as one thread.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <variant>
 
+#include "core/snapshot/parallel_reader.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/usable_cores.h"
 #include "unit/support/generated_snapshot.h"
 #include "unit/support/snapshot_digest.h"
 #include "unit/support/test_store_fixture.h"
@@ -77,4 +80,15 @@ TEST_CASE("damaged input reads the same in parallel as on one thread: the same s
     CHECK(outcome(damaged, in_small_chunks()) == expected);
   }
   CHECK(errors >= 10);  // the damage must reach the parser, not only payloads
+}
+
+TEST_CASE(
+    "the automatic thread count: every usable core from 4 up, at most 16; one below, or for small inputs") {
+  const uint64_t big = uint64_t{1} << 30;
+  const unsigned cores = usable_cores();
+  CHECK(read_threads_for(big, 0) == (cores >= 4 ? std::min(cores, 16u) : 1u));
+  CHECK(read_threads_for(1 << 20, 0) == 1);
+  CHECK(read_threads_for(1 << 20, 8) == 1);
+  CHECK(read_threads_for(big, 3) == 3);
+  CHECK(read_threads_for(big, 1000) == 64);
 }
