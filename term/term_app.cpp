@@ -76,8 +76,10 @@ const char* align_name(AlignMode mode) {
   return mode == AlignMode::Time ? "time" : mode == AlignMode::Steps ? "steps" : "events";
 }
 
-std::unique_ptr<Session> open_session(Terminal& terminal, const std::string& path, int device) {
-  DocumentLoader loader;
+// The session as soon as `loader` has it: for a pickle, once its timelines exist, while the
+// loader goes on writing its database (the session shows that it is pending).
+std::unique_ptr<Session> open_session(Terminal& terminal, DocumentLoader& loader, const std::string& path,
+                                      int device) {
   loader.start(path);
   while (true) {
     if (auto result = loader.take_result()) {
@@ -153,21 +155,27 @@ TermOptions parse_term_options(std::span<const std::string_view> args) {
 }
 
 int run_terminal(Terminal& terminal, const TermOptions& options, KeyTimings* bench) {
-  std::unique_ptr<Session> a = open_session(terminal, options.path, options.device);
+  // Each session before its loader, so that a loader still writing a database is joined
+  // before the session it reports to goes.
+  std::unique_ptr<Session> a, b;
+  std::vector<std::unique_ptr<DocumentLoader>> loaders;
+  loaders.push_back(std::make_unique<DocumentLoader>());
+  a = open_session(terminal, *loaders.back(), options.path, options.device);
   if (a == nullptr) return Terminal::interrupt_exit_code();
-  std::unique_ptr<Session> b;
   if (!options.compare_path.empty()) {
-    b = open_session(terminal, options.compare_path, a->settings.device);
+    loaders.push_back(std::make_unique<DocumentLoader>());
+    b = open_session(terminal, *loaders.back(), options.compare_path, a->settings.device);
     if (b == nullptr) return Terminal::interrupt_exit_code();
   }
-  TermApp app(terminal, std::move(a), std::move(b));
+  TermApp app(terminal, std::move(a), std::move(b), std::move(loaders));
   if (!options.bench) return app.run();
   *bench = app.run_bench();
   return Terminal::interrupted() ? Terminal::interrupt_exit_code() : 0;
 }
 
-TermApp::TermApp(Terminal& terminal, std::unique_ptr<Session> a, std::unique_ptr<Session> b)
-    : terminal_(terminal), a_(std::move(a)) {
+TermApp::TermApp(Terminal& terminal, std::unique_ptr<Session> a, std::unique_ptr<Session> b,
+                 std::vector<std::unique_ptr<DocumentLoader>> loaders)
+    : terminal_(terminal), a_(std::move(a)), loaders_(std::move(loaders)) {
   // Aligned by steps, as the viewer: falls back to events without them.
   if (b) compared_ = std::make_unique<Comparison>(*a_, std::move(b));
   if (compared_) pane_ = Pane::Compare;
@@ -335,6 +343,8 @@ void TermApp::draw_title() const {
   std::string title =
       " snapscope-term  " + document->opened_path + "  device " + std::to_string(a_->settings.device);
   if (compared_) title += "  vs  " + b().document()->opened_path;
+  // The chart came first: the stacks and the panes that read them follow the database.
+  if (a_->database_writing() || (compared_ && b().database_writing())) title += "  (writing elements.db...)";
   terminal_.fill(0, 0, terminal_.cols(), Ink::Title);
   terminal_.put(0, 0, fit_cells_left(title, terminal_.cols() - 9, terminal_.utf8()), terminal_.cols() - 9,
                 Ink::Title);

@@ -9,8 +9,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/compare/run_alignment.h"
+#include "core/document/document_loader.h"
 #include "core/session/comparison.h"
 #include "core/session/session.h"
 #include "core/util/arg_parser.h"
@@ -47,7 +49,10 @@ enum class DiffRows { Location, Category, CallPath };
 
 class TermApp {
  public:
-  TermApp(Terminal& terminal, std::unique_ptr<Session> a, std::unique_ptr<Session> b);
+  // `loaders` may still be writing the sessions' databases (a pickle shown as soon as its
+  // timelines exist): the app keeps them, and joins them before the sessions go.
+  TermApp(Terminal& terminal, std::unique_ptr<Session> a, std::unique_ptr<Session> b,
+          std::vector<std::unique_ptr<DocumentLoader>> loaders = {});
   int run();
   KeyTimings run_bench();  // term_bench.cpp
 
@@ -84,7 +89,8 @@ class TermApp {
   Terminal& terminal_;
   Session& b() const { return compared_->b(); }  // run B, when compared_
   std::unique_ptr<Session> a_;
-  std::unique_ptr<Comparison> compared_;  // run B and its alignment to A
+  std::unique_ptr<Comparison> compared_;                  // run B and its alignment to A
+  std::vector<std::unique_ptr<DocumentLoader>> loaders_;  // after the sessions: destroyed first
   DiffRows diff_rows_ = DiffRows::Location;
   TimelineChart chart_;
   TreePane top_down_, bottom_up_;

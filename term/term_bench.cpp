@@ -38,15 +38,19 @@ std::span<const int> bench_keys() {
 
 std::string bench_summary(const KeyTimings& timings) {
   char line[512];
-  std::snprintf(
-      line, sizeof line,
-      "summary: allocations=%zu keys=%zu first_screen_ms=%.0f settled_ms=%.0f key_median_ms=%.1f "
-      "key_p95_ms=%.1f key_max_ms=%.1f settle_median_ms=%.1f settle_p95_ms=%.1f settle_max_ms=%.1f\n",
-      timings.allocations, timings.key_ms.size(), timings.first_screen_ms, timings.settled_ms,
-      percentile(timings.key_ms, 0.5), percentile(timings.key_ms, 0.95), percentile(timings.key_ms, 1.0),
-      percentile(timings.settle_ms, 0.5), percentile(timings.settle_ms, 0.95),
-      percentile(timings.settle_ms, 1.0));
-  return line;
+  std::snprintf(line, sizeof line,
+                "summary: allocations=%zu keys=%zu first_screen_ms=%.0f settled_ms=%.0f key_median_ms=%.1f "
+                "key_p95_ms=%.1f key_max_ms=%.1f settle_median_ms=%.1f settle_p95_ms=%.1f settle_max_ms=%.1f "
+                "db_writing_at_first_screen=%s\n",
+                timings.allocations, timings.key_ms.size(), timings.first_screen_ms, timings.settled_ms,
+                percentile(timings.key_ms, 0.5), percentile(timings.key_ms, 0.95),
+                percentile(timings.key_ms, 1.0), percentile(timings.settle_ms, 0.5),
+                percentile(timings.settle_ms, 0.95), percentile(timings.settle_ms, 1.0),
+                timings.database_writing_at_first_screen ? "yes" : "no");
+  std::string text = line;
+  if (!timings.load_steps.empty())
+    text += "load steps (seconds since the load began):\n" + timings.load_steps;
+  return text;
 }
 
 namespace {
@@ -83,8 +87,10 @@ KeyTimings TermApp::run_bench() {
   poll();
   draw();
   timings.first_screen_ms = process_age_ms();
+  timings.database_writing_at_first_screen = a_->database_writing();
   wait_settled();
   timings.settled_ms = process_age_ms();
+  if (!loaders_.empty()) timings.load_steps = loaders_.front()->progress().stages.format();
   timings.allocations = a_->timeline() ? a_->timeline()->element_count() : 0;
   for (const int key : bench_keys()) {
     if (Terminal::interrupted()) break;

@@ -18,12 +18,15 @@ struct KeyTimings {
   std::vector<double> key_ms;     // per key: handle + poll + draw
   std::vector<double> settle_ms;  // per key: until the panes show the new cursor's answer
   size_t allocations = 0;
+  bool database_writing_at_first_screen = false;  // the chart came before elements.db
+  std::string load_steps;                         // the first file's LoadProgress::stages, once settled
 };
 
 // The walk: chart moves, zooms, peak, floor; then each pane with its own keys.
 std::span<const int> bench_keys();
 
-// "summary: keys=N key_median_ms=… key_p95_ms=… key_max_ms=… settle_median_ms=… …" (one line).
+// "summary: keys=N key_median_ms=… key_p95_ms=… key_max_ms=… settle_median_ms=… …" (one line),
+// then the load's steps, one per line.
 std::string bench_summary(const KeyTimings& timings);
 
 }  // namespace snapscope::term
