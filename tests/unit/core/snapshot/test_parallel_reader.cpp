@@ -2,9 +2,11 @@
 // snapshot as one thread, id for id, with most of the trace really parsed apart; and for damaged
 // input, the same outcome (the same snapshot, or the same error message) as one thread.
 #include <doctest/doctest.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <string>
+#include <thread>
 #include <variant>
 
 #include "core/snapshot/parallel_reader.h"
@@ -91,4 +93,36 @@ TEST_CASE(
   CHECK(read_threads_for(1 << 20, 8) == 1);
   CHECK(read_threads_for(big, 3) == 3);
   CHECK(read_threads_for(big, 1000) == 64);
+}
+
+namespace {
+
+// read_threads_for(1 GB, 0) in a thread allowed onto the first `count` of the CPUs this process
+// may use (the test's own mask is left as it was); 0 when there are fewer.
+unsigned automatic_threads_on(int count) {
+  unsigned threads = 0;
+  std::thread([&] {
+    cpu_set_t allowed, some;
+    CPU_ZERO(&allowed);
+    CPU_ZERO(&some);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return;
+    int taken = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && taken < count; ++cpu) {
+      if (CPU_ISSET(cpu, &allowed)) {
+        CPU_SET(cpu, &some);
+        ++taken;
+      }
+    }
+    if (taken == count && sched_setaffinity(0, sizeof some, &some) == 0)
+      threads = read_threads_for(uint64_t{1} << 30, 0);
+  }).join();
+  return threads;
+}
+
+}  // namespace
+
+TEST_CASE("the automatic thread count follows the CPUs the process may run on") {
+  CHECK(automatic_threads_on(1) == 1);
+  if (usable_cores() >= 2) CHECK(automatic_threads_on(2) == 1);
+  if (usable_cores() >= 4) CHECK(automatic_threads_on(4) == 4);  // not on a 2-core machine
 }
