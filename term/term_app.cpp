@@ -80,6 +80,14 @@ const char* align_name(AlignMode mode) {
 // loader goes on writing its database (the session shows that it is pending).
 std::unique_ptr<Session> open_session(Terminal& terminal, DocumentLoader& loader, const std::string& path,
                                       int device) {
+  // The loader is asked this often, so the chart follows the load within a few milliseconds;
+  // the progress line is redrawn only when its text changes.
+  constexpr int kLoadPollMs = 10;
+  struct KeyWaitWhileLoading {
+    KeyWaitWhileLoading() { timeout(kLoadPollMs); }
+    ~KeyWaitWhileLoading() { timeout(Terminal::kKeyWaitMs); }
+  } key_wait;
+  std::string shown;
   loader.start(path);
   while (true) {
     if (auto result = loader.take_result()) {
@@ -94,12 +102,15 @@ std::unique_ptr<Session> open_session(Terminal& terminal, DocumentLoader& loader
     }
     if (Terminal::interrupted()) return nullptr;
     const LoadProgress& progress = loader.progress();
-    erase();
     const std::string line = std::string(load_stage_name(progress.stage)) + " " + path + "  " +
                              std::to_string(static_cast<int>(progress.fraction * 100)) + "%";
-    terminal.put(terminal.rows() / 2, 2, fit_cells_left(line, terminal.cols() - 4, terminal.utf8()));
-    refresh();
-    getch();  // waits at most 100 ms
+    if (line != shown) {
+      erase();
+      terminal.put(terminal.rows() / 2, 2, fit_cells_left(line, terminal.cols() - 4, terminal.utf8()));
+      refresh();
+      shown = line;
+    }
+    if (getch() == KEY_RESIZE) shown.clear();  // waits at most kLoadPollMs; a new size redraws
   }
 }
 

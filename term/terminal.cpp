@@ -71,7 +71,7 @@ Terminal::Terminal() {
   keypad(stdscr, TRUE);
   curs_set(0);
   set_escdelay(25);
-  timeout(100);  // getch returns ERR after 100 ms: background results are drawn without a key
+  timeout(kKeyWaitMs);
   mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, nullptr);
   init_colors();
 }

@@ -28,6 +28,9 @@ enum class Ink : short {
 
 class Terminal {
  public:
+  // getch returns ERR after this long without a key, so background results are drawn without one.
+  static constexpr int kKeyWaitMs = 100;
+
   Terminal();   // initscr and friends; throws std::runtime_error when there is no terminal
   ~Terminal();  // endwin: the shell gets its screen back
   Terminal(const Terminal&) = delete;
