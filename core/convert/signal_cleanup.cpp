@@ -16,16 +16,24 @@ constexpr size_t kMaxPath = 4096;
 // The files a staging directory can hold (see core/convert/convert.cpp).
 constexpr const char* kStagedFiles[] = {"elements.db", "elements.db-journal", kAllocationsFileName};
 
-char g_dir[kMaxPath];
-char g_program[256] = "snapscope-convert";
-std::atomic<bool> g_watching{false};
+// One per conversion in progress: a viewer converts run A and run B at once.
+constexpr int kDirSlots = 8;
 
-void unlink_in_dir(const char* name) {
+struct DirSlot {
+  std::atomic<bool> taken{false};  // claimed by a conversion
+  std::atomic<bool> armed{false};  // dir is complete and may be removed
+  char dir[kMaxPath];
+};
+
+DirSlot g_dirs[kDirSlots];
+char g_program[256] = "snapscope-convert";
+
+void unlink_in_dir(const char* dir, const char* name) {
   char path[kMaxPath + 64];
-  const size_t dir_length = std::strlen(g_dir);
+  const size_t dir_length = std::strlen(dir);
   const size_t name_length = std::strlen(name);
   if (dir_length + 1 + name_length + 1 > sizeof path) return;
-  std::memcpy(path, g_dir, dir_length);
+  std::memcpy(path, dir, dir_length);
   path[dir_length] = '/';
   std::memcpy(path + dir_length + 1, name, name_length + 1);
   ::unlink(path);
@@ -51,9 +59,10 @@ void say_interrupted(int signal_number) {
 }
 
 void on_signal(int signal_number) {
-  if (g_watching.exchange(false)) {
-    for (const char* name : kStagedFiles) unlink_in_dir(name);
-    ::rmdir(g_dir);
+  for (DirSlot& slot : g_dirs) {
+    if (!slot.armed.exchange(false)) continue;
+    for (const char* name : kStagedFiles) unlink_in_dir(slot.dir, name);
+    ::rmdir(slot.dir);
   }
   output_cleanup::unlink_all();  // an export's or rank summary's temporary
   say_interrupted(signal_number);
@@ -73,14 +82,23 @@ void install(const char* program) {
   for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal_number, &action, nullptr);
 }
 
-void watch(const std::filesystem::path& staging_dir) {
+int watch(const std::filesystem::path& staging_dir) {
   const std::string path = staging_dir.string();
-  if (path.size() >= kMaxPath) return;
-  g_watching = false;
-  std::memcpy(g_dir, path.c_str(), path.size() + 1);
-  g_watching = true;
+  if (path.size() >= kMaxPath) return -1;
+  for (int i = 0; i < kDirSlots; ++i) {
+    bool expected = false;
+    if (!g_dirs[i].taken.compare_exchange_strong(expected, true)) continue;
+    std::memcpy(g_dirs[i].dir, path.c_str(), path.size() + 1);
+    g_dirs[i].armed = true;
+    return i;
+  }
+  return -1;
 }
 
-void unwatch() { g_watching = false; }
+void unwatch(int slot) {
+  if (slot < 0 || slot >= kDirSlots) return;
+  g_dirs[slot].armed = false;
+  g_dirs[slot].taken = false;
+}
 
 }  // namespace snapscope::signal_cleanup

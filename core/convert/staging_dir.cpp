@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "core/convert/signal_cleanup.h"
@@ -65,14 +66,14 @@ StagingDirectory::StagingDirectory(fs::path target, bool replace_existing)
     : target_(normalized(std::move(target))), replace_existing_(replace_existing) {
   check_target(target_, replace_existing_);
   staging_ = make_staging_dir(target_);
-  signal_cleanup::watch(staging_);
+  watch_slot_ = signal_cleanup::watch(staging_);
 }
 
 StagingDirectory::~StagingDirectory() {
   if (committed_) return;
   std::error_code ignored;  // best effort: a destructor must not throw
   fs::remove_all(staging_, ignored);
-  signal_cleanup::unwatch();
+  signal_cleanup::unwatch(std::exchange(watch_slot_, -1));
 }
 
 void StagingDirectory::retarget(fs::path target) {
@@ -88,7 +89,7 @@ void StagingDirectory::commit() {
   const std::string to = target_.string();
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) {
     committed_ = true;
-    signal_cleanup::unwatch();
+    signal_cleanup::unwatch(std::exchange(watch_slot_, -1));
     return;
   }
   if (errno != EEXIST && errno != ENOTEMPTY)
@@ -101,7 +102,7 @@ void StagingDirectory::commit() {
   committed_ = true;
   std::error_code ec;
   fs::remove_all(staging_, ec);
-  signal_cleanup::unwatch();
+  signal_cleanup::unwatch(std::exchange(watch_slot_, -1));
   if (ec) fail(staging_, "converted, but could not delete the replaced output: " + ec.message());
 }
 

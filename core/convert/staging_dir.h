@@ -39,6 +39,7 @@ class StagingDirectory {
   std::filesystem::path staging_;
   bool replace_existing_;
   bool committed_ = false;
+  int watch_slot_ = -1;  // signal_cleanup's, while the staging directory may be removed on a signal
 };
 
 }  // namespace snapscope
