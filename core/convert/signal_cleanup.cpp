@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 
 #include "core/store/allocations_json/allocations_json.h"
@@ -59,6 +60,7 @@ void say_interrupted(int signal_number) {
 }
 
 void on_signal(int signal_number) {
+  const int saved_errno = errno;  // the interrupted code's, whatever unlink and write leave there
   for (DirSlot& slot : g_dirs) {
     if (!slot.armed.exchange(false)) continue;
     for (const char* name : kStagedFiles) unlink_in_dir(slot.dir, name);
@@ -68,6 +70,7 @@ void on_signal(int signal_number) {
   say_interrupted(signal_number);
   // Die of the same signal so the parent sees the usual status.
   ::signal(signal_number, SIG_DFL);
+  errno = saved_errno;
   ::raise(signal_number);
 }
 
