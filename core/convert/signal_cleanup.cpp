@@ -3,34 +3,26 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 
 #include "core/store/allocations_json/allocations_json.h"
 #include "core/util/output_cleanup.h"
+#include "core/util/signal_safe_paths.h"
 
 namespace snapscope::signal_cleanup {
 namespace {
 
-constexpr size_t kMaxPath = 4096;
 // The files a staging directory can hold (see core/convert/convert.cpp).
 constexpr const char* kStagedFiles[] = {"elements.db", "elements.db-journal", kAllocationsFileName};
 
 // One per conversion in progress: a viewer converts run A and run B at once.
-constexpr int kDirSlots = 8;
-
-struct DirSlot {
-  std::atomic<bool> taken{false};  // claimed by a conversion
-  std::atomic<bool> armed{false};  // dir is complete and may be removed
-  char dir[kMaxPath];
-};
-
-DirSlot g_dirs[kDirSlots];
+using StagingDirs = SignalSafePaths<8>;
+StagingDirs g_dirs;
 char g_program[256] = "snapscope-convert";
 
 void unlink_in_dir(const char* dir, const char* name) {
-  char path[kMaxPath + 64];
+  char path[StagingDirs::kMaxPath + 64];
   const size_t dir_length = std::strlen(dir);
   const size_t name_length = std::strlen(name);
   if (dir_length + 1 + name_length + 1 > sizeof path) return;
@@ -61,11 +53,10 @@ void say_interrupted(int signal_number) {
 
 void on_signal(int signal_number) {
   const int saved_errno = errno;  // the interrupted code's, whatever unlink and write leave there
-  for (DirSlot& slot : g_dirs) {
-    if (!slot.armed.exchange(false)) continue;
-    for (const char* name : kStagedFiles) unlink_in_dir(slot.dir, name);
-    ::rmdir(slot.dir);
-  }
+  g_dirs.take_all([](const char* dir) {
+    for (const char* name : kStagedFiles) unlink_in_dir(dir, name);
+    ::rmdir(dir);
+  });
   output_cleanup::unlink_all();  // an export's or rank summary's temporary
   say_interrupted(signal_number);
   // Die of the same signal so the parent sees the usual status.
@@ -85,23 +76,8 @@ void install(const char* program) {
   for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal_number, &action, nullptr);
 }
 
-int watch(const std::filesystem::path& staging_dir) {
-  const std::string path = staging_dir.string();
-  if (path.size() >= kMaxPath) return -1;
-  for (int i = 0; i < kDirSlots; ++i) {
-    bool expected = false;
-    if (!g_dirs[i].taken.compare_exchange_strong(expected, true)) continue;
-    std::memcpy(g_dirs[i].dir, path.c_str(), path.size() + 1);
-    g_dirs[i].armed = true;
-    return i;
-  }
-  return -1;
-}
+int watch(const std::filesystem::path& staging_dir) { return g_dirs.add(staging_dir.c_str()); }
 
-void unwatch(int slot) {
-  if (slot < 0 || slot >= kDirSlots) return;
-  g_dirs[slot].armed = false;
-  g_dirs[slot].taken = false;
-}
+void unwatch(int slot) { g_dirs.remove(slot); }
 
 }  // namespace snapscope::signal_cleanup
