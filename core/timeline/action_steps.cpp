@@ -1,6 +1,9 @@
 #include "core/timeline/action_steps.h"
 
+#include <algorithm>
 #include <bit>
+#include <limits>
+#include <stdexcept>
 
 namespace snapscope {
 
@@ -93,6 +96,36 @@ size_t ActionSteps::alloc_action(size_t alloc) const {
   // Allocations are the clear bits; those past size() in the last word come after any that exist.
   const auto rank = static_cast<unsigned>(alloc - allocs_before_word(word));
   return 64 * word + select_bit(~frees_[word], rank);
+}
+
+void ActionSteps::rebuild_counts() {
+  const Column<uint64_t>& frees = frees_;  // read through const: a mapped view is never copied
+  const Column<uint64_t>& shifts = shifts_;
+  const size_t words = (size_ + 63) / 64;
+  if (frees.size() != words || shifts.size() != words)
+    throw std::invalid_argument("action steps: bit arrays of the wrong size");
+  if (size_ > std::numeric_limits<uint32_t>::max())
+    throw std::invalid_argument("action steps: too many actions");
+  const uint64_t unused = size_ % 64 == 0 ? 0 : ~uint64_t{0} << (size_ % 64);
+  if (words > 0 && ((frees.back() | shifts.back()) & unused) != 0)
+    throw std::invalid_argument("action steps: bits past the last action");
+  shifts_before_.clear();
+  frees_before_.clear();
+  alloc_sample_word_.clear();
+  shifts_total_ = frees_total_ = 0;
+  for (size_t word = 0; word < words; ++word) {
+    shifts_before_.push_back(shifts_total_);
+    frees_before_.push_back(frees_total_);
+    const size_t allocs_before = 64 * word - frees_total_;
+    const size_t actions = std::min<size_t>(64, size_ - 64 * word);
+    const auto freeing = static_cast<uint32_t>(std::popcount(frees[word]));
+    // The allocation numbers that are multiples of 64 and fall in this word.
+    for (size_t sample = (allocs_before + 63) / 64 * 64; sample < allocs_before + actions - freeing;
+         sample += 64)
+      alloc_sample_word_.push_back(static_cast<uint32_t>(word));
+    frees_total_ += freeing;
+    shifts_total_ += static_cast<uint32_t>(std::popcount(shifts[word]));
+  }
 }
 
 size_t ActionSteps::memory_bytes() const {

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/util/column.h"
+
 namespace snapscope {
 
 class ActionSteps {
@@ -32,18 +34,30 @@ class ActionSteps {
 
   size_t memory_bytes() const;
 
+  // What a timeline image stores (core/store/timeline_image): the count and the two bit arrays;
+  // rebuild_counts() makes the rest from them.
+  template <typename Self, typename Parts>
+  static void parts_of(Self& self, Parts& parts) {
+    parts.value(self.size_);
+    parts.column(self.frees_);
+    parts.column(self.shifts_);
+  }
+  // After parts_of has filled the bits: checks their sizes (std::invalid_argument) and counts
+  // what push_back would have counted.
+  void rebuild_counts();
+
  private:
-  static bool bit(const std::vector<uint64_t>& words, size_t action) {
+  static bool bit(const Column<uint64_t>& words, size_t action) {
     return (words[action / 64] >> (action % 64)) & 1;
   }
   // Step where the first action of word `word` begins.
   uint64_t word_begin(size_t word) const { return uint64_t{64} * word + 3 * uint64_t{shifts_before_[word]}; }
   size_t allocs_before_word(size_t word) const { return 64 * word - frees_before_[word]; }
 
-  std::vector<uint64_t> frees_, shifts_;  // bit i % 64 of word i / 64 is action i's
+  Column<uint64_t> frees_, shifts_;  // bit i % 64 of word i / 64 is action i's
   // Before each word: 4-step actions, and frees (a replay has < 2^32 actions).
-  std::vector<uint32_t> shifts_before_, frees_before_;
-  std::vector<uint32_t> alloc_sample_word_;  // the word holding allocation 64 j, for each j
+  Column<uint32_t> shifts_before_, frees_before_;
+  Column<uint32_t> alloc_sample_word_;  // the word holding allocation 64 j, for each j
   size_t size_ = 0;
   uint32_t shifts_total_ = 0, frees_total_ = 0;
 };

@@ -34,8 +34,8 @@ void MemoryPyramid::build() {
       maxima[node] = static_cast<uint32_t>(better(below_max[left], below_max[right], true));
       minima[node] = static_cast<uint32_t>(better(below_min[left], below_min[right], false));
     }
-    argmax_.push_back(std::move(maxima));
-    argmin_.push_back(std::move(minima));
+    argmax_.emplace_back(std::move(maxima));
+    argmin_.emplace_back(std::move(minima));
     if (nodes == 1) break;
   }
 }

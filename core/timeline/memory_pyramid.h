@@ -49,7 +49,7 @@ class MemoryPyramid {
   // Levels below kFirstStoredLevel are scanned from the timeline; stored levels hold the
   // action index of the max (or min) of each block of 2^level actions.
   static constexpr size_t kFirstStoredLevel = 4;
-  std::vector<std::vector<uint32_t>> argmax_, argmin_;
+  std::vector<Column<uint32_t>> argmax_, argmin_;
 };
 
 }  // namespace snapscope

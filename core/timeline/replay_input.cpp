@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "core/snapshot/snapshot_reader.h"
@@ -27,10 +28,31 @@ const char* origin_name(Origin origin) {
   return "unknown";
 }
 
-uint32_t ReplayInput::find_ref(const std::vector<ElementRef>& refs, uint32_t elem) {
+uint32_t ReplayInput::find_ref(std::span<const ElementRef> refs, uint32_t elem) {
   const auto it = std::lower_bound(refs.begin(), refs.end(), elem,
                                    [](const ElementRef& ref, uint32_t wanted) { return ref.elem < wanted; });
   return it != refs.end() && it->elem == elem ? it->index : kNoIndex;
+}
+
+void ReplayInput::check_parts() const {
+  const auto bad = [](const char* what) {
+    throw std::invalid_argument(std::string("replay input: ") + what);
+  };
+  if (kind != TimelineKind::Blocks && kind != TimelineKind::Segments) bad("an unknown timeline kind");
+  const size_t count = elements.size();
+  for (const uint32_t elem : initial_stack)
+    if (elem >= count) bad("the initial stack names a missing element");
+  for (const ReplayAction& action : actions)
+    if (action.elem >= count) bad("an action names a missing element");
+  action_time_us.check_parts();
+  if (!action_time_us.empty() && action_time_us.size() != actions.size())
+    bad("action times of the wrong size");
+  for (const auto* refs : {&element_blocks, &element_segments}) {
+    for (size_t i = 0; i < refs->size(); ++i) {
+      if ((*refs)[i].elem >= count || (i > 0 && (*refs)[i - 1].elem > (*refs)[i].elem))
+        bad("element references out of range or order");
+    }
+  }
 }
 
 ActionEventWalk::ActionEventWalk(const ReplayInput& input) : input_(input), seen_(input.elements.size()) {
@@ -209,7 +231,7 @@ class ReplayDeriver {
   // memory_viz reverses initially_allocated; with no actions it promotes the last of the
   // reversed list (the first element added) to a single alloc at t = 0.
   void build_initial_stack() {
-    std::vector<uint32_t>& stack = out_.initial_stack;
+    Column<uint32_t>& stack = out_.initial_stack;
     stack.assign(initially_allocated_.rbegin(), initially_allocated_.rend());
     if (out_.actions.empty() && !stack.empty()) {
       push_action(stack.back(), kNoTime);  // a snapshot element: no alloc event

@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "core/snapshot/model.h"
 #include "core/timeline/action_times.h"
+#include "core/util/column.h"
 
 namespace snapscope {
 
@@ -68,20 +70,36 @@ struct ElementRef {
 struct ReplayInput {
   int device = 0;
   TimelineKind kind = TimelineKind::Blocks;
-  std::vector<ReplayElement> elements;       // memory_viz element order
-  std::vector<uint32_t> initial_stack;       // element ids live at t = 0, bottom to top
-  std::vector<ReplayAction> actions;         // in trace order
-  bool synthetic_action = false;             // trace had no actions; one initial element promoted
-  ActionTimes action_time_us;                // per action (kNoTime if absent); empty if no time_us at all
-  std::vector<ElementRef> element_blocks;    // SnapshotBlock elements' block, ascending elem
-  std::vector<ElementRef> element_segments;  // snapshot elements' segment, ascending elem
+  Column<ReplayElement> elements;       // memory_viz element order
+  Column<uint32_t> initial_stack;       // element ids live at t = 0, bottom to top
+  Column<ReplayAction> actions;         // in trace order
+  bool synthetic_action = false;        // trace had no actions; one initial element promoted
+  ActionTimes action_time_us;           // per action (kNoTime if absent); empty if no time_us at all
+  Column<ElementRef> element_blocks;    // SnapshotBlock elements' block, ascending elem
+  Column<ElementRef> element_segments;  // snapshot elements' segment, ascending elem
 
   // kNoIndex for elements without one.
   uint32_t block_of(uint32_t elem) const { return find_ref(element_blocks, elem); }
   uint32_t segment_of(uint32_t elem) const { return find_ref(element_segments, elem); }
 
+  // What a timeline image stores (core/store/timeline_image), in one order for both ways.
+  template <typename Self, typename Parts>
+  static void parts_of(Self& self, Parts& parts) {
+    parts.value(self.device);
+    parts.value(self.kind);
+    parts.value(self.synthetic_action);
+    parts.column(self.elements);
+    parts.column(self.initial_stack);
+    parts.column(self.actions);
+    PackedInt64s::parts_of(self.action_time_us, parts);
+    parts.column(self.element_blocks);
+    parts.column(self.element_segments);
+  }
+  // After parts_of has filled them: std::invalid_argument unless every element index is in range.
+  void check_parts() const;
+
  private:
-  static uint32_t find_ref(const std::vector<ElementRef>& refs, uint32_t elem);
+  static uint32_t find_ref(std::span<const ElementRef> refs, uint32_t elem);
 };
 
 // The raw trace index of each action's event, in action order. memory_viz's replay frees an

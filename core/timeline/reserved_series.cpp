@@ -1,19 +1,24 @@
 #include "core/timeline/reserved_series.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace snapscope {
 
 ReservedSeries::ReservedSeries(uint64_t initial, std::vector<ReservedStep> steps)
+    : ReservedSeries(initial, Column<ReservedStep>(std::move(steps))) {}
+
+ReservedSeries::ReservedSeries(uint64_t initial, Column<ReservedStep> steps)
     : initial_(initial), peak_(initial), steps_(std::move(steps)) {
-  for (const ReservedStep& step : steps_) peak_ = std::max(peak_, step.reserved);
+  for (const ReservedStep& step : std::as_const(steps_)) peak_ = std::max(peak_, step.reserved);
   build_max_tree();
 }
 
 void ReservedSeries::build_max_tree() {
   const size_t n = steps_.size();
   max_tree_.assign(2 * n, 0);
-  for (size_t i = 0; i < n; ++i) max_tree_[n + i] = steps_[i].reserved;
+  const Column<ReservedStep>& steps = steps_;  // read through const: a mapped view stays one
+  for (size_t i = 0; i < n; ++i) max_tree_[n + i] = steps[i].reserved;
   for (size_t i = n; i-- > 1;) max_tree_[i] = std::max(max_tree_[2 * i], max_tree_[2 * i + 1]);
 }
 

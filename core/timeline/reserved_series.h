@@ -14,12 +14,14 @@
 #include <vector>
 
 #include "core/snapshot/model.h"
+#include "core/util/column.h"
 
 namespace snapscope {
 
 struct ReservedStep {
   int64_t event = 0;      // raw trace index of an event that changed reserved bytes
   uint64_t reserved = 0;  // reserved bytes right after it
+  bool operator==(const ReservedStep&) const = default;
 };
 
 class ReservedSeries {
@@ -27,6 +29,7 @@ class ReservedSeries {
   ReservedSeries() = default;
   // `steps` ascending by event; `initial`: reserved before the first event.
   ReservedSeries(uint64_t initial, std::vector<ReservedStep> steps);
+  ReservedSeries(uint64_t initial, Column<ReservedStep> steps);  // a view too (timeline images)
 
   // Reserved bytes right after raw event `event` (-1: before the first event).
   uint64_t after_event(int64_t event) const;
@@ -35,7 +38,7 @@ class ReservedSeries {
   uint64_t initial() const { return initial_; }
   uint64_t final() const { return steps_.empty() ? initial_ : steps_.back().reserved; }
   uint64_t peak() const { return peak_; }
-  const std::vector<ReservedStep>& steps() const { return steps_; }
+  const Column<ReservedStep>& steps() const { return steps_; }
   // Whether a segment's change was impossible (more freed or unmapped than was reserved, or the
   // end total not reached): the trace and the segment snapshot disagree. The series is clamped.
   bool inconsistent() const { return inconsistent_; }
@@ -48,8 +51,8 @@ class ReservedSeries {
   uint64_t initial_ = 0;
   uint64_t peak_ = 0;
   bool inconsistent_ = false;
-  std::vector<ReservedStep> steps_;
-  std::vector<uint64_t> max_tree_;  // max over steps_[i].reserved, a bottom-up segment tree
+  Column<ReservedStep> steps_;
+  Column<uint64_t> max_tree_;  // max over steps_[i].reserved, a bottom-up segment tree
 };
 
 // The signed change an action makes to reserved bytes (0 for block actions and the rest).

@@ -192,6 +192,50 @@ void Timeline::build_checkpoints(const std::vector<uint32_t>& sampled_live_count
   }
 }
 
+void Timeline::check_parts() {
+  if (never_freed() >= kNoIndex || action_count() > std::numeric_limits<uint32_t>::max() / 4)
+    reject("too many actions");
+  steps_.rebuild_counts();
+  check_indices();
+}
+
+void Timeline::check_indices() const {
+  input_.check_parts();
+  total_.check_parts();
+  position_size_.check_parts();
+  const size_t elements = element_count(), positions = stack_order_.size(), actions = action_count();
+  if (stack_position_.size() != elements || positions > elements || steps_.size() != actions ||
+      total_.size() != actions + 1 || position_size_.size() != positions ||
+      position_free_state_.size() != positions || initial_positions_ != input_.initial_stack.size() ||
+      peak_action_ > actions) {
+    reject("timeline parts of inconsistent sizes");
+  }
+  for (size_t pos = 0; pos < positions; ++pos) {
+    const uint32_t elem = stack_order_[pos];
+    if (elem >= elements || stack_position_[elem] != pos) reject("stack order and positions disagree");
+    if (position_free_state_[pos] > never_freed()) reject("a free state past the end");
+  }
+  size_t placed = 0;
+  for (const uint32_t position : stack_position_) placed += position != kNoIndex;
+  if (placed != positions) reject("stack positions that no element holds");
+  // The k-th allocating action pushes position initial_positions_ + k; a free names a placed one.
+  uint32_t next = initial_positions_;
+  for (size_t action = 0; action < actions; ++action) {
+    const uint32_t pos = stack_position_[input_.actions[action].elem];
+    if (action_is_free(action) ? pos >= next : pos != next++) reject("actions and stack positions disagree");
+  }
+  if (next != positions) reject("actions and stack positions disagree");
+  const size_t checkpoints = actions / std::max<size_t>(checkpoint_interval_, 1) + 1;
+  if (checkpoint_interval_ == 0 || checkpoint_begin_.size() != checkpoints + 1 ||
+      checkpoint_begin_.front() != 0 || checkpoint_begin_.back() != checkpoint_positions_.size()) {
+    reject("checkpoints of inconsistent sizes");
+  }
+  for (size_t c = 1; c < checkpoint_begin_.size(); ++c)
+    if (checkpoint_begin_[c] < checkpoint_begin_[c - 1]) reject("checkpoints out of order");
+  for (const uint32_t pos : checkpoint_positions_)
+    if (pos >= positions) reject("a checkpoint names a missing position");
+}
+
 uint32_t Timeline::positions_allocated_by(size_t state) const {
   return initial_positions_ + static_cast<uint32_t>(steps_.allocs_before(std::min(state, action_count())));
 }

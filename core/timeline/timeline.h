@@ -25,6 +25,7 @@
 
 #include "core/timeline/action_steps.h"
 #include "core/timeline/replay_input.h"
+#include "core/util/column.h"
 #include "core/util/compact_sizes.h"
 #include "core/util/packed_int64s.h"
 
@@ -42,6 +43,34 @@ class Timeline {
   static constexpr size_t kDefaultCheckpointBudget = size_t{64} << 20;
 
   explicit Timeline(ReplayInput input, size_t checkpoint_budget_bytes = kDefaultCheckpointBudget);
+
+  // A timeline image (core/store/timeline_image) stores what the replay made, and reads it
+  // back without replaying: parts_of names every array and figure in one order for both ways.
+  template <typename Self, typename Parts>
+  static void parts_of(Self& self, Parts& parts) {
+    ReplayInput::parts_of(self.input_, parts);
+    parts.column(self.stack_order_);
+    parts.column(self.stack_position_);
+    CompactSizes::parts_of(self.position_size_, parts);
+    parts.column(self.position_free_state_);
+    parts.value(self.initial_positions_);
+    PackedInt64s::parts_of(self.total_, parts);
+    ActionSteps::parts_of(self.steps_, parts);
+    parts.value(self.max_size_);
+    parts.value(self.peak_bytes_);
+    parts.value(self.peak_action_);
+    parts.value(self.checkpoint_interval_);
+    parts.column(self.checkpoint_positions_);
+    parts.column(self.checkpoint_begin_);
+  }
+  struct FromParts {};
+  // The timeline that `read` holds, checked so that no query reads outside its arrays
+  // (std::invalid_argument otherwise). The figures are trusted as stored, not recomputed.
+  template <typename Parts>
+  Timeline(FromParts, Parts& read) {
+    parts_of(*this, read);
+    check_parts();
+  }
 
   const ReplayInput& input() const { return input_; }
   const ReplayElement& element(uint32_t elem) const { return input_.elements[elem]; }
@@ -124,6 +153,8 @@ class Timeline {
   void apply_action(size_t action, std::vector<uint32_t>& live_positions);
   uint32_t push_position(uint32_t elem);
   void compute_peaks();
+  void check_parts();          // after reading parts: the step counts rebuilt, then check_indices()
+  void check_indices() const;  // const: a view is never copied by reading it
   void build_checkpoints(const std::vector<uint32_t>& sampled_live_counts, size_t budget_bytes);
   size_t choose_checkpoint_interval(const std::vector<uint32_t>& sampled_live_counts,
                                     size_t budget_bytes) const;
@@ -135,12 +166,12 @@ class Timeline {
   void visit_live(size_t state, Visit&& visit) const;
 
   ReplayInput input_;
-  std::vector<uint32_t> stack_order_;     // stack position -> elem
-  std::vector<uint32_t> stack_position_;  // elem -> stack position (kNoIndex if never live)
+  Column<uint32_t> stack_order_;     // stack position -> elem
+  Column<uint32_t> stack_position_;  // elem -> stack position (kNoIndex if never live)
   // Per stack position, so live-set scans read memory in order. Alloc states need no array:
   // positions past the initial stack are pushed by the allocating actions, in order (steps_).
   CompactSizes position_size_;
-  std::vector<uint32_t> position_free_state_;
+  Column<uint32_t> position_free_state_;
   uint32_t initial_positions_ = 0;  // the initial stack's size
   PackedInt64s total_;              // action_count()+1 entries, bytes as int64 (they wrap back exactly)
   ActionSteps steps_;               // per action: frees? 4 steps?
@@ -151,8 +182,8 @@ class Timeline {
   // checkpoint_positions_[checkpoint_begin_[c], checkpoint_begin_[c + 1]). Positions allocated
   // after a checkpoint form one contiguous range, so a query scans the checkpoint, then that range.
   size_t checkpoint_interval_ = 1;
-  std::vector<uint32_t> checkpoint_positions_;
-  std::vector<uint64_t> checkpoint_begin_;
+  Column<uint32_t> checkpoint_positions_;
+  Column<uint64_t> checkpoint_begin_;
 };
 
 // A Timeline over `input`, read from `file`. The replay refuses an inconsistent input (live

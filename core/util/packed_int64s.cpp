@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 
 #include "core/util/prefault.h"
 
@@ -11,6 +12,21 @@ namespace snapscope {
 PackedInt64s::PackedInt64s(std::initializer_list<int64_t> values) {
   reserve(values.size());
   for (const int64_t value : values) push_back(value);
+}
+
+void PackedInt64s::check_parts() const {
+  const auto bad = [](const char* what) {
+    throw std::invalid_argument(std::string("packed values: ") + what);
+  };
+  const size_t runs = (offsets_.size() + kRun - 1) / kRun;
+  if (bases_.size() != runs || run_wide_.size() != runs) bad("run arrays of the wrong size");
+  if (wide_.size() % kRun != 0) bad("wide values not in whole runs");
+  const size_t wide_runs = wide_.size() / kRun;
+  for (const uint32_t block : run_wide_)
+    if (block != kNotWide && block >= wide_runs) bad("a wide run past the wide values");
+  for (size_t index = 0; index < offsets_.size(); ++index) {
+    if (offsets_[index] == kWide && run_wide_[index / kRun] == kNotWide) bad("a wide value in a narrow run");
+  }
 }
 
 void PackedInt64s::reserve(size_t count) {

@@ -14,6 +14,7 @@
 #include <limits>
 #include <vector>
 
+#include "core/util/column.h"
 #include "core/util/prefault.h"
 
 namespace snapscope {
@@ -98,6 +99,17 @@ class PackedInt64s {
   MemoryRange offsets_memory() const { return {offsets_.data(), offsets_.capacity() * sizeof(uint32_t)}; }
   friend bool operator==(const PackedInt64s& a, const PackedInt64s& b);
 
+  // What a timeline image stores (core/store/timeline_image), in one order for both ways.
+  template <typename Self, typename Parts>
+  static void parts_of(Self& self, Parts& parts) {
+    parts.column(self.offsets_);
+    parts.column(self.bases_);
+    parts.column(self.run_wide_);
+    parts.column(self.wide_);
+  }
+  // After parts_of has filled them: std::invalid_argument unless every read stays inside them.
+  void check_parts() const;
+
  private:
   static constexpr size_t kRun = 256;  // a run that needs one whole value keeps this many whole
   static constexpr int64_t kAbsentValue = std::numeric_limits<int64_t>::min();
@@ -109,10 +121,10 @@ class PackedInt64s {
   size_t wide_slot(size_t index) const { return size_t{run_wide_[index / kRun]} * kRun + index % kRun; }
   void make_wide(size_t run);  // moves the run's values into wide_
 
-  std::vector<uint32_t> offsets_;   // per value: kBias + its distance from its run's base, or a marker
-  std::vector<int64_t> bases_;      // per run: its first value other than kAbsentValue (that: none yet)
-  std::vector<uint32_t> run_wide_;  // per run: its block of kRun values in wide_, or kNotWide
-  std::vector<int64_t> wide_;       // the wide runs' values, kRun per run
+  Column<uint32_t> offsets_;   // per value: kBias + its distance from its run's base, or a marker
+  Column<int64_t> bases_;      // per run: its first value other than kAbsentValue (that: none yet)
+  Column<uint32_t> run_wide_;  // per run: its block of kRun values in wide_, or kNotWide
+  Column<int64_t> wide_;       // the wide runs' values, kRun per run
 };
 
 }  // namespace snapscope

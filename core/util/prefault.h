@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include "core/util/column.h"
+
 namespace snapscope {
 
 struct MemoryRange {
@@ -35,6 +37,11 @@ void advise_huge_pages(const void* begin, size_t bytes);
 template <typename T, typename Allocator>
 void advise_huge_pages(const std::vector<T, Allocator>& reserved) {
   advise_huge_pages(reserved.data(), reserved.capacity() * sizeof(T));
+}
+// The same for an owned Column (a view is never written).
+template <typename T>
+void advise_huge_pages(Column<T>& reserved) {
+  if (!reserved.is_view()) advise_huge_pages(reserved.data(), reserved.capacity() * sizeof(T));
 }
 
 }  // namespace snapscope

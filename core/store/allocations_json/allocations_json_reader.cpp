@@ -215,7 +215,7 @@ class ElementsReader {
   }
 
   // Block / segment: -1 is the default (no entry).
-  void read_refs(ElementField field, std::vector<ElementRef>& refs) const {
+  void read_refs(ElementField field, Column<ElementRef>& refs) const {
     read_pairs(field, [&](uint32_t elem, int64_t value) {
       if (value == -1) return true;
       if (value < 0 || value >= int64_t{kNoIndex}) return false;
@@ -230,7 +230,7 @@ class ElementsReader {
     const RawColumn& raw = raw_column(name);
     if (raw.empty()) return;
     DenseColumn column(failer_, raw, name, plan_.element_count);
-    const std::vector<ReplayElement>& elements = plan_.input->elements;
+    const Column<ReplayElement>& elements = plan_.input->elements;
     column.read(0, elements.size(), [&](size_t i, int64_t value) {
       if (value != elements[i].source_event()) column.invalid();
     });

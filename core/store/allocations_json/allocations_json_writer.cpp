@@ -22,7 +22,7 @@ void write_array(JsonTextWriter& out, const Values& values, Encode encode) {
 
 // (index, value) pairs of the elements whose value is not the column's default.
 void write_sparse_column(JsonTextWriter& out, const allocations_json::ElementColumn& column,
-                         const std::vector<ReplayElement>& elements) {
+                         const Column<ReplayElement>& elements) {
   out.raw("[");
   bool first = true;
   for (size_t i = 0; i < elements.size(); ++i) {
@@ -38,7 +38,7 @@ void write_sparse_column(JsonTextWriter& out, const allocations_json::ElementCol
 }
 
 // Snapshot elements' blocks or segments: already (elem, index) pairs.
-void write_refs(JsonTextWriter& out, const std::vector<ElementRef>& refs) {
+void write_refs(JsonTextWriter& out, const Column<ElementRef>& refs) {
   out.raw("[");
   bool first = true;
   for (const ElementRef& ref : refs) {

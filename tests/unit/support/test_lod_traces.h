@@ -91,7 +91,7 @@ struct RefAllocation {
 
 // stacks[s]: the live allocations in state s, bottom to top.
 inline std::vector<std::vector<RefAllocation>> reference_stacks(const ReplayInput& input) {
-  std::vector<uint32_t> stack(input.initial_stack);
+  std::vector<uint32_t> stack(input.initial_stack.begin(), input.initial_stack.end());
   auto layout = [&] {
     std::vector<RefAllocation> out;
     uint64_t offset = 0;

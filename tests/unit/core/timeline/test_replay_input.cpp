@@ -167,7 +167,7 @@ TEST_CASE("replay input: snapshot blocks not live at trace end become ghosts") {
   CHECK(input.elements[3].addr == 1350);
   CHECK(input.block_of(3) == 3);
   CHECK(input.block_of(0) == kNoIndex);
-  CHECK(input.element_blocks == std::vector<ElementRef>{{2, 0}, {3, 3}});
+  CHECK(input.element_blocks == Column<ElementRef>{{2, 0}, {3, 3}});
   CHECK(input.initial_stack == Elems{3, 2});
   CHECK(action_elems(input) == Elems{0, 1, 0});
 }
