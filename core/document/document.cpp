@@ -17,6 +17,7 @@
 #include "core/convert/staging_dir.h"
 #include "core/document/cache_entry_check.h"
 #include "core/document/conversion_cache.h"
+#include "core/document/document_image.h"
 #include "core/document/folders.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/allocations_json/allocations_json.h"
@@ -206,7 +207,6 @@ AllocationsFile read_checked_layout(const fs::path& dir, const std::string& open
 // The layout of `path`'s converted directory. A cache entry that fails the checks (truncated,
 // tampered with) is removed and converted again, once.
 AllocationsFile open_layout(const std::string& path, Document& document, LoadProgress& progress) {
-  document.directory = converted_directory_for(path, progress);
   if (fs::is_directory(path)) return read_checked_layout(document.directory, path, progress);
   try {
     return read_checked_layout(document.directory, path, progress);
@@ -240,16 +240,30 @@ void build_first_pyramids(const Document& document) {
   run_beside([&] { first.pyramid(TimelineKind::Segments); }, [&] { first.pyramid(TimelineKind::Blocks); });
 }
 
-}  // namespace
+// A cache entry's document from its timelines.img; false (nothing done) without a current one.
+bool open_from_image(const std::string& path, Document& document, LoadProgress& progress) {
+  if (fs::is_directory(path)) return false;  // the user's own directory: no image is written there
+  progress.stage = LoadProgress::Reading;
+  std::optional<std::vector<LoadedDevice>> devices = timelines_from_image(document.directory, progress);
+  if (!devices) {
+    document.wants_image = true;
+    return false;
+  }
+  for (LoadedDevice& device : *devices) {
+    const bool timed = has_time(device.blocks.input());
+    document.devices.emplace_back(device.device, std::move(device.blocks), std::move(device.segments),
+                                  std::move(device.reserved), timed);
+  }
+  return true;
+}
 
-std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& progress) {
-  auto document = std::make_unique<Document>();
-  document->opened_path = path;
-  AllocationsFile layout = open_layout(path, *document, progress);
+// Both timelines and the reserved series of every device, replayed from the layout file.
+void replay_layout(const std::string& path, Document& document, LoadProgress& progress) {
+  AllocationsFile layout = open_layout(path, document, progress);
   progress.fraction = 0;
   progress.stage = LoadProgress::Indexing;
   const size_t count = layout.devices.size();
-  const ElementsDbReader db(document->elements_db().string());
+  const ElementsDbReader db(document.elements_db().string());
   for (size_t i = 0; i < count; ++i) {
     DeviceLayout& device = layout.devices[i];
     const bool timed = has_time(device.blocks);
@@ -263,10 +277,19 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
           reserved = read_reserved_series(db, device.device);
         },
         [&] { blocks.emplace(timeline_from_file(path, std::move(device.blocks))); });
-    document->devices.emplace_back(device.device, std::move(*blocks), std::move(*segments),
-                                   std::move(reserved), timed);
+    document.devices.emplace_back(device.device, std::move(*blocks), std::move(*segments),
+                                  std::move(reserved), timed);
     progress.fraction = static_cast<float>(i + 1) / static_cast<float>(count);
   }
+}
+
+}  // namespace
+
+std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& progress) {
+  auto document = std::make_unique<Document>();
+  document->opened_path = path;
+  document->directory = converted_directory_for(path, progress);
+  if (!open_from_image(path, *document, progress)) replay_layout(path, *document, progress);
   const StageTimer timer(&progress.stages, "pyramids");
   build_first_pyramids(*document);
   progress.stage = LoadProgress::Done;
@@ -319,6 +342,20 @@ std::unique_ptr<Document> document_before_database(const std::string& path, cons
   return document;
 }
 
+// A cache hit: its document goes to `early`, then the timelines it had to replay (if it did) are
+// stored in its timelines.img behind the window, for the next open.
+std::unique_ptr<Document> open_cached_document(const std::string& path, LoadProgress& progress,
+                                               const EarlyDocument& early) {
+  std::unique_ptr<Document> document = open_document(path, progress);
+  if (!document->wants_image) return document;
+  const fs::path dir = document->directory;
+  ReplayedDevices replayed;
+  for (const DeviceDocument& device : document->devices) replayed.push_back(device.replayed());
+  early(std::move(document));
+  store_timeline_image(dir, replayed, progress);
+  return nullptr;
+}
+
 }  // namespace
 
 std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgress& progress,
@@ -328,12 +365,14 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
   const std::optional<fs::path> known = remembered_conversion_cache_dir(path);
   if (known) discard_unverified_cache_entry(*known, path);  // converted again below if it did not verify
   // A cache hit opens as usual (finding the entry again reads the content-key memo, not the file).
-  if (known && !allocations_file_in(*known).empty()) return open_document(path, progress);
+  if (known && !allocations_file_in(*known).empty()) return open_cached_document(path, progress, early);
   const CacheEntry entry = known ? CacheEntry(*known) : CacheEntry(path, progress);
 
   // Set at the hand-over (so its clock counts the wait for the database); null before it.
   std::shared_ptr<PendingDatabase> pending;
+  ReplayedDevices handed_over;  // stored in the entry's timelines.img once it is complete
   const auto hand_over = [&](const ReplayedDevices& replayed) {
+    handed_over = replayed;
     auto waiting = std::make_shared<PendingDatabase>();
     std::unique_ptr<Document> document;
     {
@@ -350,7 +389,7 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
   try {
     convert_into_cache(path, entry, progress, hand_over, on_events);
   } catch (const CacheEntryExists&) {
-    return open_document(path, progress);  // the memo now has the key: no second hash
+    return open_cached_document(path, progress, early);  // the memo now has the key: no second hash
   } catch (const std::exception& error) {
     if (!pending) throw;
     pending->fail(error.what());  // the chart stays; the panels that need the database say why
@@ -363,6 +402,7 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
   } catch (const std::exception&) {
     // Bookkeeping only: the entry is complete and in use whether or not the others were trimmed.
   }
+  store_timeline_image(entry.dir(), handed_over, progress);
   return nullptr;
 }
 

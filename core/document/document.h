@@ -60,6 +60,9 @@ struct DeviceDocument {
   const ReservedSeries& reserved;  // the one reserved figure (reserved_series.h)
   bool has_time = false;           // the trace carries time_us
 
+  // The timelines as one shared object: whoever keeps it may read them after the document closes.
+  const std::shared_ptr<const ReplayedDevice>& replayed() const { return timelines_; }
+
   const Timeline& timeline(TimelineKind kind) const {
     return kind == TimelineKind::Blocks ? blocks : segments;
   }
@@ -83,6 +86,9 @@ struct Document {
   // Set when the chart came before the database: the conversion is still writing `directory`
   // (which does not exist until it is Ready). Null: the directory was complete when opened.
   std::shared_ptr<PendingDatabase> pending_database;
+  // A cache entry whose timelines were replayed from its layout file: its timelines.img is
+  // missing or stale, and the loader writes one (document_image.h).
+  bool wants_image = false;
 
   const DeviceDocument* find_device(int device) const;
   std::filesystem::path elements_db() const;

@@ -22,49 +22,17 @@
 #include "core/document/document_loader.h"
 #include "core/document/folders.h"
 #include "core/store/elements_db/sqlite_handle.h"
+#include "unit/support/cache_home.h"
 #include "unit/support/replay_checks.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
+using snapscope::test::CacheHome;
+using snapscope::test::FreshPickle;
 using snapscope::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-// Points XDG_CACHE_HOME at `dir` for the scope.
-class CacheHome {
- public:
-  explicit CacheHome(const fs::path& dir) {
-    const char* old = std::getenv("XDG_CACHE_HOME");
-    had_ = old != nullptr;
-    if (had_) saved_ = old;
-    setenv("XDG_CACHE_HOME", dir.c_str(), 1);
-  }
-  ~CacheHome() {
-    if (had_) {
-      setenv("XDG_CACHE_HOME", saved_.c_str(), 1);
-    } else {
-      unsetenv("XDG_CACHE_HOME");
-    }
-  }
-  CacheHome(const CacheHome&) = delete;
-  CacheHome& operator=(const CacheHome&) = delete;
-
- private:
-  bool had_ = false;
-  std::string saved_;
-};
-
-// A fresh pickle (the standard fixture) and an empty conversion cache, for one test.
-struct FreshPickle {
-  TempDir dir;
-  CacheHome home{dir / "xdg"};
-  fs::path pickle = write(dir / "s.pickle");
-  static fs::path write(const fs::path& path) {
-    test::write_file(path, test::pickle_bytes(test::standard_fixture()));
-    return path;
-  }
-};
 
 // open_document_early's one-line error ("" if it did not throw); `called`: a document came early.
 std::string early_open_error(const fs::path& pickle, LoadProgress& progress, bool& called) {
