@@ -209,6 +209,13 @@ void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const
 
 }  // namespace
 
+std::vector<ImagedDevice> imaged_devices(const ReplayedDevices& devices) {
+  std::vector<ImagedDevice> imaged;
+  for (const auto& device : devices)
+    imaged.push_back({device->device, &device->blocks, &device->segments, &device->reserved});
+  return imaged;
+}
+
 namespace {
 
 ConvertSummary convert_into(const ConvertOptions& options, StagingDirectory& staging, const Stopwatch& total);
@@ -266,6 +273,12 @@ ConvertSummary convert_into(const ConvertOptions& options, StagingDirectory& sta
   timings.read_cpu_s = total.cpu_s();
   devices = devices_to_convert(snapshot, options);
   derive_and_write(snapshot, devices, options, staging.path(), db, replays, timings);
+  if (options.timeline_image) {  // on this thread, which would otherwise wait for the database
+    ReplayedDevices replayed;
+    for (const auto& replay : replays) replayed.push_back(replay->timelines);
+    write_timeline_image_quietly(staging.path() / kTimelineImageName, staging.path() / kAllocationsFileName,
+                                 imaged_devices(replayed), options.stage_log);
+  }
 
   const Stopwatch wait;
   ConvertSummary summary = make_summary(snapshot, options, replays);

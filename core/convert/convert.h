@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/store/elements_db/device_stats.h"
+#include "core/store/timeline_image/timeline_image.h"
 #include "core/timeline/timeline.h"
 #include "core/util/stage_log.h"
 
@@ -35,6 +36,8 @@ struct ReplayedDevice {
   ReservedSeries reserved;  // reserved bytes after each event (segment_map / unmap counted)
 };
 using ReplayedDevices = std::vector<std::shared_ptr<const ReplayedDevice>>;
+// What write_timeline_image stores of them.
+std::vector<ImagedDevice> imaged_devices(const ReplayedDevices& devices);
 
 struct ConvertOptions {
   std::string input;
@@ -58,6 +61,9 @@ struct ConvertOptions {
   // has returned, run below the window's and the chart's priority (background_priority.h),
   // which on two cores put the first frame 0.5 s after the timelines.
   bool behind_the_window = false;
+  // Also write timelines.img (core/store/timeline_image) into the output, while the database
+  // thread finishes: a viewer's cache entry, whose next open maps it instead of replaying.
+  bool timeline_image = false;
   // When set, output_dir only says where the staging directory goes (its parent); this names the
   // output just before the staging directory is renamed to it (a viewer hashing the pickle for
   // its cache entry while it is being read). It must be in output_dir's parent directory.

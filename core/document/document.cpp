@@ -134,6 +134,7 @@ void convert_into_cache(const std::string& path, const CacheEntry& entry, LoadPr
   options.on_events = std::move(on_events);
   options.stage_log = &progress.stages;
   options.behind_the_window = static_cast<bool>(options.on_timelines);
+  options.timeline_image = true;  // the next open maps it
   options.on_progress = [&](const ConvertProgress& step) {
     if (progress.cancel && step.stage == ConvertStage::Reading) throw LoadCancelled();
     if (step.stage == ConvertStage::Reading && entry.names_existing_entry()) throw CacheEntryExists();
@@ -370,9 +371,7 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
 
   // Set at the hand-over (so its clock counts the wait for the database); null before it.
   std::shared_ptr<PendingDatabase> pending;
-  ReplayedDevices handed_over;  // stored in the entry's timelines.img once it is complete
   const auto hand_over = [&](const ReplayedDevices& replayed) {
-    handed_over = replayed;
     auto waiting = std::make_shared<PendingDatabase>();
     std::unique_ptr<Document> document;
     {
@@ -402,7 +401,6 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
   } catch (const std::exception&) {
     // Bookkeeping only: the entry is complete and in use whether or not the others were trimmed.
   }
-  store_timeline_image(entry.dir(), handed_over, progress);
   return nullptr;
 }
 

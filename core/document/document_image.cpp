@@ -29,15 +29,15 @@ std::optional<std::vector<LoadedDevice>> timelines_from_image(const fs::path& di
   const fs::path image = dir / kTimelineImageName;
   std::error_code error;
   if (!fs::exists(image, error)) return std::nullopt;
-  const ImageSources sources{allocations_file_in(dir), dir / kElementsDbName};
-  if (sources.layout_file.empty()) return std::nullopt;
-  const std::string db_path = sources.database.string();
+  const fs::path layout_file = allocations_file_in(dir);
+  if (layout_file.empty()) return std::nullopt;
+  const std::string db_path = (dir / kElementsDbName).string();
   try {
     std::optional<std::vector<LoadedDevice>> devices;
     run_beside(
         [&] {
           const StageTimer timer(&progress.stages, std::string("map ") + kTimelineImageName);
-          devices = read_timeline_image(image, sources);
+          devices = read_timeline_image(image, layout_file);
         },
         [&] {
           const StageTimer timer(&progress.stages, "check elements.db");
@@ -57,15 +57,8 @@ std::optional<std::vector<LoadedDevice>> timelines_from_image(const fs::path& di
 
 void store_timeline_image(const fs::path& dir, const ReplayedDevices& devices, LoadProgress& progress) {
   lower_thread_priority(kBulkWorkNice);
-  const StageTimer timer(&progress.stages, std::string("write ") + kTimelineImageName);
-  std::vector<ImagedDevice> imaged;
-  for (const auto& device : devices)
-    imaged.push_back({device->device, &device->blocks, &device->segments, &device->reserved});
-  try {
-    write_timeline_image(dir / kTimelineImageName, {allocations_file_in(dir), dir / kElementsDbName}, imaged);
-  } catch (const std::exception&) {
-    // A full disk or a removed entry: the next open replays, as it did before images.
-  }
+  write_timeline_image_quietly(dir / kTimelineImageName, allocations_file_in(dir), imaged_devices(devices),
+                               &progress.stages);
 }
 
 }  // namespace snapscope

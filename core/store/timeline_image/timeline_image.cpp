@@ -38,9 +38,10 @@ struct Header {
   std::array<char, 8> magic = kMagic;
   uint32_t version = kImageVersion;
   uint32_t byte_order = kByteOrder;
-  FileStamp layout, database;
+  FileStamp layout;  // the layout file it was made from
   uint64_t device_count = 0;
   uint64_t file_bytes = 0;  // the whole file: a shorter one was cut
+  uint64_t unused[2] = {};
 };
 static_assert(sizeof(Header) == 64 && std::is_trivially_copyable_v<Header>);
 
@@ -200,11 +201,9 @@ void write_devices(Writer& out, const Header& header, const std::vector<ImagedDe
 
 }  // namespace
 
-void write_timeline_image(const fs::path& image, const ImageSources& sources,
-                          const std::vector<ImagedDevice>& devices) {
+void write_timeline_image(const fs::path& image, const fs::path& layout_file, const std::vector<ImagedDevice>& devices) {
   Header header;
-  header.layout = stamp_of(sources.layout_file);
-  header.database = stamp_of(sources.database);
+  header.layout = stamp_of(layout_file);
   header.device_count = devices.size();
   // The size goes into the header first: the layout is known before a byte is written.
   CountingWriter counter;
@@ -217,8 +216,17 @@ void write_timeline_image(const fs::path& image, const ImageSources& sources,
   file.commit();
 }
 
-std::optional<std::vector<LoadedDevice>> read_timeline_image(const fs::path& image,
-                                                             const ImageSources& sources) {
+void write_timeline_image_quietly(const fs::path& image, const fs::path& layout_file,
+                                  const std::vector<ImagedDevice>& devices, StageLog* log) {
+  const StageTimer timer(log, std::string("write ") + kTimelineImageName);
+  try {
+    write_timeline_image(image, layout_file, devices);
+  } catch (const std::exception&) {
+    // A full disk or a removed directory: the next open replays, as it did before images.
+  }
+}
+
+std::optional<std::vector<LoadedDevice>> read_timeline_image(const fs::path& image, const fs::path& layout_file) {
   std::error_code missing;
   if (!fs::exists(image, missing)) return std::nullopt;
   const std::string path = image.string();
@@ -230,8 +238,7 @@ std::optional<std::vector<LoadedDevice>> read_timeline_image(const fs::path& ima
   if (header.version != kImageVersion || header.byte_order != kByteOrder)
     return std::nullopt;  // another build's
   if (header.file_bytes != file->text().size()) in.fail("cut short or padded");
-  if (header.layout != stamp_of(sources.layout_file) || header.database != stamp_of(sources.database))
-    return std::nullopt;  // made from other files
+  if (header.layout != stamp_of(layout_file)) return std::nullopt;  // made from another layout file
   if (header.device_count > file->text().size() / sizeof(uint64_t)) in.fail("too many devices");
   std::vector<LoadedDevice> devices;
   devices.reserve(header.device_count);

@@ -4,8 +4,9 @@
 // VM zeroes every page first): a view of the page cache needs neither zeroing nor copying.
 //
 // The file is derived data of one cache entry and is trusted no more than the rest of it. It
-// names the size and modification time of the allocations file and elements.db it was made
-// from (a file that does not match them is stale and ignored), and every array is checked as
+// names the size and modification time of the layout file (allocations.json) it was made from
+// (an image that does not match it is stale and ignored; elements.db is checked against the
+// image's layout at every open, as against the layout file's), and every array is checked as
 // it is read: sizes, element and position indices, cross-references (Timeline::check_parts), so
 // that no query can read outside it. A malformed file is an InputError naming it.
 //
@@ -21,6 +22,7 @@
 
 #include "core/timeline/reserved_series.h"
 #include "core/timeline/timeline.h"
+#include "core/util/stage_log.h"
 
 namespace snapscope {
 
@@ -33,16 +35,15 @@ struct ImagedDevice {
   const ReservedSeries* reserved = nullptr;
 };
 
-// The two files an image is made from; it is stale once either changes.
-struct ImageSources {
-  std::filesystem::path layout_file;  // allocations.json(.zst)
-  std::filesystem::path database;     // elements.db
-};
-
-// Writes the image to `image` for `sources` as they are now: a temporary file renamed into
-// place, so a reader sees a whole image or none. Throws std::runtime_error when it cannot.
-void write_timeline_image(const std::filesystem::path& image, const ImageSources& sources,
+// Writes the image to `image` for `layout_file` (allocations.json(.zst)) as it is now: a
+// temporary file renamed into place, so a reader sees a whole image or none. Throws
+// std::runtime_error when it cannot.
+void write_timeline_image(const std::filesystem::path& image, const std::filesystem::path& layout_file,
                           const std::vector<ImagedDevice>& devices);
+// The same, best effort (a full disk, a removed directory: the next open replays), timed as
+// "write timelines.img" in `log` (may be null).
+void write_timeline_image_quietly(const std::filesystem::path& image, const std::filesystem::path& layout_file,
+                                  const std::vector<ImagedDevice>& devices, StageLog* log);
 
 struct LoadedDevice {
   int device = 0;
@@ -52,9 +53,9 @@ struct LoadedDevice {
 };
 
 // The image at `image`, its arrays mapped (they keep the mapping alive): nullopt when there is
-// none or it was made from other files than `sources` as they are now. Throws InputError
-// ("<image>: <reason>") when it is malformed.
+// none or it was made from another layout file than `layout_file` as it is now. Throws
+// InputError ("<image>: <reason>") when it is malformed.
 std::optional<std::vector<LoadedDevice>> read_timeline_image(const std::filesystem::path& image,
-                                                             const ImageSources& sources);
+                                                             const std::filesystem::path& layout_file);
 
 }  // namespace snapscope

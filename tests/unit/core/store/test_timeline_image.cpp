@@ -1,6 +1,7 @@
 // timelines.img: a random replay written and mapped back answers every query as the replay did;
-// a stale image is ignored; a damaged one is refused with its name, or (where the damage stays
-// inside what the checks can tell) still reads only inside its arrays (ASan's job in CI).
+// an image of another layout file is ignored; a damaged one is refused with its name, or (where
+// the damage stays inside what the checks can tell) still reads only inside its arrays (ASan's
+// job in CI).
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -54,10 +55,10 @@ ReplayInput random_input(std::mt19937_64& rng, size_t action_count, TimelineKind
   return input;
 }
 
-// One device's replay, and the two files an image stands for.
+// One device's replay, and the layout file its image stands for.
 struct Fixture {
   test::TempDir dir;
-  ImageSources sources{dir / "allocations.json.zst", dir / "elements.db"};
+  fs::path layout = dir / "allocations.json.zst";
   fs::path image = dir / kTimelineImageName;
   std::mt19937_64 rng{20261130};
   // A small checkpoint budget: many checkpoints.
@@ -66,10 +67,9 @@ struct Fixture {
   ReservedSeries reserved{1 << 20, std::vector<ReservedStep>{{2, 3 << 20}, {9, 2 << 20}}};
 
   Fixture() {
-    test::write_file(sources.layout_file, "layout");
-    test::write_file(sources.database, "database");
+    test::write_file(layout, "layout");
     reserved.mark_inconsistent();
-    write_timeline_image(image, sources, {{3, &blocks, &segments, &reserved}});
+    write_timeline_image(image, layout, {{3, &blocks, &segments, &reserved}});
   }
 };
 
@@ -115,7 +115,7 @@ std::string read_bytes(const fs::path& path) {
 
 TEST_CASE("timeline image: mapped back, both timelines and the reserved series answer as replayed") {
   const Fixture fixture;
-  auto devices = read_timeline_image(fixture.image, fixture.sources);
+  auto devices = read_timeline_image(fixture.image, fixture.layout);
   REQUIRE(devices.has_value());
   REQUIRE(devices->size() == 1);
   const LoadedDevice& device = devices->front();
@@ -130,18 +130,17 @@ TEST_CASE("timeline image: mapped back, both timelines and the reserved series a
   CHECK(device.reserved.max_between(0, 20) == 3 << 20);
 }
 
-TEST_CASE("timeline image: none, or made from other files, is not read") {
+TEST_CASE("timeline image: none, or made from another layout file, is not read") {
   Fixture fixture;
-  CHECK_FALSE(read_timeline_image(fixture.dir / "missing.img", fixture.sources).has_value());
-  // The layout file rewritten (another size and time) or elements.db touched: the image is stale.
-  test::write_file(fixture.sources.layout_file, "layout, converted again");
-  CHECK_FALSE(read_timeline_image(fixture.image, fixture.sources).has_value());
-  write_timeline_image(fixture.image, fixture.sources,
+  CHECK_FALSE(read_timeline_image(fixture.dir / "missing.img", fixture.layout).has_value());
+  // The layout file rewritten (another size and time), or only touched: the image is stale.
+  test::write_file(fixture.layout, "layout, converted again");
+  CHECK_FALSE(read_timeline_image(fixture.image, fixture.layout).has_value());
+  write_timeline_image(fixture.image, fixture.layout,
                        {{3, &fixture.blocks, &fixture.segments, &fixture.reserved}});
-  REQUIRE(read_timeline_image(fixture.image, fixture.sources).has_value());
-  fs::last_write_time(fixture.sources.database,
-                      fs::last_write_time(fixture.sources.database) + std::chrono::seconds(5));
-  CHECK_FALSE(read_timeline_image(fixture.image, fixture.sources).has_value());
+  REQUIRE(read_timeline_image(fixture.image, fixture.layout).has_value());
+  fs::last_write_time(fixture.layout, fs::last_write_time(fixture.layout) + std::chrono::seconds(5));
+  CHECK_FALSE(read_timeline_image(fixture.image, fixture.layout).has_value());
 }
 
 TEST_CASE("timeline image: a cut, padded or foreign file is refused with its name") {
@@ -150,7 +149,7 @@ TEST_CASE("timeline image: a cut, padded or foreign file is refused with its nam
   const auto refusal = [&](const std::string& damaged) -> std::string {
     test::write_file(fixture.image, damaged);
     try {
-      (void)read_timeline_image(fixture.image, fixture.sources);
+      (void)read_timeline_image(fixture.image, fixture.layout);
     } catch (const InputError& error) {
       return error.what();
     }
@@ -180,7 +179,7 @@ TEST_CASE("timeline image: damaged anywhere, it is refused or reads only inside 
       std::memcpy(damaged.data() + offset, &value, std::min<size_t>(sizeof value, damaged.size() - offset));
       test::write_file(fixture.image, damaged);
       try {
-        const auto devices = read_timeline_image(fixture.image, fixture.sources);
+        const auto devices = read_timeline_image(fixture.image, fixture.layout);
         REQUIRE(devices.has_value());
         for (const LoadedDevice& device : *devices) {
           exercise(device.blocks);
