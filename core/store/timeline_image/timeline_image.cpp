@@ -201,7 +201,8 @@ void write_devices(Writer& out, const Header& header, const std::vector<ImagedDe
 
 }  // namespace
 
-void write_timeline_image(const fs::path& image, const fs::path& layout_file, const std::vector<ImagedDevice>& devices) {
+void write_timeline_image(const fs::path& image, const fs::path& layout_file,
+                          const std::vector<ImagedDevice>& devices) {
   Header header;
   header.layout = stamp_of(layout_file);
   header.device_count = devices.size();
@@ -226,7 +227,8 @@ void write_timeline_image_quietly(const fs::path& image, const fs::path& layout_
   }
 }
 
-std::optional<std::vector<LoadedDevice>> read_timeline_image(const fs::path& image, const fs::path& layout_file) {
+std::optional<std::vector<LoadedDevice>> read_timeline_image(const fs::path& image,
+                                                             const fs::path& layout_file) {
   std::error_code missing;
   if (!fs::exists(image, missing)) return std::nullopt;
   const std::string path = image.string();

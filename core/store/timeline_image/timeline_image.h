@@ -42,7 +42,8 @@ void write_timeline_image(const std::filesystem::path& image, const std::filesys
                           const std::vector<ImagedDevice>& devices);
 // The same, best effort (a full disk, a removed directory: the next open replays), timed as
 // "write timelines.img" in `log` (may be null).
-void write_timeline_image_quietly(const std::filesystem::path& image, const std::filesystem::path& layout_file,
+void write_timeline_image_quietly(const std::filesystem::path& image,
+                                  const std::filesystem::path& layout_file,
                                   const std::vector<ImagedDevice>& devices, StageLog* log);
 
 struct LoadedDevice {
