@@ -4,6 +4,7 @@
 #include "core/timeline/replay_input.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -34,11 +35,26 @@ uint32_t ReplayInput::find_ref(std::span<const ElementRef> refs, uint32_t elem) 
   return it != refs.end() && it->elem == elem ? it->index : kNoIndex;
 }
 
+namespace {
+
+// Whether a stored element's flag byte is 0 or 1 and its origin one of the four: read as bytes,
+// since a bool holding anything else is undefined behaviour before it can be compared.
+bool valid_element_bytes(const ReplayElement& element) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(&element);
+  const unsigned char origin = bytes[offsetof(ReplayElement, origin)];
+  const unsigned char merged_free = bytes[offsetof(ReplayElement, merged_free)];
+  return origin <= static_cast<unsigned char>(Origin::SnapshotSegment) && merged_free <= 1;
+}
+
+}  // namespace
+
 void ReplayInput::check_parts() const {
   const auto bad = [](const char* what) {
     throw std::invalid_argument(std::string("replay input: ") + what);
   };
   if (kind != TimelineKind::Blocks && kind != TimelineKind::Segments) bad("an unknown timeline kind");
+  for (const ReplayElement& element : elements)
+    if (!valid_element_bytes(element)) bad("an element of an unknown origin or flag");
   const size_t count = elements.size();
   for (const uint32_t elem : initial_stack)
     if (elem >= count) bad("the initial stack names a missing element");

@@ -101,6 +101,12 @@ void check_same_answers(const Timeline& replayed, const Timeline& mapped) {
 
 // Every query a damaged image that passed its checks may get: they must stay in its arrays.
 void exercise(const Timeline& timeline) {
+  size_t flagged = 0;
+  for (uint32_t elem = 0; elem < timeline.element_count(); ++elem) {
+    flagged += timeline.element(elem).merged_free;  // UBSan: a bool that is neither 0 nor 1
+    flagged += origin_name(timeline.element(elem).origin)[0] == 'u';
+  }
+  CHECK(flagged <= timeline.element_count());
   for (size_t state = 0; state <= timeline.action_count(); state += 97) (void)timeline.live_at(state);
   for (uint64_t step = 0; step < timeline.timesteps(); step += 101) (void)timeline.memory_at_step(step);
   for (uint32_t elem = 0; elem < timeline.element_count(); elem += 53) (void)timeline.polygon(elem);
