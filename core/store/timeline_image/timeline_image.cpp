@@ -53,10 +53,13 @@ FileStamp stamp_of(const fs::path& file) {
 }
 
 // Timeline::parts_of's writer: figures in 8-byte slots, columns from 64-byte boundaries, through
-// a buffer of a few MB into the file.
+// a buffer of a few MB into the file. Without a file it only counts, so that the header can name
+// the length before a byte is written, from the same layout code.
 class ImageWriter {
  public:
-  explicit ImageWriter(OutputFile& file) : file_(file) { buffer_.reserve(kFlushBytes); }
+  explicit ImageWriter(OutputFile* file = nullptr) : file_(file) {
+    if (file_) buffer_.reserve(kFlushBytes);
+  }
 
   template <typename T>
   void value(const T& figure) {
@@ -76,7 +79,7 @@ class ImageWriter {
   void put(const void* data, size_t bytes) {
     const auto* from = static_cast<const char*>(data);
     written_ += bytes;
-    while (bytes > 0) {
+    while (file_ && bytes > 0) {
       const size_t part = std::min(bytes, kFlushBytes - buffer_.size());
       buffer_.append(from, part);
       from += part;
@@ -85,14 +88,14 @@ class ImageWriter {
     }
   }
   void flush() {
-    file_.write(buffer_);
+    if (file_) file_->write(buffer_);
     buffer_.clear();
   }
   uint64_t written() const { return written_; }
 
  private:
   static constexpr size_t kFlushBytes = size_t{4} << 20;
-  OutputFile& file_;
+  OutputFile* file_;  // null: counting only
   std::string buffer_;
   uint64_t written_ = 0;
 };
@@ -166,28 +169,7 @@ Timeline read_timeline(ImageReader& in, TimelineKind kind) {
   }
 }
 
-// What ImageWriter would write, counted only.
-class CountingWriter {
- public:
-  template <typename T>
-  void value(const T&) {
-    written_ += sizeof(uint64_t);
-  }
-  template <typename T>
-  void column(const Column<T>& values) {
-    written_ += 2 * sizeof(uint64_t);
-    written_ += (kColumnAlignment - written_ % kColumnAlignment) % kColumnAlignment;
-    written_ += values.size() * sizeof(T);
-  }
-  void put(const void*, size_t bytes) { written_ += bytes; }
-  uint64_t written() const { return written_; }
-
- private:
-  uint64_t written_ = 0;
-};
-
-template <typename Writer>
-void write_devices(Writer& out, const Header& header, const std::vector<ImagedDevice>& devices) {
+void write_devices(ImageWriter& out, const Header& header, const std::vector<ImagedDevice>& devices) {
   out.put(&header, sizeof header);
   for (const ImagedDevice& device : devices) {
     out.value(device.device);
@@ -207,11 +189,11 @@ void write_timeline_image(const fs::path& image, const fs::path& layout_file,
   header.layout = stamp_of(layout_file);
   header.device_count = devices.size();
   // The size goes into the header first: the layout is known before a byte is written.
-  CountingWriter counter;
+  ImageWriter counter;
   write_devices(counter, header, devices);
   header.file_bytes = counter.written();
   OutputFile file(image.string());
-  ImageWriter out(file);
+  ImageWriter out(&file);
   write_devices(out, header, devices);
   out.flush();
   file.commit();
