@@ -61,6 +61,12 @@ bool AppState::poll_compare_loader(const std::function<void()>& before_replace) 
   return true;
 }
 
+void AppState::set_ready_callback(std::function<void()> ready) {
+  loader_.set_result_callback(ready);
+  compare_loader_.set_result_callback(ready);
+  ready_ = std::move(ready);
+}
+
 bool AppState::poll_loader(const std::function<void()>& before_replace) {
   auto result = loader_.take_result();
   if (!result) return false;

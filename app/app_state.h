@@ -30,8 +30,9 @@ class AppState {
   const DocumentLoader& loader() const { return loader_; }
   Session& session() { return *session_; }
   const Session& session() const { return *session_; }
-  // Set before the first open: background results wake the event loop through it.
-  void set_ready_callback(std::function<void()> ready) { ready_ = std::move(ready); }
+  // Background results, and a load's result, wake the event loop through it. Set it before
+  // opening anything but the first file, which starts in the constructor.
+  void set_ready_callback(std::function<void()> ready);
 
   // The last open that failed (the session's own errors are session().error()).
   const std::string& error() const { return error_.empty() ? session_->error() : error_; }

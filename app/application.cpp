@@ -31,6 +31,11 @@ constexpr double kBusyWaitSeconds = 1.0 / 30;  // background work: look for its 
 // Loading: redraw the progress bar. Each frame costs llvmpipe tens of ms of CPU, taken from the
 // pickle reader and the database writer that share the cores; 10 a second is smooth enough.
 constexpr double kLoadingFrameSeconds = 1.0 / 10;
+// A load that ends sooner goes straight to its document, with no progress frame first: the first
+// frame's present compiles the GL driver's shaders (about 0.2 s on llvmpipe), and a document that
+// lands during it waits; drawn after the document instead, that compile runs beside the chart's
+// first build. The window has only just appeared by then.
+constexpr double kFirstProgressFrameSeconds = 0.5;
 constexpr int kSettleFrames = 3;
 constexpr int kMaxSettleFrames = 100;  // headless: the view may still move while ImGui lays out
 
@@ -406,11 +411,13 @@ bool Application::render_settled(Settle what) {
                                                    (stacked_compare() && !timeline_b_.layer().settled()) ||
                                                    (panels && !panels_settled()));
        ++frame) {
+    // The last frame goes to the screen while the workers build: the GL driver's work (llvmpipe
+    // draws on the CPU, and compiles its shaders at a first frame) runs beside theirs.
+    present();
     if (panels) session().wait_settled();  // the lanes above the chart change its height
     if (Session* run_b = state_.compare_session(); panels && run_b) run_b->wait_settled();
     timeline_.layer().wait_for_build();  // sleep, leaving the cores to the worker
     if (stacked_compare()) timeline_b_.layer().wait_for_build();
-    present();
     restreamed = render_frame() || restreamed;
     const ChartRect after = chart_rect();
     layout_moved = after != before;
@@ -422,6 +429,12 @@ bool Application::render_settled(Settle what) {
 Application::ChartRect Application::chart_rect() const {
   const ViewTransform& view = state_.session().view;
   return {timeline_.chart_x(), timeline_.chart_y(), view.viewport_width(), view.viewport_height()};
+}
+
+bool Application::progress_frame_due() const {
+  if (state_.session().document() != nullptr) return true;  // it stays on screen and usable
+  const DocumentLoader& loader = state_.loader();
+  return loader.has_result() || loader.running_seconds() >= kFirstProgressFrameSeconds;
 }
 
 bool Application::wait_for_ranks() {
@@ -437,8 +450,8 @@ bool Application::wait_for_load() {
   // CPU) only takes cores from the load. The loader is still polled every few milliseconds.
   const auto period = std::chrono::duration<double>(kLoadingFrameSeconds);
   auto next_frame = std::chrono::steady_clock::now();
-  while (state_.loader().busy()) {
-    if (std::chrono::steady_clock::now() >= next_frame) {
+  while (state_.loader().busy() && !state_.loader().has_result()) {
+    if (progress_frame_due() && std::chrono::steady_clock::now() >= next_frame) {
       render_frame();
       present();
       next_frame = std::chrono::steady_clock::now() +
@@ -447,6 +460,7 @@ bool Application::wait_for_load() {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   render_frame();  // installs the result
+  present();       // and shows it: see render_settled
   return session().document() != nullptr && state_.error().empty();
 }
 
@@ -455,7 +469,7 @@ int Application::run_interactive() {
   // more frames; when nothing happens, draw none.
   int frames_owed = kSettleFrames;
   while (!window_.should_close() && !quit_) {
-    if (state_.loader().busy()) frames_owed = kSettleFrames;  // progress now, then the result
+    if (state_.loader().busy()) frames_owed = progress_frame_due() ? kSettleFrames : 0;  // then the result
     if (frames_owed > 0) {
       render_frame();
       present();

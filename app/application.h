@@ -62,6 +62,8 @@ class Application {
   ExportDialog& export_dialog() { return export_dialog_; }
 
  private:
+  // While a load runs: whether to draw (a progress frame, or the result that has just landed).
+  bool progress_frame_due() const;
   struct ChartRect {
     double x = 0, y = 0, width = 0, height = 0;
     bool operator==(const ChartRect&) const = default;

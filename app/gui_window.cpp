@@ -58,6 +58,9 @@ GuiWindow::GuiWindow(const char* title, WindowSize size) {
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   key_latch::install(window_);  // quick key taps must not fall between two frames
   ImGui_ImplOpenGL3_Init("#version 330 core");
+  // Its shaders and font texture, which its first frame would make otherwise: here they are made
+  // while the snapshot still loads, not after it.
+  ImGui_ImplOpenGL3_CreateDeviceObjects();
 }
 
 GuiWindow::~GuiWindow() {

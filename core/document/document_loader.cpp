@@ -24,10 +24,12 @@ bool DocumentLoader::start(const std::string& path) {
   progress_.converted = false;
   progress_.cancel = false;
   progress_.stages.restart();
+  started_ = std::chrono::steady_clock::now();
   worker_ = std::thread([this, path] {
     const auto post = [this](Result result) {
       const std::lock_guard lock(mutex_);
       result_ = std::move(result);
+      if (on_result_) on_result_();
     };
     Result result;
     try {
@@ -42,6 +44,21 @@ bool DocumentLoader::start(const std::string& path) {
     worker_done_ = true;
   });
   return true;
+}
+
+bool DocumentLoader::has_result() const {
+  const std::lock_guard lock(mutex_);
+  return result_.has_value();
+}
+
+double DocumentLoader::running_seconds() const {
+  if (!running_) return 0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+}
+
+void DocumentLoader::set_result_callback(std::function<void()> on_result) {
+  const std::lock_guard lock(mutex_);
+  on_result_ = std::move(on_result);
 }
 
 std::optional<DocumentLoader::Result> DocumentLoader::take_result() {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,6 +33,13 @@ class DocumentLoader {
   // database included (joining it here would freeze the window until it lands).
   bool start(const std::string& path);
   bool busy() const { return running_; }
+  // The result is ready for take_result() (a document, early or not, or an error).
+  bool has_result() const;
+  // How long the load running now has run (0 when none does).
+  double running_seconds() const;
+  // Runs on the worker thread when a result is ready, e.g. to wake a UI loop that sleeps until
+  // input. Set before start() or at any time; it must not call back into the loader.
+  void set_result_callback(std::function<void()> on_result);
   // The document was taken, and the worker is still writing its database.
   bool finishing() const { return !running_ && worker_.joinable() && !worker_done_; }
   const std::string& path() const { return path_; }
@@ -46,8 +55,10 @@ class DocumentLoader {
   std::atomic<bool> worker_done_{true};
   std::string path_;
   LoadProgress progress_;
-  std::mutex mutex_;
-  std::optional<Result> result_;  // guarded by mutex_
+  std::chrono::steady_clock::time_point started_;
+  mutable std::mutex mutex_;
+  std::optional<Result> result_;     // guarded by mutex_
+  std::function<void()> on_result_;  // guarded by mutex_
 };
 
 }  // namespace snapscope

@@ -357,9 +357,17 @@ TEST_CASE("document loader: a fresh pickle's document comes first; the next load
   const FreshPickle fresh;
   const fs::path& pickle = fresh.pickle;
   DocumentLoader loader;
+  std::atomic<int> results{0};
+  loader.set_result_callback([&] { ++results; });
+  CHECK(loader.running_seconds() == 0);
   REQUIRE(loader.start(pickle.string()));
   CHECK_FALSE(loader.start(pickle.string()));  // one load at a time
+  while (!loader.has_result()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK(results.load() == 1);  // the callback ran when the result was posted
+  CHECK(loader.running_seconds() > 0);
   DocumentLoader::Result first = wait_for_result(loader);
+  CHECK_FALSE(loader.has_result());
+  CHECK(loader.running_seconds() == 0);
   REQUIRE(first.document != nullptr);
   REQUIRE(first.document->pending_database != nullptr);
   CHECK_FALSE(loader.busy());
