@@ -18,12 +18,6 @@ constexpr float kNarrowPixels = 3;     // narrower bars are painted per pixel co
 constexpr float kLabelMargin = 3;      // between a label and its bar's edges
 constexpr float kMinLabelPixels = 24;  // narrower room gets no label (the tooltip names it)
 
-uint32_t lane_count(const PhaseTable& table) {
-  uint32_t deepest = 0;
-  for (const PhaseRow& row : table.rows) deepest = std::max(deepest, row.depth);
-  return std::min(deepest + 1, kMaxLanes);
-}
-
 // One colour per annotation name, from the chart's palette, slightly see-through.
 ImU32 lane_color(const std::string& name) {
   const Rgba& rgba = kDefaultPalette[std::hash<std::string>{}(name) % kDefaultPalette.size()];
@@ -32,15 +26,9 @@ ImU32 lane_color(const std::string& name) {
 
 }  // namespace
 
-float AnnotationLanes::height(const PhaseTable& table) {
-  if (!table.has_times || table.rows.empty()) return 0;
-  if (key_.rows != table.rows.data() || key_.count != table.rows.size()) {
-    laid_out_ = false;
-    row_x_timeline_ = nullptr;  // another table: its rows' positions are read again
-    key_ = {table.rows.data(), table.rows.size()};
-    lanes_ = lane_count(table);
-  }
-  return static_cast<float>(lanes_) * theme::kLaneHeight + 2;
+float AnnotationLanes::height(uint32_t depth_levels) {
+  if (depth_levels == 0) return 0;
+  return static_cast<float>(std::min(depth_levels, kMaxLanes)) * theme::kLaneHeight + 2;
 }
 
 // Bars narrower than a few pixels land in per-lane pixel columns (last one wins), emitted as
@@ -127,8 +115,8 @@ void AnnotationLanes::draw_labels(ImDrawList* draw_list, ImVec2 origin, float ch
   }
 }
 
-void AnnotationLanes::draw(Session& session, const PhaseTable& table, float chart_x, float chart_width) {
-  const float lanes_height = height(table);
+void AnnotationLanes::draw(Session& session, const PhaseTable& table, float lanes_height, float chart_x,
+                           float chart_width) {
   const Timeline* timeline = session.timeline();
   if (lanes_height == 0 || timeline == nullptr) return;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -141,6 +129,7 @@ void AnnotationLanes::draw(Session& session, const PhaseTable& table, float char
                    visible.x1,        session.view.viewport_width(),
                    chart_width,       session.view.warp().get()};
   if (!laid_out_ || !(key_ == wanted)) {
+    if (key_.rows != wanted.rows || key_.count != wanted.count) row_x_timeline_ = nullptr;  // read again
     key_ = wanted;
     layout(session, table, chart_width);
     laid_out_ = true;

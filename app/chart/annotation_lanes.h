@@ -16,10 +16,11 @@ namespace snapscope {
 
 class AnnotationLanes {
  public:
-  // Height the lanes need (0 when there is nothing to draw).
-  float height(const PhaseTable& table);
-  // Draws at the current cursor position; x and width are the chart's, in window pixels.
-  void draw(Session& session, const PhaseTable& table, float chart_x, float chart_width);
+  // Height the lanes need for rows `depth_levels` deep (Session::phase_depth_levels; 0: none).
+  static float height(uint32_t depth_levels);
+  // Draws `table` at the current cursor position, `lanes_height` tall (height()); x and width
+  // are the chart's, in window pixels. The table may still be an older one, or empty.
+  void draw(Session& session, const PhaseTable& table, float lanes_height, float chart_x, float chart_width);
   // The labels the last frame drew (window pixels): each inside its bar and the visible chart,
   // none overlapping another; a label that would not fit is elided or dropped.
   struct LabelRect {
@@ -54,7 +55,6 @@ class AnnotationLanes {
   const Timeline* row_x_timeline_ = nullptr;
   std::vector<std::pair<double, double>> row_x_;
   bool laid_out_ = false;
-  uint32_t lanes_ = 0;
   std::vector<Bar> bars_;
   std::vector<const PhaseRow*> narrow_rows_;  // per lane and pixel column: the bar painted there
   size_t columns_ = 0;

@@ -47,6 +47,7 @@ struct ChartLayer::Impl {
   LodFrame frame;                 // the frame in the texture
   std::vector<Request> requests;  // not yet drawn, oldest first
   std::vector<double> latencies;
+  size_t views_requested = 0;  // each change of the wanted view (or its axis) counts
 
   bool frame_is_wanted() const { return frame.view == wanted && frame.warp == wanted_warp; }
   void note_request() {
@@ -101,7 +102,10 @@ bool ChartLayer::update(const Timeline& timeline, const ViewTransform& view,
     impl.frame = {};
     impl.requests.clear();
   }
-  impl.wanted = chart_view_of(view);
+  const ChartView wanted = chart_view_of(view);
+  if (impl.views_requested == 0 || wanted != impl.wanted || impl.wanted_warp != view.warp())
+    ++impl.views_requested;
+  impl.wanted = wanted;
   if (impl.wanted_warp != view.warp()) {
     impl.wanted_warp = view.warp();
     impl.requests.clear();  // latencies count within one axis
@@ -146,6 +150,8 @@ bool ChartLayer::frame_waiting() const { return impl_->worker && impl_->worker->
 void ChartLayer::wait_for_build() const {
   if (impl_->worker) impl_->worker->wait_until_built();
 }
+
+size_t ChartLayer::views_requested() const { return impl_->views_requested; }
 
 std::vector<double> ChartLayer::take_restream_latencies() { return std::exchange(impl_->latencies, {}); }
 

@@ -54,6 +54,9 @@ class ChartLayer {
   // Milliseconds from requesting a view to drawing its frame, for each frame drawn since the
   // last call (views superseded before they were built are not counted).
   std::vector<double> take_restream_latencies();
+  // Views asked of the worker since the last reset(): a document laid out once asks 1 for its
+  // first frame, one whose lanes or panels moved the chart after its first request asks more.
+  size_t views_requested() const;
 
   // Adds the chart to the current ImGui window's draw list over the given screen rectangle.
   void paint(float x, float y, float width, float height) const;

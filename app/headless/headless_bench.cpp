@@ -42,6 +42,7 @@ struct BenchReport {
   double start_first_frame_ms = 0, start_ready_ms = 0;  // from the process's start
   bool converted = false;                               // this run converted the pickle
   bool database_writing_at_first_frame = false;         // the chart came before elements.db
+  size_t first_frame_views = 0;                         // chart views requested until it was drawn
   std::vector<double> frame_ms, instances;
   std::vector<std::pair<double, double>> band_frame_ms;  // (steps per pixel, frame ms)
   std::vector<double> restream_ms;                       // view requested -> its frame drawn
@@ -200,6 +201,7 @@ void print_report(const BenchReport& report) {
               report.converted ? "cold: converted the pickle" : "warm: no conversion");
   std::printf("first chart frame drawn while elements.db was still being written: %s\n",
               report.database_writing_at_first_frame ? "yes" : "no");
+  std::printf("chart views requested until the first chart frame: %zu\n", report.first_frame_views);
   std::printf("frames: %zu\n", report.frame_ms.size());
   std::printf("frame time: median %.2f ms, p95 %.2f ms\n", percentile(report.frame_ms, 0.5),
               percentile(report.frame_ms, 0.95));
@@ -226,13 +228,13 @@ void print_report(const BenchReport& report) {
       "restream_median_ms=%.0f "
       "restream_p95_ms=%.0f idle_ms=%.2f redraw_ms=%.1f click_ms=%.1f instances_max=%.0f rss_mib=%.0f "
       "rss_peak_mib=%.0f converted=%d cold_first_frame_ms=%.0f cold_ready_ms=%.0f "
-      "db_writing_at_first_frame=%d\n",
+      "db_writing_at_first_frame=%d first_frame_views=%zu\n",
       report.allocations, report.first_frame_ms, percentile(report.frame_ms, 0.5),
       percentile(report.frame_ms, 0.95), percentile(report.restream_ms, 0.5),
       percentile(report.restream_ms, 0.95), percentile(report.idle_ms, 0.5),
       percentile(report.redraw_ms, 0.5), report.click_ms, percentile(report.instances, 1.0), report.rss_mib,
       report.rss_peak_mib, report.converted ? 1 : 0, report.start_first_frame_ms, report.start_ready_ms,
-      report.database_writing_at_first_frame ? 1 : 0);
+      report.database_writing_at_first_frame ? 1 : 0, report.first_frame_views);
 }
 }  // namespace
 
@@ -252,6 +254,7 @@ int run_bench(Application& app) {
   report.start_first_frame_ms = process_age_ms();
   report.converted = app.state().loader().progress().converted;
   report.database_writing_at_first_frame = app.session().database_writing();
+  report.first_frame_views = app.timeline().layer().views_requested();
   app.render_settled();  // the lanes too, so they do not change the layout during the motion below
   app.present();
   report.start_ready_ms = process_age_ms();          // every started task finished and its panel drawn

@@ -84,10 +84,12 @@ void AnalysisPane::draw_search_bar(Session& session) {
   search_.draw(session, stacks, session.stack_catalog_loading());
 }
 
-float AnalysisPane::lanes_height(Session& session) { return lanes_.height(phases().table(session)); }
+float AnalysisPane::lanes_height(Session& session) {
+  return AnnotationLanes::height(session.phase_depth_levels(phases().filter()));
+}
 
 void AnalysisPane::draw_lanes(Session& session, float chart_x, float chart_width) {
-  lanes_.draw(session, phases().table(session), chart_x, chart_width);
+  lanes_.draw(session, phases().table(session), lanes_height(session), chart_x, chart_width);
 }
 
 void AnalysisPane::draw_analysis_pane(Session& session, float width, float height, Comparison* compared) {

@@ -28,6 +28,7 @@ class PhasePanel final : public PaneTab {
   // The table for the shown timeline and the current filter as far as built: empty (no lanes)
   // until the first one is ready. The session builds it in the background.
   const PhaseTable& table(Session& session);
+  std::string filter() const { return filter_; }  // the name filter typed above the table
   void draw(Session& session);
 
  private:

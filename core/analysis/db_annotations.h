@@ -1,6 +1,7 @@
 // The external_annotations a converted elements.db kept (its `annotations` table).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,5 +11,8 @@ namespace snapscope {
 
 // In file order. Throws std::runtime_error("<path>: <reason>") for an unreadable database.
 std::vector<AnnotationRecord> read_db_annotations(const std::string& path);
+// The same, shared; none when they cannot be read: a database without annotations still shows
+// everything else.
+std::shared_ptr<const std::vector<AnnotationRecord>> read_db_annotations_or_none(const std::string& path);
 
 }  // namespace snapscope

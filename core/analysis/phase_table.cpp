@@ -32,6 +32,12 @@ size_t ActionClock::state_at_time(int64_t time_us) const {
 
 namespace {
 
+// The intervals build_phase_table makes rows of.
+bool placed_phase(const AnnotationInterval& interval, std::string_view name_filter) {
+  return interval.name.find(name_filter) != std::string::npos && interval.start_time_us != kNoTime &&
+         interval.end_time_us != kNoTime;
+}
+
 int64_t first_event_at(const Timeline& timeline, size_t state) {
   return state < timeline.action_count() ? timeline.action_event(state) : -1;
 }
@@ -56,6 +62,15 @@ std::string event_text(int64_t event) { return event < 0 ? "-" : std::to_string(
 
 }  // namespace
 
+uint32_t phase_depth_levels(const AnnotationPairing& pairing, std::string_view name_filter, bool timed) {
+  if (!timed) return 0;
+  uint32_t levels = 0;
+  for (const AnnotationInterval& interval : pairing.intervals) {
+    if (placed_phase(interval, name_filter)) levels = std::max(levels, interval.depth + 1);
+  }
+  return levels;
+}
+
 PhaseTable build_phase_table(const Timeline& timeline, const AnnotationPairing& pairing,
                              std::string_view name_filter) {
   PhaseTable table;
@@ -66,8 +81,7 @@ PhaseTable build_phase_table(const Timeline& timeline, const AnnotationPairing& 
   if (!table.has_times) return table;
   const StatePeaks peaks(timeline);
   for (const AnnotationInterval& interval : pairing.intervals) {
-    if (interval.name.find(name_filter) == std::string::npos) continue;
-    if (interval.start_time_us == kNoTime || interval.end_time_us == kNoTime) continue;
+    if (!placed_phase(interval, name_filter)) continue;
     table.rows.push_back(phase_row(timeline, clock, peaks, interval));
   }
   table.groups = group_phases(table.rows);

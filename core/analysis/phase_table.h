@@ -30,6 +30,12 @@ class ActionClock {
   bool has_times_ = false;
 };
 
+// How many depth levels the rows of build_phase_table(timeline, pairing, name_filter) take (the
+// deepest row's depth + 1; 0 for no rows), from the pairing alone, given
+// timed = timeline.input().has_action_times(): the viewer sizes the lanes above the chart before
+// the table is built.
+uint32_t phase_depth_levels(const AnnotationPairing& pairing, std::string_view name_filter, bool timed);
+
 struct PhaseRow {
   std::string name;
   uint32_t depth = 0;

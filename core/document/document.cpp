@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/allocator/allocator_history.h"
+#include "core/analysis/db_annotations.h"
 #include "core/convert/convert.h"
 #include "core/convert/staging_dir.h"
 #include "core/document/cache_entry_check.h"
@@ -218,11 +219,6 @@ AllocationsFile open_layout(const std::string& path, Document& document, LoadPro
   }
 }
 
-bool has_time(const ReplayInput& input) {
-  return std::any_of(input.action_time_us.begin(), input.action_time_us.end(),
-                     [](int64_t time) { return time != kNoTime; });
-}
-
 }  // namespace
 
 std::shared_ptr<const MemoryPyramid> SharedPyramid::get(const Timeline& timeline) {
@@ -234,11 +230,16 @@ std::shared_ptr<const MemoryPyramid> SharedPyramid::get(const Timeline& timeline
 namespace {
 
 // The device shown first needs both pyramids for its first frame; after the last device is in,
-// so they point into timelines that no longer move.
-void build_first_pyramids(const Document& document) {
+// so they point into timelines that no longer move. `beside` runs with the smaller one.
+void build_first_pyramids(const Document& document, const std::function<void()>& beside = {}) {
   if (document.devices.empty()) return;
   const DeviceDocument& first = document.devices.front();
-  run_beside([&] { first.pyramid(TimelineKind::Segments); }, [&] { first.pyramid(TimelineKind::Blocks); });
+  run_beside(
+      [&] {
+        first.pyramid(TimelineKind::Segments);
+        if (beside) beside();
+      },
+      [&] { first.pyramid(TimelineKind::Blocks); });
 }
 
 // A cache entry's document from its timelines.img; false (nothing done) without a current one.
@@ -251,7 +252,7 @@ bool open_from_image(const std::string& path, Document& document, LoadProgress& 
     return false;
   }
   for (LoadedDevice& device : *devices) {
-    const bool timed = has_time(device.blocks.input());
+    const bool timed = device.blocks.input().has_action_times();
     document.devices.emplace_back(device.device, std::move(device.blocks), std::move(device.segments),
                                   std::move(device.reserved), timed);
   }
@@ -267,7 +268,7 @@ void replay_layout(const std::string& path, Document& document, LoadProgress& pr
   const ElementsDbReader db(document.elements_db().string());
   for (size_t i = 0; i < count; ++i) {
     DeviceLayout& device = layout.devices[i];
-    const bool timed = has_time(device.blocks);
+    const bool timed = device.blocks.has_action_times();
     // The segments one, the smaller, and the reserved series are built on the other core.
     std::optional<Timeline> blocks, segments;
     ReservedSeries reserved;
@@ -291,8 +292,10 @@ std::unique_ptr<Document> open_document(const std::string& path, LoadProgress& p
   document->opened_path = path;
   document->directory = converted_directory_for(path, progress);
   if (!open_from_image(path, *document, progress)) replay_layout(path, *document, progress);
-  const StageTimer timer(&progress.stages, "pyramids");
-  build_first_pyramids(*document);
+  const StageTimer timer(&progress.stages, "pyramids, annotations");
+  build_first_pyramids(*document, [&document] {
+    document->annotations = read_db_annotations_or_none(document->elements_db().string());
+  });
   progress.stage = LoadProgress::Done;
   return document;
 }
@@ -338,7 +341,7 @@ std::unique_ptr<Document> document_before_database(const std::string& path, cons
   document->directory = cache;
   document->pending_database = std::move(pending);
   for (const auto& device : replayed)
-    document->devices.emplace_back(device, has_time(device->blocks.input()));
+    document->devices.emplace_back(device, device->blocks.input().has_action_times());
   build_first_pyramids(*document);
   return document;
 }

@@ -55,6 +55,12 @@ class BackgroundResult final : public BackgroundTask {
     error_.clear();
   }
 
+  // A result known up front: cancels what runs and holds `result` as if it had been taken.
+  void set(std::shared_ptr<T> result) {
+    cancel();
+    result_ = std::move(result);
+  }
+
   // Takes a finished result (or its error); true when one arrived in this call.
   bool poll() override {
     if (!finished()) return false;

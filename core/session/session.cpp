@@ -156,16 +156,11 @@ void Session::cancel_background() {
 void Session::start_indexes() {
   const std::string db = document_->elements_db().string();
   catalog_.start([db](const std::atomic<bool>&) { return catalog_from_elements_db(db); }, ready_);
-  annotations_.start(
-      [db](const std::atomic<bool>&) {
-        try {
-          return std::make_shared<const std::vector<AnnotationRecord>>(read_db_annotations(db));
-        } catch (const std::exception&) {
-          // A database without annotations still shows everything else.
-          return std::make_shared<const std::vector<AnnotationRecord>>();
-        }
-      },
-      ready_);
+  if (document_->annotations) {
+    annotations_.set(document_->annotations);  // the loader read them beside the timelines
+  } else {
+    annotations_.start([db](const std::atomic<bool>&) { return read_db_annotations_or_none(db); }, ready_);
+  }
   start_allocator_history();
 }
 

@@ -246,6 +246,10 @@ class Session {
   // one built for this timeline (an older filter's until the new one lands), or null.
   const PhaseTable* phase_table(const std::string& filter);
   bool phase_table_current(const std::string& filter) const;
+  // How many depth levels that table's rows take (phase_depth_levels; 0 while the annotations
+  // are read): known before the table is built, so the lanes above the chart take their room
+  // in the first frame and the chart is not drawn again at another height when the table lands.
+  uint32_t phase_depth_levels(const std::string& filter);
 
   // Live memory at the cursor by nn.Module call (the Modules tab), over the shown device's blocks
   // timeline (a segments cursor is mapped through its event). Requests it, and answers the newest
@@ -352,6 +356,13 @@ class Session {
   std::shared_ptr<const PhaseTable> phase_table_;
   std::optional<PhaseKey> phase_shown_key_;
   std::optional<PhaseKey> phase_wanted_key_;
+  struct PhaseLevels {
+    PhaseKey key;
+    std::shared_ptr<const std::vector<AnnotationRecord>> annotations;  // held: compared by address
+    uint32_t levels = 0;
+  };
+  std::optional<PhaseLevels> phase_levels_;                         // phase_depth_levels()' answer
+  std::optional<std::pair<const Timeline*, bool>> timed_timeline_;  // has_action_times()' answer
   const Timeline* module_index_key_ = nullptr;  // the blocks module_index_ was started for
   std::optional<ModuleTreeKey> module_tree_wanted_, module_tree_building_, module_tree_shown_;
   std::shared_ptr<const SessionModuleTree> module_tree_;

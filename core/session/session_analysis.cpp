@@ -25,6 +25,21 @@ const PhaseTable* Session::phase_table(const std::string& filter) {
   return current;
 }
 
+uint32_t Session::phase_depth_levels(const std::string& filter) {
+  const Timeline* shown = timeline();
+  const std::shared_ptr<const std::vector<AnnotationRecord>>& records = annotations_.get();
+  if (shown == nullptr || records == nullptr) return 0;
+  const PhaseKey wanted{shown, settings.device, filter};
+  if (phase_levels_ && phase_levels_->key == wanted && phase_levels_->annotations == records)
+    return phase_levels_->levels;
+  if (!timed_timeline_ || timed_timeline_->first != shown)
+    timed_timeline_.emplace(shown, shown->input().has_action_times());
+  const uint32_t levels = snapscope::phase_depth_levels(pair_annotations(*records, settings.device), filter,
+                                                        timed_timeline_->second);
+  phase_levels_ = PhaseLevels{wanted, records, levels};
+  return levels;
+}
+
 bool Session::phase_table_current(const std::string& filter) const {
   const Timeline* shown = timeline();
   return shown == nullptr || phase_shown_key_ == PhaseKey{shown, settings.device, filter};

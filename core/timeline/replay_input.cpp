@@ -29,6 +29,11 @@ const char* origin_name(Origin origin) {
   return "unknown";
 }
 
+bool ReplayInput::has_action_times() const {
+  return std::any_of(action_time_us.begin(), action_time_us.end(),
+                     [](int64_t time) { return time != kNoTime; });
+}
+
 uint32_t ReplayInput::find_ref(std::span<const ElementRef> refs, uint32_t elem) {
   const auto it = std::lower_bound(refs.begin(), refs.end(), elem,
                                    [](const ElementRef& ref, uint32_t wanted) { return ref.elem < wanted; });

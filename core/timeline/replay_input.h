@@ -81,6 +81,8 @@ struct ReplayInput {
   // kNoIndex for elements without one.
   uint32_t block_of(uint32_t elem) const { return find_ref(element_blocks, elem); }
   uint32_t segment_of(uint32_t elem) const { return find_ref(element_segments, elem); }
+  // Some action has a time: without one, nothing can be placed by time on this timeline.
+  bool has_action_times() const;
 
   // What a timeline image stores (core/store/timeline_image), in one order for both ways.
   template <typename Self, typename Parts>

@@ -1,5 +1,6 @@
-// Cold open through the real window: a fresh pickle's chart is drawn while its elements.db is
+// Opening through the real window. Cold: a fresh pickle's chart is drawn while its elements.db is
 // still being written, the panels fill in once it lands, and the cache entry it leaves is whole.
+// Warm: the chart is laid out once, so its first request is the one drawn.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -67,4 +68,23 @@ TEST_CASE("app: a fresh pickle's chart comes before its database; the inspector 
   CHECK(warm.out.find("(warm: no conversion)") != std::string::npos);
   CHECK(warm.out.find("db_writing_at_first_frame=0") != std::string::npos);
   CHECK(entries_in(sandbox / "cache" / "snapscope") == entries);
+}
+
+TEST_CASE("app: a warm open lays its chart out once, the annotation lanes' room included") {
+  const fs::path sandbox = make_sandbox("warm-open-layout");
+  const std::string input = shell_quote(fixture_pickle(sandbox).string());
+  REQUIRE(run_app(sandbox, input + " --size 1200x800 --bench").exit_code == 0);  // converts it
+  // The generator's training steps are annotated: their lanes sit above the chart. Their depth
+  // comes with the document, so the chart's first request has its final height.
+  const RunResult warm = run_app(sandbox, input + " --size 1200x800 --bench");
+  INFO(warm.out);
+  REQUIRE(warm.exit_code == 0);
+  CHECK(warm.out.find("(warm: no conversion)") != std::string::npos);
+  CHECK(warm.out.find("chart views requested until the first chart frame: 1\n") != std::string::npos);
+  CHECK(warm.out.find("first_frame_views=1") != std::string::npos);
+  const RunResult view = run_script(sandbox, fixture_pickle(sandbox).string(), "print-view\n", "1200x800");
+  REQUIRE(view.exit_code == 0);
+  const auto lines = json_lines(view.out);
+  REQUIRE(lines.size() == 1);
+  CHECK_FALSE(lines[0]["phase_labels"].empty());  // the lanes are there
 }

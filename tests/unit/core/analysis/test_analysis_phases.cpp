@@ -1,6 +1,9 @@
 // Annotation pairing and the phase table on hand-built timelines.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <string>
+
 #include "core/analysis/annotation_pairing.h"
 #include "core/analysis/phase_table.h"
 #include "core/analysis/state_peaks.h"
@@ -125,6 +128,31 @@ TEST_CASE("analysis: phase table reports start, end, peak inside and delta") {
   CHECK(phase_table_text(none) == "no annotation matches the filter\n");
 }
 
+TEST_CASE("analysis: phase depth levels are the table's, known from the pairing alone") {
+  const Timeline timeline(timed_replay({100, 200, 400}, {0, 1, 2}));
+  const std::vector<AnnotationRecord> marks = {
+      mark("START", "step", 5),          mark("START", "forward", 15),    mark("START", "attn", 20),
+      mark("START", "untimed", kNoTime), mark("END", "untimed", kNoTime),  // depth 3, not placed
+      mark("END", "attn", 25),           mark("END", "forward", 35),      mark("START", "backward", 40),
+      mark("END", "backward", 55),       mark("END", "step", 60),         mark("START", "never ended", 61)};
+  const AnnotationPairing pairing = pair_annotations(marks, 0);
+  REQUIRE(pairing.intervals.size() == 5);
+  CHECK(pairing.intervals[3].depth == 3);
+  const bool timed = timeline.input().has_action_times();
+  CHECK(timed);
+  for (const std::string filter : {"", "step", "forward", "attn", "backward", "untimed", "zzz"}) {
+    CAPTURE(filter);
+    const PhaseTable table = build_phase_table(timeline, pairing, filter);
+    uint32_t levels = 0;
+    for (const PhaseRow& row : table.rows) levels = std::max(levels, row.depth + 1);
+    CHECK(phase_depth_levels(pairing, filter, timed) == levels);
+  }
+  CHECK(phase_depth_levels(pairing, "", timed) == 3);  // step > forward > attn; the untimed one is not placed
+  CHECK(phase_depth_levels(pairing, "backward", timed) == 2);
+  CHECK(phase_depth_levels(pairing, "zzz", timed) == 0);
+  CHECK(phase_depth_levels(pairing, "", false) == 0);
+}
+
 TEST_CASE("analysis: a trace without time_us cannot place phases, and says so") {
   ReplayInput input = timed_replay({100}, {});
   input.action_time_us.clear();
@@ -132,6 +160,7 @@ TEST_CASE("analysis: a trace without time_us cannot place phases, and says so") 
   const PhaseTable table = build_phase_table(
       timeline, pair_annotations(std::vector{mark("START", "a", 1), mark("END", "a", 2)}, 0));
   CHECK_FALSE(table.has_times);
+  CHECK_FALSE(timeline.input().has_action_times());
   CHECK(table.rows.empty());
   CHECK(phase_table_text(table).find("no time_us") != std::string::npos);
   CHECK(phase_table_text(build_phase_table(timeline, {})) == "no annotations\n");

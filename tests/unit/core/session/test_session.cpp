@@ -61,7 +61,7 @@ TEST_CASE("session: background indexes arrive through poll, and the cursor's ana
   REQUIRE(session->timeline() != nullptr);
   CHECK(session->settings.device == session->document()->devices.front().device);
   session->wait_settled();
-  CHECK(wakes.load() >= 3);  // catalog, annotations, allocator history each woke the owner
+  CHECK(wakes.load() >= 2);  // the catalog and the allocator history each woke the owner
   REQUIRE(session->stack_catalog() != nullptr);
   REQUIRE(session->annotations() != nullptr);
   CHECK_FALSE(session->annotations()->empty());  // the generator writes external_annotations
@@ -89,6 +89,40 @@ TEST_CASE("session: background indexes arrive through poll, and the cursor's ana
   const uint64_t generation = session->analysis_generation();
   CHECK(session->analysis_now({}) == session->analysis());  // already current: nothing recomputed
   CHECK(session->analysis_generation() == generation);
+}
+
+namespace {
+
+uint32_t levels_of(const PhaseTable& table) {
+  uint32_t levels = 0;
+  for (const PhaseRow& row : table.rows) levels = std::max(levels, row.depth + 1);
+  return levels;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "session: a complete directory's annotations come with it, so the lanes' depth precedes the table") {
+  TempDir dir;
+  const fs::path converted = converted_snapshot(dir, "lanes", 4);
+  auto session = Session::open(converted.string());
+  // Read by the open itself: nothing polled or waited for yet.
+  REQUIRE(session->annotations() != nullptr);
+  CHECK_FALSE(session->annotations()->empty());
+  for (const std::string filter : {"", "forward", "no such phase"}) {
+    CAPTURE(filter);
+    CHECK_FALSE(session->phase_table_current(filter));
+    const uint32_t levels = session->phase_depth_levels(filter);
+    session->phase_table(filter);
+    session->wait_settled();
+    REQUIRE(session->phase_table_current(filter));
+    const PhaseTable* table = session->phase_table(filter);
+    REQUIRE(table != nullptr);
+    CHECK(levels == levels_of(*table));
+    CHECK(session->phase_depth_levels(filter) == levels);
+  }
+  CHECK(session->phase_depth_levels("") > 0);  // the generated loop's phases
+  CHECK(session->phase_depth_levels("no such phase") == 0);
 }
 
 TEST_CASE("session: switching timeline keeps the moment, switching device rebuilds its history") {
