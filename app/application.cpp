@@ -31,10 +31,10 @@ constexpr double kBusyWaitSeconds = 1.0 / 30;  // background work: look for its 
 // Loading: redraw the progress bar. Each frame costs llvmpipe tens of ms of CPU, taken from the
 // pickle reader and the database writer that share the cores; 10 a second is smooth enough.
 constexpr double kLoadingFrameSeconds = 1.0 / 10;
-// A load that ends sooner goes straight to its document, with no progress frame first: the first
-// frame's present compiles the GL driver's shaders (about 0.2 s on llvmpipe), and a document that
-// lands during it waits; drawn after the document instead, that compile runs beside the chart's
-// first build. The window has only just appeared by then.
+// A first load that ends sooner goes straight to its document, with no progress frame first: the
+// window's first present compiles the GL driver's shaders (about 0.2 s on llvmpipe), and a
+// document that lands during it waits; drawn after the document instead, that compile runs beside
+// the chart's first build. The window has only just appeared by then.
 constexpr double kFirstProgressFrameSeconds = 0.5;
 constexpr int kSettleFrames = 3;
 constexpr int kMaxSettleFrames = 100;  // headless: the view may still move while ImGui lays out
@@ -275,6 +275,7 @@ bool Application::render_frame() {
   if (restreamed || !pending_png_.empty()) window_.force_redraw();  // texture changed / PNG wanted
   window_.end_frame();
   write_pending_png();
+  frame_drawn_ = true;
   return restreamed;
 }
 
@@ -432,7 +433,7 @@ Application::ChartRect Application::chart_rect() const {
 }
 
 bool Application::progress_frame_due() const {
-  if (state_.session().document() != nullptr) return true;  // it stays on screen and usable
+  if (frame_drawn_) return true;  // what is on screen stays live (a document, the file browser)
   const DocumentLoader& loader = state_.loader();
   return loader.has_result() || loader.running_seconds() >= kFirstProgressFrameSeconds;
 }

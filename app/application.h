@@ -98,6 +98,7 @@ class Application {
   std::string pending_png_;
   int pending_png_frames_ = 0;  // frames to draw first (the dialog takes one to close)
   bool quit_ = false;
+  bool frame_drawn_ = false;  // render_frame has drawn one: progress frames cost no shader compile
   // Pane sizes the splitters change, in pixels; 0 until the first frame sizes them from shares.
   struct PaneSizes {
     float inspector_width = 0, analysis_height = 0, allocator_width = 0;
