@@ -20,6 +20,8 @@ struct AnnotationRecord {
 };
 
 std::vector<AnnotationRecord> snapshot_annotations(const Snapshot& snapshot);
+// Only those of `devices`, as a conversion of those devices keeps them in elements.db.
+std::vector<AnnotationRecord> snapshot_annotations(const Snapshot& snapshot, std::span<const int> devices);
 
 struct AnnotationInterval {
   std::string name;

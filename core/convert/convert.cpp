@@ -192,7 +192,7 @@ void derive_and_write(Snapshot& snapshot, const std::vector<int>& devices, const
   if (options.on_timelines) {
     ReplayedDevices shared;
     for (const auto& replay : replays) shared.push_back(replay->timelines);
-    options.on_timelines(shared);
+    options.on_timelines(snapshot, shared);
     if (options.behind_the_window) lower_thread_priority(kBehindWindowNice);
   }
   if (timelines_first) last_use_of_events();

@@ -48,8 +48,9 @@ struct ConvertOptions {
   std::function<void(const ConvertProgress&)> on_progress;
   // Called once, on the converting thread, as soon as every device's timelines exist: before
   // allocations.json and elements.db are finished (the output directory does not exist yet).
-  // What the chart needs, seconds before the database. Exceptions it throws abort the conversion.
-  std::function<void(const ReplayedDevices&)> on_timelines;
+  // What the chart needs, seconds before the database; with the snapshot, whose trace events
+  // may already be freed. Exceptions it throws abort the conversion.
+  std::function<void(const Snapshot&, const ReplayedDevices&)> on_timelines;
   // Called once, on the converting thread, after on_timelines and before the trace events are
   // freed, with the converted devices in order: the last chance to read the events from memory
   // (a viewer builds the shown device's allocator history here instead of from elements.db).

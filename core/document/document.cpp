@@ -113,7 +113,7 @@ fs::path unnamed_entry() {
 // Converts the pickle `path` into its cache entry. on_timelines (optional) receives the
 // timelines before the database is written, on_events the events after that (ConvertOptions).
 void convert_into_cache(const std::string& path, const CacheEntry& entry, LoadProgress& progress,
-                        std::function<void(const ReplayedDevices&)> on_timelines = {},
+                        std::function<void(const Snapshot&, const ReplayedDevices&)> on_timelines = {},
                         std::function<void(const Snapshot&, const std::vector<int>&)> on_events = {}) {
   progress.stage = LoadProgress::Converting;
   progress.converted = true;
@@ -332,17 +332,24 @@ void offer_first_history(const Snapshot& snapshot, const std::vector<int>& devic
   }
 }
 
-// A document over the conversion's own timelines, whose database `pending` is still being written.
+// A document over the conversion's own timelines, whose database `pending` is still being written;
+// its annotations are the snapshot's, as the database will keep them.
 std::unique_ptr<Document> document_before_database(const std::string& path, const fs::path& cache,
-                                                   const ReplayedDevices& replayed,
+                                                   const Snapshot& snapshot, const ReplayedDevices& replayed,
                                                    std::shared_ptr<PendingDatabase> pending) {
   auto document = std::make_unique<Document>();
   document->opened_path = path;
   document->directory = cache;
   document->pending_database = std::move(pending);
-  for (const auto& device : replayed)
+  std::vector<int> devices;
+  for (const auto& device : replayed) {
     document->devices.emplace_back(device, device->blocks.input().has_action_times());
-  build_first_pyramids(*document);
+    devices.push_back(device->device);
+  }
+  build_first_pyramids(*document, [&] {
+    document->annotations =
+        std::make_shared<const std::vector<AnnotationRecord>>(snapshot_annotations(snapshot, devices));
+  });
   return document;
 }
 
@@ -374,12 +381,12 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
 
   // Set at the hand-over (so its clock counts the wait for the database); null before it.
   std::shared_ptr<PendingDatabase> pending;
-  const auto hand_over = [&](const ReplayedDevices& replayed) {
+  const auto hand_over = [&](const Snapshot& snapshot, const ReplayedDevices& replayed) {
     auto waiting = std::make_shared<PendingDatabase>();
     std::unique_ptr<Document> document;
     {
-      const StageTimer timer(&progress.stages, "document (pyramids)");
-      document = document_before_database(path, entry.dir(), replayed, waiting);
+      const StageTimer timer(&progress.stages, "document (pyramids, annotations)");
+      document = document_before_database(path, entry.dir(), snapshot, replayed, waiting);
     }
     progress.stage = LoadProgress::Done;
     early(std::move(document));

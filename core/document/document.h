@@ -90,9 +90,10 @@ struct Document {
   // A cache entry whose timelines were replayed from its layout file: its timelines.img is
   // missing or stale, and the loader writes one (document_image.h).
   bool wants_image = false;
-  // The external_annotations, read beside the pyramids when the database was complete at the
-  // open (null: the session reads them from elements.db once it lands). With them, the lanes
-  // above the chart take their room in the first frame.
+  // The external_annotations of the converted devices, read beside the pyramids: from elements.db
+  // when it was complete at the open, else from the snapshot being converted (null: the session
+  // reads them from elements.db). With them, the lanes above the chart take their room in the
+  // first frame.
   std::shared_ptr<const std::vector<AnnotationRecord>> annotations;
 
   const DeviceDocument* find_device(int device) const;

@@ -21,6 +21,9 @@ Session::Session(std::unique_ptr<Document> document, std::function<void()> ready
   if (!document_->devices.empty()) settings.device = document_->devices.front().device;
   fit_view();
   place_opening_cursor();
+  // Read with the timelines (from elements.db, or the snapshot being converted): the phases'
+  // lanes need not wait for the database.
+  if (document_->annotations) annotations_.set(document_->annotations);
   if (PendingDatabase* pending = document_->pending_database.get()) {
     pending->on_done(ready_);  // wakes the viewer; poll() opens it then
     poll_database();
@@ -156,11 +159,8 @@ void Session::cancel_background() {
 void Session::start_indexes() {
   const std::string db = document_->elements_db().string();
   catalog_.start([db](const std::atomic<bool>&) { return catalog_from_elements_db(db); }, ready_);
-  if (document_->annotations) {
-    annotations_.set(document_->annotations);  // the loader read them beside the timelines
-  } else {
+  if (!document_->annotations)  // else the constructor took the load's
     annotations_.start([db](const std::atomic<bool>&) { return read_db_annotations_or_none(db); }, ready_);
-  }
   start_allocator_history();
 }
 

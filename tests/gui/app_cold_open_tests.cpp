@@ -1,6 +1,6 @@
 // Opening through the real window. Cold: a fresh pickle's chart is drawn while its elements.db is
 // still being written, the panels fill in once it lands, and the cache entry it leaves is whole.
-// Warm: the chart is laid out once, so its first request is the one drawn.
+// Both: the chart is laid out once, so its first request is the one drawn.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -70,12 +70,17 @@ TEST_CASE("app: a fresh pickle's chart comes before its database; the inspector 
   CHECK(entries_in(sandbox / "cache" / "snapscope") == entries);
 }
 
-TEST_CASE("app: a warm open lays its chart out once, the annotation lanes' room included") {
-  const fs::path sandbox = make_sandbox("warm-open-layout");
+TEST_CASE("app: an open lays its chart out once, cold or warm, the annotation lanes' room included") {
+  const fs::path sandbox = make_sandbox("open-layout");
   const std::string input = shell_quote(fixture_pickle(sandbox).string());
-  REQUIRE(run_app(sandbox, input + " --size 1200x800 --bench").exit_code == 0);  // converts it
   // The generator's training steps are annotated: their lanes sit above the chart. Their depth
-  // comes with the document, so the chart's first request has its final height.
+  // comes with the document (from the snapshot being converted, or from elements.db), so the
+  // chart's first request has its final height.
+  const RunResult cold = run_app(sandbox, input + " --size 1200x800 --bench");
+  INFO(cold.out);
+  REQUIRE(cold.exit_code == 0);
+  CHECK(cold.out.find("(cold: converted the pickle)") != std::string::npos);
+  CHECK(cold.out.find("first_frame_views=1") != std::string::npos);
   const RunResult warm = run_app(sandbox, input + " --size 1200x800 --bench");
   INFO(warm.out);
   REQUIRE(warm.exit_code == 0);

@@ -12,10 +12,12 @@
 #include <thread>
 
 #include "core/allocator/db_event_source.h"
+#include "core/analysis/db_annotations.h"
 #include "core/analysis/live_elements.h"
 #include "core/analysis/state_mapping.h"
 #include "core/convert/convert.h"
 #include "core/session/session.h"
+#include "unit/support/cache_home.h"
 #include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
 
@@ -123,6 +125,46 @@ TEST_CASE(
   }
   CHECK(session->phase_depth_levels("") > 0);  // the generated loop's phases
   CHECK(session->phase_depth_levels("no such phase") == 0);
+}
+
+TEST_CASE("session: a fresh pickle's annotations come with its early document, as its database keeps them") {
+  TempDir dir;
+  const test::CacheHome home(dir / "xdg");
+  gen::GenOptions options;
+  options.events = 3000;
+  options.seed = 6;
+  options.devices = 2;
+  const fs::path pickle = dir / "fresh.pickle";
+  test::write_generated(pickle, options);
+  LoadProgress progress;
+  std::unique_ptr<Document> early;
+  const auto returned =
+      open_document_early(pickle.string(), progress, [&](std::unique_ptr<Document> document) {
+        CHECK(document->pending_database->state() == PendingDatabase::State::Writing);
+        early = std::move(document);
+      });
+  CHECK(returned == nullptr);
+  REQUIRE(early != nullptr);
+  REQUIRE(early->annotations != nullptr);  // taken from the snapshot at the hand-over
+  const std::vector<AnnotationRecord> stored = read_db_annotations(early->elements_db().string());
+  REQUIRE(early->annotations->size() == stored.size());
+  CHECK_FALSE(stored.empty());
+  for (size_t i = 0; i < stored.size(); ++i) {
+    CAPTURE(i);
+    const AnnotationRecord& mine = (*early->annotations)[i];
+    CHECK(mine.stage == stored[i].stage);
+    CHECK(mine.name == stored[i].name);
+    CHECK(mine.device == stored[i].device);
+    CHECK(mine.time_us == stored[i].time_us);
+  }
+  const auto* annotations = early->annotations.get();
+  Session session(std::move(early), {});
+  CHECK(session.annotations() == annotations);  // held from the start, not read again
+  CHECK(session.phase_depth_levels("") > 0);
+  session.phase_table("");
+  session.wait_settled();
+  REQUIRE(session.phase_table("") != nullptr);
+  CHECK(session.phase_depth_levels("") == levels_of(*session.phase_table("")));
 }
 
 TEST_CASE("session: switching timeline keeps the moment, switching device rebuilds its history") {
