@@ -1,6 +1,7 @@
 #include "core/allocator/allocator_history.h"
 
 #include <algorithm>
+#include <future>
 #include <stdexcept>
 #include <utility>
 
@@ -8,6 +9,57 @@ namespace snapscope {
 namespace {
 
 constexpr size_t kReadChunk = 65536;  // events read from the source at once in the backward pass
+
+// The backward pass's chunks of events, last first, each read on its own thread while the one
+// after it is undone: for a history over elements.db, SQLite's reading is about half the pass.
+// The source still sees one read at a time, in the order the pass would make them.
+class BackwardChunks {
+ public:
+  struct Chunk {
+    size_t begin = 0, end = 0;  // the events to undo, [begin, end)
+    size_t read_begin = 0;      // events[0]'s index: one more on each side, for merged-free pairs
+    std::vector<AllocatorEvent> events;
+  };
+
+  BackwardChunks(EventSource& source, size_t count) : source_(source), count_(count), next_end_(count) {
+    read_ahead({});
+  }
+  ~BackwardChunks() {
+    if (pending_.valid()) pending_.wait();  // the read uses the source and this
+  }
+  BackwardChunks(const BackwardChunks&) = delete;
+  BackwardChunks& operator=(const BackwardChunks&) = delete;
+
+  // The next chunk down into `chunk` (whose buffer the read after it reuses); false at the start
+  // of the trace. Throws what the source's read threw.
+  bool next(Chunk& chunk) {
+    if (!pending_.valid()) return false;
+    Chunk arrived = pending_.get();
+    std::swap(chunk, arrived);
+    read_ahead(std::move(arrived.events));
+    return true;
+  }
+
+ private:
+  void read_ahead(std::vector<AllocatorEvent> buffer) {
+    if (next_end_ == 0) return;
+    Chunk chunk;
+    chunk.end = next_end_;
+    chunk.begin = chunk.end > kReadChunk ? chunk.end - kReadChunk : 0;
+    chunk.read_begin = chunk.begin > 0 ? chunk.begin - 1 : 0;
+    chunk.events = std::move(buffer);
+    next_end_ = chunk.begin;
+    pending_ = std::async(std::launch::async, [this, chunk = std::move(chunk)]() mutable {
+      source_.read(chunk.read_begin, std::min(count_, chunk.end + 1), chunk.events);
+      return std::move(chunk);
+    });
+  }
+
+  EventSource& source_;
+  size_t count_;
+  size_t next_end_;  // the end of the chunk to read next
+  std::future<Chunk> pending_;
+};
 
 AllocatorEvent to_allocator_event(const TraceEvent& event, const Snapshot& snapshot) {
   return {event.addr, event.size, snapshot.stream_of(event), event.stack, event.action()};
@@ -81,22 +133,21 @@ bool AllocatorHistory::replace_events(std::unique_ptr<EventSource> events) {
 
 void AllocatorHistory::build(AllocatorState state, const std::atomic<bool>* cancel) {
   store(event_count_, state);
-  // Chunks of events, last chunk first; one extra event on each side for merged-free pairs.
-  for (size_t chunk_end = event_count_; chunk_end > 0;) {
+  BackwardChunks chunks(*events_, event_count_);
+  BackwardChunks::Chunk chunk;
+  while (true) {
     if (cancel != nullptr && cancel->load()) throw std::runtime_error("cancelled");
-    const size_t chunk_begin = chunk_end > kReadChunk ? chunk_end - kReadChunk : 0;
-    const size_t read_begin = chunk_begin > 0 ? chunk_begin - 1 : 0;
-    events_->read(read_begin, std::min(event_count_, chunk_end + 1), buffer_);
-    for (size_t position = chunk_end; position > chunk_begin; --position) {
+    if (!chunks.next(chunk)) break;
+    const std::vector<AllocatorEvent>& events = chunk.events;
+    for (size_t position = chunk.end; position > chunk.begin; --position) {
       const size_t index = position - 1;
-      const size_t local = index - read_begin;
-      const AllocatorEvent* previous = local > 0 ? &buffer_[local - 1] : nullptr;
-      const AllocatorEvent* next = local + 1 < buffer_.size() ? &buffer_[local + 1] : nullptr;
-      note_event(index, buffer_[local]);
-      state.undo(buffer_[local], previous, next);
+      const size_t local = index - chunk.read_begin;
+      const AllocatorEvent* previous = local > 0 ? &events[local - 1] : nullptr;
+      const AllocatorEvent* next = local + 1 < events.size() ? &events[local + 1] : nullptr;
+      note_event(index, events[local]);
+      state.undo(events[local], previous, next);
       if (index % interval_ == 0) store(index, state);
     }
-    chunk_end = chunk_begin;
   }
   std::reverse(checkpoints_.begin(), checkpoints_.end());
   std::reverse(ooms_.begin(), ooms_.end());

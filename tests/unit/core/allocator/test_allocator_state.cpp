@@ -3,7 +3,10 @@
 // the block and segment timelines.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <vector>
 
 #include "core/allocator/allocator_history.h"
@@ -247,6 +250,89 @@ TEST_CASE("allocator state: checkpoints give the same states as one long undo, w
     INFO("position " << position);
     REQUIRE(sparse.at_position(position) == dense.at_position(position));
   }
+}
+
+namespace {
+
+// A snapshot's events, with every read the history makes recorded, and how many ran at once.
+class RecordingSource : public EventSource {
+ public:
+  explicit RecordingSource(const Snapshot& snapshot, size_t fail_below = 0)
+      : inner_(snapshot, 0), fail_below_(fail_below) {}
+  size_t size() const override { return inner_.size(); }
+  void read(size_t begin, size_t end, std::vector<AllocatorEvent>& out) override {
+    const int running = ++running_;
+    {
+      const std::lock_guard lock(mutex_);
+      reads_.emplace_back(begin, end);
+      most_at_once_ = std::max(most_at_once_, running);
+    }
+    if (begin < fail_below_) {
+      --running_;
+      throw std::runtime_error("elements.db: a bad row at event " + std::to_string(begin));
+    }
+    inner_.read(begin, end, out);
+    --running_;
+  }
+  std::vector<std::pair<size_t, size_t>> reads() const {
+    const std::lock_guard lock(mutex_);
+    return reads_;
+  }
+  int most_at_once() const {
+    const std::lock_guard lock(mutex_);
+    return most_at_once_;
+  }
+
+ private:
+  SnapshotEventSource inner_;
+  size_t fail_below_;
+  std::atomic<int> running_{0};
+  mutable std::mutex mutex_;
+  std::vector<std::pair<size_t, size_t>> reads_;
+  int most_at_once_ = 0;
+};
+
+}  // namespace
+
+// The backward pass reads each chunk on another thread while it undoes the chunk after it: the
+// source must still see one read at a time, last chunk first, each with one event on either side
+// (for merged frees), and the states must not change at the chunks' edges.
+TEST_CASE("allocator history: chunks read ahead, one read at a time, states exact at their edges") {
+  const Snapshot s = busy_fixture(11'000);  // about 143k events: more than two chunks
+  auto source = std::make_unique<RecordingSource>(s);
+  RecordingSource& recorded = *source;
+  AllocatorHistory history(final_state_from_snapshot(s, 0), std::move(source),
+                           AllocatorHistory::kDefaultBudget, AllocatorHistory::kDefaultInterval);
+  const size_t count = history.event_count();
+  const auto reads = recorded.reads();
+  REQUIRE(reads.size() >= 3);
+  CHECK(recorded.most_at_once() == 1);
+  CHECK(reads.front().second == count);
+  CHECK(reads.back().first == 0);
+  std::vector<size_t> edges;  // where one chunk ends and the one after it begins
+  for (size_t i = 1; i < reads.size(); ++i) {
+    INFO("read " << i);
+    CHECK(reads[i].second == reads[i - 1].first + 2);
+    CHECK(reads[i].first < reads[i - 1].first);
+    edges.push_back(reads[i - 1].first + 1);
+  }
+  AllocatorHistory one_undo = history_of(s, size_t{1} << 30);  // only the end and position 0
+  for (const size_t edge : edges) {
+    for (const size_t position : {edge - 1, edge, edge + 1}) {
+      INFO("position " << position);
+      REQUIRE(history.at_position(position) == one_undo.at_position(position));
+    }
+  }
+  CHECK(history.at_position(0) == one_undo.at_position(0));
+}
+
+TEST_CASE("allocator history: a read that fails in a later chunk fails the build with its error") {
+  const Snapshot s = busy_fixture(11'000);
+  const size_t half = s.device_traces[0].events.size() / 2;
+  CHECK_THROWS_WITH_AS(
+      AllocatorHistory(final_state_from_snapshot(s, 0), std::make_unique<RecordingSource>(s, half),
+                       AllocatorHistory::kDefaultBudget, AllocatorHistory::kDefaultInterval),
+      doctest::Contains("elements.db: a bad row at event"), std::runtime_error);
 }
 
 TEST_CASE("allocator layout: memory_viz row packing, rounding waste and orphan blocks") {
