@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdint>
 #include <stdexcept>
+#include <unordered_map>
+#include <vector>
 
 #include "core/store/elements_db/elements_db.h"
 #include "core/store/elements_db/row_limits.h"
@@ -70,13 +72,47 @@ void check_dense(int64_t id, size_t expected, const std::string& path, const cha
   }
 }
 
+// Each event_contexts row's stream by id, read once: an event names its stream through its
+// context, and looking that up here rather than joining in SQLite for every event makes reading
+// a device's events (the allocator history's backward pass) about a third cheaper.
+class ContextStreams {
+ public:
+  explicit ContextStreams(SqliteDatabase& db) {
+    SqliteStatement rows = db.prepare("SELECT id, stream FROM event_contexts ORDER BY id");
+    while (rows.next_row()) {
+      const int64_t id = rows.column_int(0);
+      const auto stream = static_cast<uint64_t>(rows.column_int(1));
+      if (id >= 0 && static_cast<size_t>(id) == dense_.size()) {
+        dense_.push_back(stream);
+      } else {
+        sparse_.emplace(id, stream);  // written densely: only a crafted table gets here
+      }
+    }
+  }
+  // 0 for an id no row has, as the join's coalesce(stream, 0) gave.
+  uint64_t stream(int64_t context) const {
+    if (context >= 0 && static_cast<size_t>(context) < dense_.size())
+      return dense_[static_cast<size_t>(context)];
+    const auto it = sparse_.find(context);
+    return it == sparse_.end() ? 0 : it->second;
+  }
+
+ private:
+  std::vector<uint64_t> dense_;                   // ids 0, 1, 2, ...
+  std::unordered_map<int64_t, uint64_t> sparse_;  // any others
+};
+
+// The events columns checked_event() reads, in its order.
+constexpr const char* kEventColumns = "e.id - ?1, e.action, e.addr, e.size, e.context, e.stack_id";
+
 }  // namespace
 
 // The by-id lookups run once per frame of every stack shown: prepared once per connection.
 struct ElementsDbReader::Statements {
   RowLimits limits;  // what each events or allocation row read is checked against
   SqliteStatement stack, frame, string;
-  std::optional<SqliteStatement> events;  // only the allocator's event source reads events
+  std::optional<SqliteStatement> events;          // only the allocator's event source reads events
+  std::optional<ContextStreams> context_streams;  // for reading events
   explicit Statements(SqliteDatabase& db)
       : limits(db),
         stack(db.prepare("SELECT frame_id FROM stacks WHERE stack_id = ? ORDER BY depth")),
@@ -288,24 +324,25 @@ size_t ElementsDbReader::event_count(int device) const {
   return count.next_row() ? static_cast<size_t>(count.column_int(0)) : 0;
 }
 
-// An events row (index, action, addr, size, stream, stack_id, context) whose values are in range.
+// An events row (kEventColumns: index, action, addr, size, context, stack_id) whose values are in
+// range, with its context's stream.
 EventRow ElementsDbReader::checked_event(const SqliteStatement& row) const {
-  statements_->limits.check_event(row.column_int(3), row.column_int(5), row.column_int(6));
+  const int64_t context = row.column_int(4);
+  statements_->limits.check_event(row.column_int(3), row.column_int(5), context);
+  if (!statements_->context_streams) statements_->context_streams.emplace(*db_);
   return {row.column_int(0),
           row.column_int(1),
           static_cast<uint64_t>(row.column_int(2)),
           static_cast<uint64_t>(row.column_int(3)),
-          static_cast<uint64_t>(row.column_int(4)),
+          statements_->context_streams->stream(context),
           static_cast<StackId>(row.column_int(5))};
 }
 
 void ElementsDbReader::read_events(int device, size_t begin, size_t end, std::vector<EventRow>& out) const {
   if (!statements_->events) {
     statements_->events.emplace(
-        db_->prepare("SELECT e.id - ?1, e.action, e.addr, e.size, coalesce(c.stream, 0), e.stack_id, "
-                     "e.context FROM events e "
-                     "LEFT JOIN event_contexts c ON c.id = e.context "
-                     "WHERE e.id >= ?1 + ?2 AND e.id < ?1 + ?3 ORDER BY e.id"));
+        db_->prepare(std::string("SELECT ") + kEventColumns +
+                     " FROM events e WHERE e.id >= ?1 + ?2 AND e.id < ?1 + ?3 ORDER BY e.id"));
   }
   SqliteStatement& range = *statements_->events;
   range.reset();
@@ -318,10 +355,8 @@ void ElementsDbReader::read_events(int device, size_t begin, size_t end, std::ve
 
 std::vector<EventRow> ElementsDbReader::segment_events(int device) const {
   SqliteStatement rows = db_->prepare(
-      "SELECT e.id - ?1, e.action, e.addr, e.size, coalesce(c.stream, 0), e.stack_id, e.context FROM events "
-      "e "
-      "LEFT JOIN event_contexts c ON c.id = e.context "
-      "WHERE e.id >= ?1 AND e.id < ?2 AND e.action IN (?3, ?4, ?5, ?6) ORDER BY e.id");
+      std::string("SELECT ") + kEventColumns +
+      " FROM events e WHERE e.id >= ?1 AND e.id < ?2 AND e.action IN (?3, ?4, ?5, ?6) ORDER BY e.id");
   rows.bind(1, event_id(device, 0));
   rows.bind(2, event_id(device + 1, 0));
   int index = 3;

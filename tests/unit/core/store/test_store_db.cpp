@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "core/cursor/allocation_search.h"
 #include "core/snapshot/snapshot_reader.h"
 #include "core/store/elements_db/elements_db.h"
+#include "core/store/elements_db/elements_db_reader.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/view/allocation_details.h"
 #include "unit/support/test_store_fixture.h"
@@ -299,6 +301,75 @@ TEST_CASE("elements.db: an event's stream and texts are one event_contexts row, 
   CHECK(query_int(db,
                   "SELECT count(DISTINCT e.context) FROM events e JOIN event_contexts c ON c.id = e.context "
                   "WHERE c.stream = 7 AND c.compile_context = 0 AND c.user_metadata = 0") == 1);
+}
+
+namespace {
+
+// Each event's stream as SQL joins it from event_contexts (0 for a context no row has).
+std::vector<uint64_t> joined_streams(const std::string& path, int device, const std::string& where = "1") {
+  SqliteDatabase db(path, SqliteDatabase::Mode::ReadOnly);
+  SqliteStatement rows = db.prepare(
+      "SELECT coalesce(c.stream, 0) FROM events e LEFT JOIN event_contexts c ON c.id = e.context "
+      "WHERE e.id >> 40 = " +
+      std::to_string(device) + " AND " + where + " ORDER BY e.id");
+  std::vector<uint64_t> streams;
+  while (rows.next_row()) streams.push_back(static_cast<uint64_t>(rows.column_int(0)));
+  return streams;
+}
+
+std::vector<uint64_t> read_streams(const std::vector<EventRow>& rows) {
+  std::vector<uint64_t> streams;
+  for (const EventRow& row : rows) streams.push_back(row.stream);
+  return streams;
+}
+
+// What ElementsDbReader reads of `path`'s events agrees with the join, for every device.
+void check_streams_as_joined(const std::string& path, const std::vector<int>& devices) {
+  const ElementsDbReader reader(path);
+  for (const int device : devices) {
+    INFO("device " << device);
+    std::vector<EventRow> rows;
+    reader.read_events(device, 0, reader.event_count(device), rows);
+    REQUIRE(rows.size() == reader.event_count(device));
+    CHECK(read_streams(rows) == joined_streams(path, device));
+    std::string segment_actions;
+    for (Action action :
+         {Action::SegmentAlloc, Action::SegmentFree, Action::SegmentMap, Action::SegmentUnmap})
+      segment_actions += (segment_actions.empty() ? "" : ", ") + std::to_string(static_cast<int>(action));
+    CHECK(read_streams(reader.segment_events(device)) ==
+          joined_streams(path, device, "e.action IN (" + segment_actions + ")"));
+  }
+}
+
+}  // namespace
+
+// The reader looks an event's stream up in event_contexts read once instead of joining per row:
+// it must give what the join gives, also for ids with gaps (only in a crafted file).
+TEST_CASE("elements.db: the events the reader reads carry their context's stream, as a join gives it") {
+  const auto built = build_fixture_db();
+  const std::vector<int> devices = built->snapshot.devices();
+  check_streams_as_joined(built->path, devices);
+  size_t on_stream_7 = 0;  // the fixture's second stream: the lookup has more than row 0 to find
+  for (const int device : devices) {
+    const std::vector<uint64_t> streams = joined_streams(built->path, device);
+    on_stream_7 += static_cast<size_t>(std::count(streams.begin(), streams.end(), 7u));
+  }
+  CHECK(on_stream_7 > 1);
+
+  const std::string crafted = (built->dir / "crafted.db").string();
+  std::filesystem::copy_file(built->path, crafted);
+  {
+    SqliteDatabase db(crafted, SqliteDatabase::Mode::Create);
+    db.exec(
+        "INSERT INTO event_contexts VALUES (1000, 99, 0, 0);"
+        "UPDATE events SET context = 1000 WHERE id = (SELECT min(id) FROM events WHERE id >> 40 = 0);"
+        "UPDATE events SET context = 500 WHERE id = (SELECT max(id) FROM events WHERE id >> 40 = 0);");
+  }
+  check_streams_as_joined(crafted, devices);
+  const std::vector<uint64_t> streams = joined_streams(crafted, 0);
+  REQUIRE(streams.size() > 2);
+  CHECK(streams.front() == 99);  // a context after the gap
+  CHECK(streams.back() == 0);    // a context in the gap: no row
 }
 
 TEST_CASE("elements.db: events keep the raw trace, with NULL for missing timestamps") {
