@@ -1,6 +1,7 @@
 #include "core/allocator/db_event_source.h"
 
 #include <algorithm>
+#include <future>
 #include <vector>
 
 namespace snapscope {
@@ -13,16 +14,28 @@ Action action_from_code(int64_t code) {
 
 }  // namespace
 
+// Below this many events a read is not split: a thread costs more than half of it saves.
+constexpr size_t kSplitFromEvents = 16384;
+
 DbEventSource::DbEventSource(const std::string& db_path, int device)
-    : db_(db_path), device_(device), count_(db_.event_count(device)) {}
+    : first_(db_path), second_(db_path), device_(device), count_(first_.db.event_count(device)) {}
 
 void DbEventSource::read(size_t begin, size_t end, std::vector<AllocatorEvent>& out) {
   end = std::min(end, count_);
   begin = std::min(begin, end);
   out.assign(end - begin, AllocatorEvent{});
-  db_.read_events(device_, begin, end, rows_);
-  for (const EventRow& row : rows_) {
-    out[static_cast<size_t>(row.index) - begin] = {row.address, row.size, row.stream, row.stack,
+  if (end - begin < kSplitFromEvents) return read_into(first_, begin, begin, end, out);
+  const size_t middle = begin + (end - begin) / 2;
+  auto second_half = std::async(std::launch::async, [&] { read_into(second_, begin, middle, end, out); });
+  read_into(first_, begin, begin, middle, out);  // its error first, as one read in order would give
+  second_half.get();
+}
+
+void DbEventSource::read_into(Connection& connection, size_t first, size_t begin, size_t end,
+                              std::vector<AllocatorEvent>& out) {
+  connection.db.read_events(device_, begin, end, connection.rows);
+  for (const EventRow& row : connection.rows) {
+    out[static_cast<size_t>(row.index) - first] = {row.address, row.size, row.stream, row.stack,
                                                    action_from_code(row.action)};
   }
 }

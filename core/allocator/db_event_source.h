@@ -10,15 +10,25 @@
 
 namespace snapscope {
 
+// A long read runs in two halves, each on its own read-only connection and thread: SQLite's
+// stepping through the rows is most of what the history's backward pass costs.
 class DbEventSource : public EventSource {
  public:
-  DbEventSource(const std::string& db_path, int device);  // opens its own read-only connection
+  DbEventSource(const std::string& db_path, int device);  // opens its own read-only connections
   size_t size() const override { return count_; }
   void read(size_t begin, size_t end, std::vector<AllocatorEvent>& out) override;
 
  private:
-  ElementsDbReader db_;
-  std::vector<EventRow> rows_;  // reused between reads
+  struct Connection {
+    explicit Connection(const std::string& db_path) : db(db_path) {}
+    ElementsDbReader db;
+    std::vector<EventRow> rows;  // reused between reads
+  };
+  // Events [begin, end) through `connection` into out[begin - first, ...).
+  void read_into(Connection& connection, size_t first, size_t begin, size_t end,
+                 std::vector<AllocatorEvent>& out);
+
+  Connection first_, second_;
   int device_;
   size_t count_ = 0;
 };

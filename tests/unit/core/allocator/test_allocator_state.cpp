@@ -431,6 +431,27 @@ TEST_CASE("allocator history: built from the snapshot in memory, then reading el
   REQUIRE(from_memory->event_count() == from_db->event_count());
   CHECK_FALSE(from_memory->replace_events(std::make_unique<TraceEventView>(Snapshot{}, 0)));  // other size
   CHECK(from_memory->replace_events(std::make_unique<DbEventSource>(db, 0)));
+  {
+    // A long read of elements.db runs in two halves, on two connections: event for event what
+    // the snapshot holds, also across the halves' edge and in a range that starts mid-trace.
+    SnapshotEventSource in_memory(*snapshot, 0);
+    DbEventSource stored(db, 0);
+    for (const auto& [begin, end] : {std::pair<size_t, size_t>{0, stored.size()}, {1234, 28'001}, {50, 70}}) {
+      INFO("events " << begin << " to " << end);
+      std::vector<AllocatorEvent> expected, got;
+      in_memory.read(begin, end, expected);
+      stored.read(begin, end, got);
+      REQUIRE(got.size() == expected.size());
+      for (size_t i = 0; i < got.size(); ++i) {
+        INFO("event " << begin + i);
+        REQUIRE(got[i].addr == expected[i].addr);
+        REQUIRE(got[i].size == expected[i].size);
+        REQUIRE(got[i].stream == expected[i].stream);
+        REQUIRE(got[i].stack == expected[i].stack);
+        REQUIRE(got[i].action == expected[i].action);
+      }
+    }
+  }
   snapshot.reset();  // from here on only elements.db is read
 
   CHECK(from_memory->checkpoint_count() == from_db->checkpoint_count());
