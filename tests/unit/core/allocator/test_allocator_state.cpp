@@ -436,7 +436,9 @@ TEST_CASE("allocator history: built from the snapshot in memory, then reading el
     // the snapshot holds, also across the halves' edge and in a range that starts mid-trace.
     SnapshotEventSource in_memory(*snapshot, 0);
     DbEventSource stored(db, 0);
-    for (const auto& [begin, end] : {std::pair<size_t, size_t>{0, stored.size()}, {1234, 28'001}, {50, 70}}) {
+    for (const std::pair<size_t, size_t>& range :
+         {std::pair<size_t, size_t>{0, stored.size()}, {1234, 28'001}, {50, 70}}) {
+      const size_t begin = range.first, end = range.second;
       INFO("events " << begin << " to " << end);
       std::vector<AllocatorEvent> expected, got;
       in_memory.read(begin, end, expected);
