@@ -8,7 +8,9 @@
 #include <cstddef>
 #include <cstring>
 
+#include "core/pickle/batch_reader.h"
 #include "core/pickle/little_endian.h"
+#include "core/pickle/long_value.h"
 #include "core/pickle/opcodes.h"
 
 // The per-opcode path (dispatch, push, memo get, append) must inline into the run loop.
@@ -19,6 +21,13 @@ namespace snapscope::pickle {
 namespace {
 
 constexpr size_t kInitialBuffer = 1u << 20;
+// A batch is read whole only when it ends inside the buffer: at a batch's MARK the buffer is
+// topped up to this much (a trace list's batch of 1000 entries is ~100-200 KB) ...
+constexpr size_t kBatchWindow = size_t{512} << 10;
+// ... and grows to this, so that topping up moves at most a fifth of what is read.
+constexpr size_t kBatchBuffer = size_t{4} << 20;
+// The batch reader reads an item's nesting (dict, list, dict) without checking the depth limit.
+constexpr uint32_t kBatchNesting = 4;
 constexpr uint32_t kNoSlot = UINT32_MAX;
 
 // Writes `value` with one 16-byte store. A frames list's items are copied whole into the list
@@ -165,6 +174,7 @@ Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer*
       buf_(initial_size(source, kInitialBuffer)),
       stack_(limits.max_stack),
       memo_(limits.max_memo) {
+  read_batches(true);
   const auto remaining = source.remaining();
   if (remaining && *remaining >= kPopulateMemoFromInputBytes) {
     // Frames lists GET memo entries all over it: with 4 KiB pages most GETs also miss the TLB.
@@ -172,6 +182,13 @@ Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer*
     memo_pages_ = std::make_unique<PopulateAhead>(
         MemoryRange{memo_.data(), memo_.capacity() * sizeof(MemoSlot)}, kMemoLeadBytes);
   }
+}
+
+Unpickler::~Unpickler() = default;
+
+void Unpickler::read_batches(bool on) {
+  batches_.reset();
+  if (on && reducer_ != nullptr) batches_ = std::make_unique<BatchReader>(strings_, *reducer_);
 }
 
 // ---------------------------------------------------------------- input
@@ -282,26 +299,7 @@ void Unpickler::push_bytes(std::string_view raw) {
 }
 
 // Little-endian two's complement of n bytes (LONG1/LONG4).
-void Unpickler::push_long(const uint8_t* le, uint64_t n) {
-  if (n == 0) return push(Value::integer(0));
-  bool negative = (le[n - 1] & 0x80) != 0;
-  uint64_t significant = n;  // drop redundant sign-extension bytes
-  while (significant > 1 && le[significant - 1] == (negative ? 0xFF : 0x00) &&
-         ((le[significant - 2] & 0x80) != 0) == negative) {
-    --significant;
-  }
-  if (significant <= 8) {
-    uint64_t raw = load_le(le, static_cast<size_t>(significant));
-    if (negative && significant < 8) raw |= ~uint64_t{0} << (8 * significant);
-    return push(Value::integer(static_cast<int64_t>(raw)));
-  }
-  if (!negative && significant == 9 && le[8] == 0) return push(Value::uinteger(load_le(le, 8)));
-  double approx = 0;
-  for (uint64_t i = significant; i-- > 0;) {
-    approx = approx * 256 + (negative ? static_cast<uint8_t>(~le[i]) : le[i]);
-  }
-  push(Value::floating(Kind::BigInt, negative ? -(approx + 1) : approx));
-}
+void Unpickler::push_long(const uint8_t* le, uint64_t n) { push(long_value(le, n)); }
 
 // INT / LONG text forms: decimal, optional sign; INT also spells booleans "00" / "01".
 void Unpickler::push_decimal(std::string_view text, bool bool_forms) {
@@ -644,7 +642,7 @@ Value Unpickler::finish_item(Value item) {
     replacement = Value::handle(Kind::EmptyList, 0);
   } else if (reducer_ != nullptr) {
     try {
-      replacement = reducer_->reduce(c, *this);
+      replacement = reducer_->reduce(c.kind, c.items, *this);
     } catch (const ReduceError& e) {
       fail(e.what());
     }
@@ -823,6 +821,80 @@ Value Unpickler::run_chunk(const ChunkStart& start) {
   return list;
 }
 
+// ---------------------------------------------------------------- batches
+
+// At a MARK (just read) above a list: reads the batch it starts whole when the batch reader
+// takes it. Not in a chunk parser, whose references back need the splice, nor beside chunk
+// parsers: they read the batches, and a whole-file parse that outran the scan for them would
+// read their chunks itself.
+bool Unpickler::read_batch() {
+  if (memo_base_ != 0 || splicer_ != nullptr || stack_.empty() ||
+      marks_.size() + kBatchNesting >= limits_.max_depth)
+    return false;
+  const Value target = stack_.back();
+  if (target.kind != Kind::Container || target.id >= containers_.size()) return false;
+  const Container& list = containers_[target.id];
+  if (list.generation != target.aux || list.kind != ContainerKind::List || list.reduced) return false;
+  if (pos_ == end_ || buf_[pos_] != EMPTY_DICT) return false;
+  ensure_batch_window();
+  const BatchReader::Input input{std::span(buf_.data() + pos_, end_ - pos_), &memo_, limits_.max_memo};
+  if (!batches_->read(input, *this)) return false;
+  if (batches_->length() >= limits_.max_stack - stack_.size())
+    return false;  // each value takes a byte or more
+  commit_batch(target);
+  return true;
+}
+
+// Tops the buffer up to kBatchWindow bytes ahead, where the input holds that many more.
+void Unpickler::ensure_batch_window() {
+  const size_t have = end_ - pos_;
+  const std::optional<uint64_t> remaining = source_.remaining();
+  if (have >= kBatchWindow || !remaining || *remaining == 0) return;
+  if (buf_.size() < kBatchBuffer) {
+    std::memmove(buf_.data(), buf_.data() + pos_, have);
+    base_ += pos_;
+    pos_ = 0;
+    end_ = have;
+    buf_.resize(kBatchBuffer);
+  }
+  fill(have + static_cast<size_t>(std::min<uint64_t>(*remaining, kBatchWindow - have)), "in a list");
+}
+
+// What the batch's APPENDS does: each item is reduced and added to the list, in order, and
+// the memo gets the entries the batch defines.
+void Unpickler::commit_batch(Value target) {
+  op_offset_ = offset() + batches_->length() - 1;  // errors name the APPENDS, as they would
+  op_ = APPENDS;
+  list_slot_ = slot_in_parent_list(stack_.size() - 1);
+  const std::span<Value> memo = batches_->new_memo();
+  for (const BatchReader::Item& item : batches_->items()) {
+    Container& list = containers_[target.id];
+    const uint32_t depth = item.depth + 1u;
+    if (depth > list.depth) {
+      if (depth > limits_.max_depth) fail("nesting deeper than " + std::to_string(limits_.max_depth));
+      list.depth = static_cast<uint16_t>(depth);
+    }
+    Value replacement;
+    try {
+      replacement = reducer_->reduce(ContainerKind::Dict, batches_->fields(item), *this);
+    } catch (const ReduceError& e) {
+      fail(e.what());
+    }
+    if (ContainerReducer::kept(replacement))
+      fail("a batch item its reducer kept");  // replaces_batch_item said not
+    if (item.memo != BatchReader::kNone) memo[item.memo] = replacement;
+    if (replacement.kind == Kind::Event) {
+      append_event_run(list, Value::handle(Kind::EventRun, replacement.id, 1));
+    } else {
+      list.items.push_back(replacement);
+    }
+  }
+  list_slot_.reset();
+  for (const Value& value : memo) memo_append(value);
+  pos_ += batches_->length();
+  batch_items_read_ += batches_->items().size();
+}
+
 // ---------------------------------------------------------------- splicing
 
 void Unpickler::set_splicer(ChunkSplicer* splicer) {
@@ -903,6 +975,7 @@ SNAPSCOPE_HOT void Unpickler::step(uint8_t op) {
     case MARK:
       if (op_offset_ >= next_splice_ && splice_at_mark()) [[unlikely]]
         return;
+      if (batches_ && read_batch()) return;
       if (marks_.size() >= limits_.max_depth)
         fail("nesting deeper than " + std::to_string(limits_.max_depth));
       marks_.push_back(stack_.size());

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -46,14 +47,34 @@ class ReduceError : public std::runtime_error {
 
 class Unpickler;
 class ChunkSplicer;
+class BatchReader;
 
 class ContainerReducer {
  public:
   virtual ~ContainerReducer() = default;
-  // `container` just became an item of another container, i.e. it is complete. Returns its
-  // compact replacement, or keep() to keep it as a generic container. (A Value, not an optional:
-  // it comes back in two registers, and the unpickler stores it whole; see finish_item.)
-  virtual Value reduce(const Container& container, const Unpickler& unpickler) = 0;
+  // A container of `kind` holding `items` just became an item of another container, i.e. it is
+  // complete. Returns its compact replacement, or keep() to keep it as a generic container. (A
+  // Value, not an optional: it comes back in two registers, and the unpickler stores it whole;
+  // see finish_item.)
+  virtual Value reduce(ContainerKind kind, std::span<const Value> items, const Unpickler& unpickler) = 0;
+
+  // The batch reader (core/pickle/batch_reader.h), which these defaults turn off. Items here are
+  // already reduced, never containers.
+  // True when reduce() is sure to replace a dict holding `items` added to a list (it may still
+  // throw ReduceError): the batch reader then leaves it to the list's APPENDS.
+  virtual bool replaces_batch_item(std::span<const Value> items) const {
+    (void)items;
+    return false;
+  }
+  // reduce() of a list or dict inside such a dict, or keep() to leave the batch to the
+  // opcode-by-opcode parse. It may intern, as reduce() would, but must change nothing else:
+  // the batch may still be left to that parse, which then reduces it again.
+  virtual Value reduce_inner(ContainerKind kind, std::span<const Value> items, const Unpickler& unpickler) {
+    (void)kind;
+    (void)items;
+    (void)unpickler;
+    return keep();
+  }
 
   static Value keep() { return Value::handle(Kind::Container, UINT32_MAX); }
   static bool kept(Value replacement) { return replacement.kind == Kind::Container; }
@@ -95,6 +116,9 @@ class Unpickler {
  public:
   Unpickler(ByteSource& source, StringTable& strings, ContainerReducer* reducer = nullptr,
             UnpicklerLimits limits = {});
+  ~Unpickler();
+  Unpickler(const Unpickler&) = delete;
+  Unpickler& operator=(const Unpickler&) = delete;
 
   // Runs until STOP and returns the pickled object. Bytes after STOP are not read.
   Value run();
@@ -108,6 +132,11 @@ class Unpickler {
 
   // Chunks parsed apart are spliced in at their first MARK (see ChunkSplicer). Before run().
   void set_splicer(ChunkSplicer* splicer);
+  // Whether a list's batch of dicts may be read whole by the batch reader (on by default, with a
+  // reducer that takes it; off, every opcode is read one by one: the reference for tests).
+  // Before run().
+  void read_batches(bool on);
+  uint64_t batch_items_read() const { return batch_items_read_; }
   // Memo entry `index` (a whole-file unpickler's), when it is defined.
   std::optional<Value> memo_at(uint64_t index) const;
   // A chunk parser's memo entry start.memo_base + i, while there is one (dense entries only).
@@ -173,6 +202,11 @@ class Unpickler {
   Value external_value(uint64_t index);
   void memo_append(const Value& value);
 
+  // Batches (see BatchReader)
+  bool read_batch();
+  void ensure_batch_window();
+  void commit_batch(Value target);
+
   // Splicing (see ChunkSplicer)
   bool splice_at_mark();
   bool try_splice();
@@ -233,6 +267,8 @@ class Unpickler {
     Value value;
   };
   std::vector<RecentExternal> recent_externals_;
+  std::unique_ptr<BatchReader> batches_;  // null: batches are read opcode by opcode
+  uint64_t batch_items_read_ = 0;
   ChunkSplicer* splicer_ = nullptr;
   uint64_t next_splice_ = UINT64_MAX;  // the MARK offset at which to ask splicer_ again
 };

@@ -61,10 +61,12 @@ Snapshot read_source(ByteSource& source, const std::string& name, uint64_t total
   StreamCancelGuard guard(options.event_sink);
   const auto limits = pickle::UnpicklerLimits::for_input(remaining);
   pickle::Unpickler unpickler(source, snapshot.strings, &reducer, limits);
+  unpickler.read_batches(options.read_batches);
   // Declared after the reducer and the unpickler: its threads stop before they go.
   std::unique_ptr<ParallelChunks> parallel = read_in_parallel(source, options, limits, reducer, snapshot);
   if (parallel) unpickler.set_splicer(parallel.get());
   pickle::Value top = unpickler.run();
+  if (options.batch_items) *options.batch_items = unpickler.batch_items_read();
   if (parallel && options.parallel_stats) *options.parallel_stats = parallel->stats();
   parallel.reset();
   reducer.end_stream();

@@ -43,6 +43,10 @@ struct ReadOptions {
   // Tests: read in parallel whatever the input's size, with these chunk sizes.
   std::optional<ParallelReadOptions> parallel_for_tests;
   ParallelReadStats* parallel_stats = nullptr;  // filled in when given
+  // Tests: false reads every opcode one by one, the batch reader's reference
+  // (core/pickle/batch_reader.h).
+  bool read_batches = true;
+  uint64_t* batch_items = nullptr;  // filled in when given: the items read in whole batches
 };
 
 // Throws InputError for unreadable, malformed, unsafe or non-snapshot input.

@@ -225,9 +225,9 @@ void SnapshotReducer::close_stream() {
   finish_stream();
 }
 
-Value SnapshotReducer::reduce(const Container& container, const Unpickler& unpickler) {
-  if (container.kind == ContainerKind::Dict) return reduce_dict(container, unpickler);
-  if (container.kind == ContainerKind::List) return reduce_list(container);
+Value SnapshotReducer::reduce(ContainerKind kind, Items items, const Unpickler& unpickler) {
+  if (kind == ContainerKind::Dict) return reduce_dict(items, unpickler);
+  if (kind == ContainerKind::List) return reduce_list(items);
   return ContainerReducer::keep();
 }
 
@@ -236,14 +236,14 @@ namespace {
 // Python keeps the last value of a repeated key. Returns, for each of `keys`, the value of its
 // last occurrence in `dict` (nullptr when absent); one pass, so a huge dict costs O(items).
 template <size_t N>
-std::array<const Value*, N> last_values(const Container& dict, const std::array<StringId, N>& keys) {
+std::array<const Value*, N> last_values(std::span<const Value> dict, const std::array<StringId, N>& keys) {
   std::array<const Value*, N> out{};
-  for (size_t i = 0; i + 1 < dict.items.size(); i += 2) {
-    Value key = dict.items[i];
+  for (size_t i = 0; i + 1 < dict.size(); i += 2) {
+    Value key = dict[i];
     if (key.kind != Kind::String) continue;
     for (size_t f = 0; f < N; ++f) {
       if (key.id == keys[f]) {
-        out[f] = &dict.items[i + 1];
+        out[f] = &dict[i + 1];
         break;
       }
     }
@@ -288,9 +288,9 @@ std::array<StringId, kFrameFieldCount> frame_keys(const SnapshotKeys& k) {
   return {k.name, k.filename, k.line, k.fx_node_op, k.fx_node_name, k.fx_node_target, k.fx_original_trace};
 }
 
-bool has_non_string_key(const Container& dict) {
-  for (size_t i = 0; i + 1 < dict.items.size(); i += 2) {
-    if (dict.items[i].kind != Kind::String) return true;
+bool has_non_string_key(std::span<const Value> dict) {
+  for (size_t i = 0; i + 1 < dict.size(); i += 2) {
+    if (dict[i].kind != Kind::String) return true;
   }
   return false;
 }
@@ -304,7 +304,7 @@ int64_t to_time_us(Value v) {
 
 }  // namespace
 
-Value SnapshotReducer::reduce_dict(const Container& dict, const Unpickler& up) {
+Value SnapshotReducer::reduce_dict(Items dict, const Unpickler& up) {
   if (chunk_) refuse_in_chunk(dict);
   const auto action = last_values(dict, std::array<StringId, 2>{keys_.action, keys_.name});
   if (action[0] && action[0]->kind == Kind::String) return make_event(dict, up);
@@ -312,11 +312,32 @@ Value SnapshotReducer::reduce_dict(const Container& dict, const Unpickler& up) {
   return ContainerReducer::keep();
 }
 
+// A trace entry: its events must be added in the order the entries' list gets them.
+bool SnapshotReducer::replaces_batch_item(Items items) const {
+  if (chunk_) return false;
+  const auto action = last_values(items, std::array<StringId, 1>{keys_.action});
+  return action[0] && action[0]->kind == Kind::String;
+}
+
+// Frames lists and frames, as reduce() makes them, where that only interns: not a frame whose
+// trace is made into new text (reduce() of its list would intern that text later, after
+// strings read in between), nor anything with events.
+Value SnapshotReducer::reduce_inner(ContainerKind kind, Items items, const Unpickler& up) {
+  if (chunk_) return ContainerReducer::keep();
+  if (kind == ContainerKind::List) return reduce_list(items);
+  if (kind != ContainerKind::Dict) return ContainerReducer::keep();
+  const auto v =
+      last_values(items, std::array<StringId, 3>{keys_.action, keys_.name, keys_.fx_original_trace});
+  if ((v[0] && v[0]->kind == Kind::String) || !v[1]) return ContainerReducer::keep();
+  if (v[2] && v[2]->kind != Kind::String) return ContainerReducer::keep();
+  return make_frame(items, up);
+}
+
 // A list made only of frames is a call stack; anything else stays generic. A chunk parser
 // takes a reference back before its chunk for a frame (checked when the chunk is merged).
-Value SnapshotReducer::reduce_list(const Container& list) {
+Value SnapshotReducer::reduce_list(Items list) {
   scratch_.clear();
-  for (Value item : list.items) {
+  for (Value item : list) {
     if (item.kind == Kind::Frame) {
       scratch_.push_back(item.id);
     } else if (item.kind == Kind::External && chunk_) {
@@ -331,9 +352,9 @@ Value SnapshotReducer::reduce_list(const Container& list) {
 // A chunk parser reads a dict only when every key is known (a key from before the chunk that
 // is no string there would be one here) and leaves text made of other values to the whole
 // file's parse: both need values it does not have.
-void SnapshotReducer::refuse_in_chunk(const Container& dict) const {
-  for (size_t i = 0; i + 1 < dict.items.size(); i += 2) {
-    if (dict.items[i].kind == Kind::External) throw ReduceError("a key from before the chunk");
+void SnapshotReducer::refuse_in_chunk(Items dict) const {
+  for (size_t i = 0; i + 1 < dict.size(); i += 2) {
+    if (dict[i].kind == Kind::External) throw ReduceError("a key from before the chunk");
   }
 }
 
@@ -342,7 +363,7 @@ StackId SnapshotReducer::stack_of(Value frames) const {
   return to_stack(frames, "trace entry frames");
 }
 
-Value SnapshotReducer::make_frame(const Container& dict, const Unpickler& up) {
+Value SnapshotReducer::make_frame(Items dict, const Unpickler& up) {
   if (has_non_string_key(dict)) return ContainerReducer::keep();
   const auto v = last_values(dict, frame_keys(keys_));
   if (!v[kFilename] || !v[kLine]) return ContainerReducer::keep();
@@ -361,7 +382,7 @@ Value SnapshotReducer::make_frame(const Container& dict, const Unpickler& up) {
   return Value::handle(Kind::Frame, snapshot_.frames.intern(frame));
 }
 
-Value SnapshotReducer::make_event(const Container& dict, const Unpickler& up) {
+Value SnapshotReducer::make_event(Items dict, const Unpickler& up) {
   if (of_skipped_device(up)) return Value::none();
   TraceEvent event;
   EventExtra extra;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,13 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   explicit SnapshotReducer(Snapshot& snapshot, EventSink* sink = nullptr, int only_device = -1,
                            size_t expected_events = 0);
 
-  pickle::Value reduce(const pickle::Container& container, const pickle::Unpickler& unpickler) override;
+  pickle::Value reduce(pickle::ContainerKind kind, std::span<const pickle::Value> items,
+                       const pickle::Unpickler& unpickler) override;
+  // The batch reader's: trace entries wait for their list; frames lists and frames are reduced
+  // as they end (interning only).
+  bool replaces_batch_item(std::span<const pickle::Value> items) const override;
+  pickle::Value reduce_inner(pickle::ContainerKind kind, std::span<const pickle::Value> items,
+                             const pickle::Unpickler& unpickler) override;
 
   // At most `max` (capped at TraceEvent::kLinkLimit) entries in Snapshot::event_extras.
   void limit_event_extras(uint32_t max) { max_event_extras_ = std::min(max, TraceEvent::kLinkLimit); }
@@ -72,13 +79,14 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   void close_stream();
 
  private:
-  pickle::Value reduce_dict(const pickle::Container& dict, const pickle::Unpickler& up);
-  pickle::Value reduce_list(const pickle::Container& list);
-  pickle::Value make_frame(const pickle::Container& dict, const pickle::Unpickler& up);
-  pickle::Value make_event(const pickle::Container& dict, const pickle::Unpickler& up);
+  using Items = std::span<const pickle::Value>;
+  pickle::Value reduce_dict(Items dict, const pickle::Unpickler& up);
+  pickle::Value reduce_list(Items list);
+  pickle::Value make_frame(Items dict, const pickle::Unpickler& up);
+  pickle::Value make_event(Items dict, const pickle::Unpickler& up);
   bool of_skipped_device(const pickle::Unpickler& up) const;
   pickle::Value collect(TraceEvent event, EventExtra extra, const RareEventFields& rare);
-  void refuse_in_chunk(const pickle::Container& dict) const;
+  void refuse_in_chunk(Items dict) const;
   StackId stack_of(pickle::Value frames) const;
   StringId optional_text(const pickle::Value* value, const pickle::Unpickler& up);
   void set_pool_id(RareEventFields& rare, pickle::Value value, const pickle::Unpickler& up);

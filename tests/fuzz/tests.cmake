@@ -7,8 +7,10 @@ set(SNAPSCOPE_FUZZ_HARNESSES snapshot_reader allocations_json converted_dir scri
   json_snapshot)
 set(SNAPSCOPE_FUZZ_DIR ${CMAKE_CURRENT_LIST_DIR})
 
-add_library(snapscope_fuzz_fixture STATIC ${SNAPSCOPE_FUZZ_DIR}/fuzz_fixture.cpp)
+add_library(snapscope_fuzz_fixture STATIC ${SNAPSCOPE_FUZZ_DIR}/fuzz_fixture.cpp
+  ${SNAPSCOPE_FUZZ_DIR}/../unit/support/snapshot_digest.cpp)
 target_link_libraries(snapscope_fuzz_fixture PUBLIC snapscope_core snapscope_flags)
+target_include_directories(snapscope_fuzz_fixture PUBLIC ${SNAPSCOPE_FUZZ_DIR}/..)
 
 foreach(name ${SNAPSCOPE_FUZZ_HARNESSES})
   add_executable(fuzz_${name} ${SNAPSCOPE_FUZZ_DIR}/fuzz_${name}.cpp)

@@ -1,0 +1,290 @@
+#include "core/pickle/batch_reader.h"
+
+#include <algorithm>
+#include <bit>
+#include <string_view>
+
+#include "core/pickle/little_endian.h"
+#include "core/pickle/long_value.h"
+#include "core/pickle/opcodes.h"
+#include "core/pickle/unpickler.h"
+
+namespace snapscope::pickle {
+
+namespace {
+
+// Where a value sits, which decides the containers it may be: an item's value may be a list
+// (the frames), that list's items dicts (new frames), and nothing deeper.
+enum Level : int { kItemValue, kListItem, kPlain };
+
+constexpr size_t kFrameLength = 8;  // FRAME's operand
+constexpr size_t kLongestGet = 5;   // LONG_BINGET and its index
+
+// An opcode that may follow a value and still belong to it (or hide what follows: FRAME).
+bool may_memoize(uint8_t op) { return op == MEMOIZE || op == BINPUT || op == LONG_BINPUT || op == FRAME; }
+
+}  // namespace
+
+// Per value: these must inline into the loops that read values.
+#define SNAPSCOPE_HOT [[gnu::always_inline]] inline
+
+bool BatchReader::read(const Input& in, const Unpickler& unpickler) {
+  unpickler_ = &unpickler;
+  memo_ = in.memo;
+  max_memo_ = in.max_memo;
+  begin_ = p_ = in.bytes.data();
+  end_ = p_ + in.bytes.size();
+  items_.clear();
+  fields_.clear();
+  new_memo_.clear();
+  try {
+    for (uint8_t op = next_op(); op != APPENDS; op = next_op()) {
+      if (op != EMPTY_DICT) miss();
+      read_item();
+    }
+  } catch (const Miss&) {
+    return false;
+  } catch (const ReduceError&) {
+    return false;  // the opcode-by-opcode parse reports it where it belongs
+  }
+  length_ = static_cast<size_t>(p_ - begin_);
+  return !items_.empty();
+}
+
+// ---------------------------------------------------------------- input
+
+SNAPSCOPE_HOT const uint8_t* BatchReader::take(size_t n) {
+  if (static_cast<size_t>(end_ - p_) < n) miss();
+  const uint8_t* at = p_;
+  p_ += n;
+  return at;
+}
+
+SNAPSCOPE_HOT uint8_t BatchReader::peek_op() {
+  for (;;) {
+    if (p_ == end_) miss();
+    if (*p_ != FRAME) return *p_;
+    take(1 + kFrameLength);
+  }
+}
+
+SNAPSCOPE_HOT uint8_t BatchReader::next_op() {
+  const uint8_t op = peek_op();
+  ++p_;
+  return op;
+}
+
+SNAPSCOPE_HOT uint64_t BatchReader::next_index(uint8_t get_op) {
+  return get_op == BINGET ? *take(1) : load_le(take(4), 4);
+}
+
+// ---------------------------------------------------------------- memo
+
+SNAPSCOPE_HOT Value BatchReader::memo_get(uint64_t index) const {
+  if (index < memo_->size()) {
+    const MemoSlot& slot = memo_->data()[index];
+    if (!slot.wide() && usable(static_cast<Kind>(slot.tag))) return slot.narrow_value();
+  }
+  return memo_get_rare(index);
+}
+
+Value BatchReader::memo_get_rare(uint64_t index) const {
+  const size_t defined = memo_->size();
+  Value value;
+  if (index < defined) {
+    value = memo_->get(static_cast<size_t>(index));
+  } else if (index - defined < new_memo_.size()) {
+    value = new_memo_[static_cast<size_t>(index - defined)];
+  } else {
+    miss();  // undefined, or in the sparse memo
+  }
+  if (!usable(value.kind)) miss();
+  return value;
+}
+
+SNAPSCOPE_HOT uint32_t BatchReader::memoize(Value value) {
+  if (p_ != end_ && !may_memoize(*p_)) return kNone;
+  return memoize_rare(value);
+}
+
+SNAPSCOPE_HOT Value BatchReader::memoized(Value value) {
+  memoize(value);
+  return value;
+}
+
+// MEMOIZE, or a PUT of the next index: anything else (overwriting an entry) is left to the
+// opcode-by-opcode parse. A container's placeholder (Kind::Container) may take one entry.
+uint32_t BatchReader::memoize_rare(Value value) {
+  uint32_t slot = kNone;
+  for (;;) {
+    if (p_ == end_) return slot;
+    const uint8_t op = peek_op();
+    const uint64_t next = memo_->size() + new_memo_.size();
+    if (op == MEMOIZE) {
+      ++p_;
+    } else if (op == BINPUT || op == LONG_BINPUT) {
+      ++p_;
+      if ((op == BINPUT ? *take(1) : load_le(take(4), 4)) != next) miss();
+    } else {
+      return slot;
+    }
+    if (next >= max_memo_) miss();
+    if (slot != kNone && value.kind == Kind::Container) miss();  // a placeholder is replaced in one entry
+    slot = static_cast<uint32_t>(new_memo_.size());
+    new_memo_.push_back(value);
+  }
+}
+
+// ---------------------------------------------------------------- values
+
+// EMPTY_DICT [memo] MARK key value ... SETITEMS, an item of the batch's list.
+void BatchReader::read_item() {
+  Item item;
+  item.memo = memoize(Value::handle(Kind::Container, 0));
+  if (next_op() != MARK) miss();
+  item.first = static_cast<uint32_t>(fields_.size());
+  uint16_t child_depth = 0;
+  read_fields(fields_, kItemValue, child_depth);
+  item.count = static_cast<uint32_t>(fields_.size() - item.first);
+  item.depth = static_cast<uint16_t>(child_depth + 1);
+  if (!reducer_.replaces_batch_item(fields(item))) miss();
+  items_.push_back(item);
+}
+
+void BatchReader::read_fields(std::vector<Value>& out, int value_level, uint16_t& depth) {
+  for (uint8_t op = next_op(); op != SETITEMS; op = next_op()) {
+    const Value key = read_value(op, kPlain, depth);
+    const Value value = read_value(next_op(), value_level, depth);
+    out.push_back(key);
+    out.push_back(value);
+  }
+}
+
+// One value starting with opcode `op` and the memo ops right after it. A container raises
+// `depth` to its own.
+Value BatchReader::read_value(uint8_t op, int level, uint16_t& depth) {
+  switch (op) {
+    case NONE:
+      return memoized(Value::none());
+    case NEWTRUE:
+    case NEWFALSE:
+      return memoized(Value::boolean(op == NEWTRUE));
+    case BININT1:
+      return memoized(Value::integer(*take(1)));
+    case BININT2:
+      return memoized(Value::integer(static_cast<int64_t>(load_le(take(2), 2))));
+    case BININT:
+      return memoized(Value::integer(static_cast<int32_t>(static_cast<uint32_t>(load_le(take(4), 4)))));
+    case LONG1: {
+      const uint8_t n = *take(1);
+      return memoized(long_value(take(n), n));
+    }
+    case BINFLOAT:
+      return memoized(
+          Value::floating(Kind::Float, std::bit_cast<double>(__builtin_bswap64(load_le(take(8), 8)))));
+    case SHORT_BINUNICODE:
+      return memoized(read_string(1));
+    case BINUNICODE:
+      return memoized(read_string(4));
+    case BINGET:
+    case LONG_BINGET:
+      return memoized(memo_get(next_index(op)));
+    case EMPTY_LIST:
+      if (level != kItemValue) miss();
+      return read_list(depth);
+    case EMPTY_DICT:
+      if (level != kListItem) miss();
+      return read_inner_dict(depth);
+    default:
+      miss();
+  }
+}
+
+Value BatchReader::read_string(size_t width) {
+  const size_t n = static_cast<size_t>(load_le(take(width), width));
+  const std::string_view text(reinterpret_cast<const char*>(take(n)), n);
+  if (!is_valid_utf8(text)) miss();
+  return Value::handle(Kind::String, strings_.intern(text));
+}
+
+// EMPTY_LIST [memo], then its items: MARK ... APPENDS batches, or one GET or dict and APPEND.
+Value BatchReader::read_list(uint16_t& depth) {
+  const uint32_t slot = memoize(Value::handle(Kind::Container, 0));
+  list_items_.clear();
+  uint16_t child_depth = 0;
+  for (;;) {
+    const uint8_t op = peek_op();
+    if (op == MARK) {
+      ++p_;
+      for (;;) {
+        read_get_run();
+        const uint8_t item = next_op();
+        if (item == APPENDS) break;
+        list_items_.push_back(read_value(item, kListItem, child_depth));
+      }
+    } else if (op == EMPTY_DICT || next_is_single_append()) {
+      list_items_.push_back(read_value(next_op(), kListItem, child_depth));
+      if (next_op() != APPEND) miss();
+    } else {
+      break;  // the dict's next key, or its SETITEMS
+    }
+  }
+  depth = std::max<uint16_t>(depth, static_cast<uint16_t>(child_depth + 1));
+  if (list_items_.empty()) return reduced(Value::handle(Kind::EmptyList, 0), slot);
+  return reduced(reducer_.reduce_inner(ContainerKind::List, list_items_, *unpickler_), slot);
+}
+
+// GETs of memoised values with no memo op after them, a frames list's frames, in one loop.
+void BatchReader::read_get_run() {
+  const MemoSlot* const memo = memo_->data();
+  const size_t defined = memo_->size();
+  const uint8_t* p = p_;
+  while (static_cast<size_t>(end_ - p) > kLongestGet) {
+    uint64_t index;
+    size_t length;
+    if (*p == BINGET) {
+      index = p[1];
+      length = 2;
+    } else if (*p == LONG_BINGET) {
+      index = load_le(p + 1, 4);
+      length = 5;
+    } else {
+      break;
+    }
+    if (index >= defined || may_memoize(p[length])) break;
+    const MemoSlot& slot = memo[index];
+    if (slot.wide() || !usable(static_cast<Kind>(slot.tag))) break;
+    list_items_.push_back(slot.narrow_value());
+    p += length;
+  }
+  p_ = p;
+}
+
+// A GET of one item and its APPEND (a one-frame list), rather than the dict's next key.
+bool BatchReader::next_is_single_append() {
+  const size_t left = static_cast<size_t>(end_ - p_);
+  if (*p_ == BINGET) return left > 2 && p_[2] == APPEND;
+  if (*p_ == LONG_BINGET) return left > 5 && p_[5] == APPEND;
+  return false;
+}
+
+// EMPTY_DICT [memo] MARK key value ... SETITEMS inside a list (a frame).
+Value BatchReader::read_inner_dict(uint16_t& depth) {
+  const uint32_t slot = memoize(Value::handle(Kind::Container, 0));
+  if (next_op() != MARK) miss();
+  inner_fields_.clear();
+  uint16_t child_depth = 0;
+  read_fields(inner_fields_, kPlain, child_depth);
+  depth = std::max<uint16_t>(depth, 1);
+  return reduced(reducer_.reduce_inner(ContainerKind::Dict, inner_fields_, *unpickler_), slot);
+}
+
+// A container inside an item, replaced: its memo entry now holds the replacement, and so do
+// the memo ops after its last opcode.
+Value BatchReader::reduced(Value replacement, uint32_t slot) {
+  if (ContainerReducer::kept(replacement)) miss();
+  if (slot != kNone) new_memo_[slot] = replacement;
+  return memoized(replacement);
+}
+
+}  // namespace snapscope::pickle
