@@ -1,6 +1,7 @@
 #include "core/pickle/batch_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <string_view>
 
@@ -32,6 +33,9 @@ bool BatchReader::read(const Input& in, const Unpickler& unpickler) {
   unpickler_ = &unpickler;
   memo_ = in.memo;
   max_memo_ = in.max_memo;
+  memo_base_ = in.memo_base;
+  earlier_ = in.earlier;
+  string_bits_ = in.string_bits;
   begin_ = p_ = in.bytes.data();
   end_ = p_ + in.bytes.size();
   items_.clear();
@@ -80,21 +84,37 @@ SNAPSCOPE_HOT uint64_t BatchReader::next_index(uint8_t get_op) {
 
 // ---------------------------------------------------------------- memo
 
-SNAPSCOPE_HOT Value BatchReader::memo_get(uint64_t index) const {
-  if (index < memo_->size()) {
-    const MemoSlot& slot = memo_->data()[index];
+// A chunk parser's entry before its chunk that the scan says is no string (a frame, a frames
+// list): a Kind::External value, known without asking.
+SNAPSCOPE_HOT bool BatchReader::no_string_before(uint64_t index) const {
+  if (string_bits_ == nullptr) return false;
+  const uint64_t word =
+      std::atomic_ref<const uint64_t>(string_bits_[index / 64]).load(std::memory_order_relaxed);
+  return ((word >> (index % 64)) & 1) == 0;
+}
+
+SNAPSCOPE_HOT Value BatchReader::memo_get(uint64_t index) {
+  const uint64_t local = index - memo_base_;  // wraps for a chunk parser's reference back
+  if (local < memo_->size()) {
+    const MemoSlot& slot = memo_->data()[local];
     if (!slot.wide() && usable(static_cast<Kind>(slot.tag))) return slot.narrow_value();
   }
   return memo_get_rare(index);
 }
 
-Value BatchReader::memo_get_rare(uint64_t index) const {
+Value BatchReader::memo_get_rare(uint64_t index) {
+  if (index < memo_base_) {
+    if (earlier_ == nullptr) miss();
+    if (no_string_before(index)) return Value::handle(Kind::External, static_cast<uint32_t>(index));
+    return earlier_->value(index);
+  }
+  const uint64_t local = index - memo_base_;
   const size_t defined = memo_->size();
   Value value;
-  if (index < defined) {
-    value = memo_->get(static_cast<size_t>(index));
-  } else if (index - defined < new_memo_.size()) {
-    value = new_memo_[static_cast<size_t>(index - defined)];
+  if (local < defined) {
+    value = memo_->get(static_cast<size_t>(local));
+  } else if (local - defined < new_memo_.size()) {
+    value = new_memo_[static_cast<size_t>(local - defined)];
   } else {
     miss();  // undefined, or in the sparse memo
   }
@@ -119,12 +139,12 @@ uint32_t BatchReader::memoize_rare(Value value) {
   for (;;) {
     if (p_ == end_) return slot;
     const uint8_t op = peek_op();
-    const uint64_t next = memo_->size() + new_memo_.size();
+    const uint64_t next = memo_->size() + new_memo_.size();  // local: after memo_base_
     if (op == MEMOIZE) {
       ++p_;
     } else if (op == BINPUT || op == LONG_BINPUT) {
       ++p_;
-      if ((op == BINPUT ? *take(1) : load_le(take(4), 4)) != next) miss();
+      if ((op == BINPUT ? *take(1) : load_le(take(4), 4)) != memo_base_ + next) miss();
     } else {
       return slot;
     }
@@ -251,10 +271,17 @@ void BatchReader::read_get_run() {
     } else {
       break;
     }
-    if (index >= defined || may_memoize(p[length])) break;
-    const MemoSlot& slot = memo[index];
-    if (slot.wide() || !usable(static_cast<Kind>(slot.tag))) break;
-    list_items_.push_back(slot.narrow_value());
+    if (may_memoize(p[length])) break;
+    const uint64_t local = index - memo_base_;  // wraps for a chunk parser's reference back
+    if (local < defined) {
+      const MemoSlot& slot = memo[local];
+      if (slot.wide() || !usable(static_cast<Kind>(slot.tag))) break;
+      list_items_.push_back(slot.narrow_value());
+    } else if (index < memo_base_ && no_string_before(index)) {
+      list_items_.push_back(Value::handle(Kind::External, static_cast<uint32_t>(index)));
+    } else {
+      break;
+    }
     p += length;
   }
   p_ = p;

@@ -35,10 +35,23 @@ class BatchReader {
     uint16_t depth = 1;     // as Container::depth counts it
   };
 
+  // A chunk parser's references back to memo entries before its chunk (Unpickler::run_chunk):
+  // a String when the entry is one it may intern, else Kind::External.
+  class EarlierMemo {
+   public:
+    virtual ~EarlierMemo() = default;
+    virtual Value value(uint64_t index) = 0;
+  };
+
   struct Input {
     std::span<const uint8_t> bytes;  // from just after the batch's MARK
     const MemoValues* memo = nullptr;
     size_t max_memo = 0;  // UnpicklerLimits::max_memo
+    // A chunk parser's: memo entry memo_base is (*memo)[0]; entries below are `earlier`'s, and
+    // a clear bit in `string_bits` (ChunkStart::string_bits) says one is no string.
+    uint64_t memo_base = 0;
+    EarlierMemo* earlier = nullptr;
+    const uint64_t* string_bits = nullptr;
   };
 
   BatchReader(StringTable& strings, ContainerReducer& reducer) : strings_(strings), reducer_(reducer) {}
@@ -79,9 +92,10 @@ class BatchReader {
   // Memo
   // A value the reader can take as it is: not a container, which needs the opcode-by-opcode
   // bookkeeping (incomplete, or kept generic).
-  static bool usable(Kind kind) { return kind != Kind::Container && kind != Kind::External; }
-  Value memo_get(uint64_t index) const;
-  Value memo_get_rare(uint64_t index) const;
+  static bool usable(Kind kind) { return kind != Kind::Container; }
+  bool no_string_before(uint64_t index) const;
+  Value memo_get(uint64_t index);
+  Value memo_get_rare(uint64_t index);
   uint32_t memoize(Value value);  // the memo ops right after a value; the last new entry or kNone
   uint32_t memoize_rare(Value value);
   Value memoized(Value value);
@@ -91,6 +105,9 @@ class BatchReader {
   const Unpickler* unpickler_ = nullptr;
   const MemoValues* memo_ = nullptr;
   size_t max_memo_ = 0;
+  uint64_t memo_base_ = 0;
+  EarlierMemo* earlier_ = nullptr;
+  const uint64_t* string_bits_ = nullptr;
   const uint8_t* begin_ = nullptr;
   const uint8_t* p_ = nullptr;
   const uint8_t* end_ = nullptr;

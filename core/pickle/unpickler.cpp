@@ -184,6 +184,16 @@ Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer*
   }
 }
 
+// A chunk parser's references back, for its batch reader: as a GET would read them.
+class Unpickler::EarlierEntries final : public BatchReader::EarlierMemo {
+ public:
+  explicit EarlierEntries(Unpickler& unpickler) : unpickler_(unpickler) {}
+  Value value(uint64_t index) override { return unpickler_.external_value(index); }
+
+ private:
+  Unpickler& unpickler_;
+};
+
 Unpickler::~Unpickler() = default;
 
 void Unpickler::read_batches(bool on) {
@@ -824,12 +834,10 @@ Value Unpickler::run_chunk(const ChunkStart& start) {
 // ---------------------------------------------------------------- batches
 
 // At a MARK (just read) above a list: reads the batch it starts whole when the batch reader
-// takes it. Not in a chunk parser, whose references back need the splice, nor beside chunk
-// parsers: they read the batches, and a whole-file parse that outran the scan for them would
-// read their chunks itself.
+// takes it. Not beside chunk parsers: they read the batches, and a whole-file parse that outran
+// the scan for them would read their chunks itself.
 bool Unpickler::read_batch() {
-  if (memo_base_ != 0 || splicer_ != nullptr || stack_.empty() ||
-      marks_.size() + kBatchNesting >= limits_.max_depth)
+  if (splicer_ != nullptr || stack_.empty() || marks_.size() + kBatchNesting >= limits_.max_depth)
     return false;
   const Value target = stack_.back();
   if (target.kind != Kind::Container || target.id >= containers_.size()) return false;
@@ -837,7 +845,13 @@ bool Unpickler::read_batch() {
   if (list.generation != target.aux || list.kind != ContainerKind::List || list.reduced) return false;
   if (pos_ == end_ || buf_[pos_] != EMPTY_DICT) return false;
   ensure_batch_window();
-  const BatchReader::Input input{std::span(buf_.data() + pos_, end_ - pos_), &memo_, limits_.max_memo};
+  BatchReader::Input input{std::span(buf_.data() + pos_, end_ - pos_), &memo_, limits_.max_memo};
+  if (memo_base_ != 0) {
+    if (!earlier_entries_) earlier_entries_ = std::make_unique<EarlierEntries>(*this);
+    input.memo_base = memo_base_;
+    input.earlier = earlier_entries_.get();
+    input.string_bits = string_bits_;
+  }
   if (!batches_->read(input, *this)) return false;
   if (batches_->length() >= limits_.max_stack - stack_.size())
     return false;  // each value takes a byte or more

@@ -203,6 +203,7 @@ class Unpickler {
   void memo_append(const Value& value);
 
   // Batches (see BatchReader)
+  class EarlierEntries;
   bool read_batch();
   void ensure_batch_window();
   void commit_batch(Value target);
@@ -267,7 +268,8 @@ class Unpickler {
     Value value;
   };
   std::vector<RecentExternal> recent_externals_;
-  std::unique_ptr<BatchReader> batches_;  // null: batches are read opcode by opcode
+  std::unique_ptr<BatchReader> batches_;             // null: batches are read opcode by opcode
+  std::unique_ptr<EarlierEntries> earlier_entries_;  // a chunk parser's, for batches_
   uint64_t batch_items_read_ = 0;
   ChunkSplicer* splicer_ = nullptr;
   uint64_t next_splice_ = UINT64_MAX;  // the MARK offset at which to ask splicer_ again

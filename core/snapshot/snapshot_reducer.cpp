@@ -189,7 +189,9 @@ SnapshotReducer::SnapshotReducer(Snapshot& snapshot, EventSink* sink, int only_d
       events_(expected_events),
       sink_(sink),
       only_device_(only_device),
-      device_traces_key_(snapshot.strings.intern("device_traces")) {}
+      device_traces_key_(snapshot.strings.intern("device_traces")) {
+  index_event_keys();
+}
 
 // True for a trace entry being appended to device_traces[d], d != only_device: it is replaced
 // by None instead of becoming a TraceEvent (the builder ignores that device's list). Entries
@@ -288,6 +290,20 @@ std::array<StringId, kFrameFieldCount> frame_keys(const SnapshotKeys& k) {
   return {k.name, k.filename, k.line, k.fx_node_op, k.fx_node_name, k.fx_node_target, k.fx_original_trace};
 }
 
+// last_values() for a trace entry, through `field_of_key` (see index_event_keys): one load per
+// key instead of a compare per field, for millions of entries.
+std::array<const Value*, kEventFieldCount> last_event_values(std::span<const Value> dict,
+                                                             const std::vector<uint8_t>& field_of_key) {
+  std::array<const Value*, kEventFieldCount> out{};
+  for (size_t i = 0; i + 1 < dict.size(); i += 2) {
+    const Value key = dict[i];
+    if (key.kind != Kind::String || key.id >= field_of_key.size()) continue;
+    const uint8_t field = field_of_key[key.id];
+    if (field < kEventFieldCount) out[field] = &dict[i + 1];
+  }
+  return out;
+}
+
 bool has_non_string_key(std::span<const Value> dict) {
   for (size_t i = 0; i + 1 < dict.size(); i += 2) {
     if (dict[i].kind != Kind::String) return true;
@@ -304,6 +320,14 @@ int64_t to_time_us(Value v) {
 
 }  // namespace
 
+// The keys were interned first, so their ids are small and the table short.
+void SnapshotReducer::index_event_keys() {
+  const auto keys = event_keys(keys_);
+  event_field_of_key_.assign(*std::max_element(keys.begin(), keys.end()) + size_t{1}, kEventFieldCount);
+  for (size_t field = 0; field < keys.size(); ++field)
+    event_field_of_key_[keys[field]] = static_cast<uint8_t>(field);
+}
+
 Value SnapshotReducer::reduce_dict(Items dict, const Unpickler& up) {
   if (chunk_) refuse_in_chunk(dict);
   const auto action = last_values(dict, std::array<StringId, 2>{keys_.action, keys_.name});
@@ -314,7 +338,6 @@ Value SnapshotReducer::reduce_dict(Items dict, const Unpickler& up) {
 
 // A trace entry: its events must be added in the order the entries' list gets them.
 bool SnapshotReducer::replaces_batch_item(Items items) const {
-  if (chunk_) return false;
   const auto action = last_values(items, std::array<StringId, 1>{keys_.action});
   return action[0] && action[0]->kind == Kind::String;
 }
@@ -323,7 +346,6 @@ bool SnapshotReducer::replaces_batch_item(Items items) const {
 // trace is made into new text (reduce() of its list would intern that text later, after
 // strings read in between), nor anything with events.
 Value SnapshotReducer::reduce_inner(ContainerKind kind, Items items, const Unpickler& up) {
-  if (chunk_) return ContainerReducer::keep();
   if (kind == ContainerKind::List) return reduce_list(items);
   if (kind != ContainerKind::Dict) return ContainerReducer::keep();
   const auto v =
@@ -388,8 +410,8 @@ Value SnapshotReducer::make_event(Items dict, const Unpickler& up) {
   EventExtra extra;
   RareEventFields rare;
   std::optional<uint64_t> device_free;
-  const auto v = last_values(dict, event_keys(keys_));
-  event.set_action(parse_action(up.string(*v[kAction])));  // reduce_dict checked: a string
+  const auto v = last_event_values(dict, event_field_of_key_);
+  event.set_action(action_named(v[kAction]->id, up));  // reduce_dict checked: a string
   if (event.action() == Action::Unknown) rare.unknown_action = v[kAction]->id;
   if (v[kAddr]) event.addr = to_u64(*v[kAddr], "trace entry addr");
   if (v[kDeviceFree]) device_free = to_u64(*v[kDeviceFree], "trace entry device_free");
@@ -431,6 +453,13 @@ Value SnapshotReducer::make_event(Items dict, const Unpickler& up) {
   if (device_free && (event.action() == Action::Oom || event.addr == 0)) event.addr = *device_free;
   if (chunk_) return collect(event, extra, rare);
   return Value::handle(Kind::Event, add_event(event, extra, rare));
+}
+
+Action SnapshotReducer::action_named(StringId text, const Unpickler& up) {
+  KnownAction& known = known_actions_[text % known_actions_.size()];
+  if (!known.known || known.text != text)
+    known = {text, parse_action(up.string(Value::handle(Kind::String, text))), true};
+  return known.action;
 }
 
 uint32_t SnapshotReducer::add_event(TraceEvent event, EventExtra extra, const RareEventFields& rare) {

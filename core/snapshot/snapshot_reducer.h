@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -87,6 +88,7 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   bool of_skipped_device(const pickle::Unpickler& up) const;
   pickle::Value collect(TraceEvent event, EventExtra extra, const RareEventFields& rare);
   void refuse_in_chunk(Items dict) const;
+  void index_event_keys();
   StackId stack_of(pickle::Value frames) const;
   StringId optional_text(const pickle::Value* value, const pickle::Unpickler& up);
   void set_pool_id(RareEventFields& rare, pickle::Value value, const pickle::Unpickler& up);
@@ -106,6 +108,15 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   uint32_t max_event_extras_ = TraceEvent::kLinkLimit;
   bool stream_closed_ = false;
   std::vector<FrameId> scratch_;
+  std::vector<uint8_t> event_field_of_key_;  // a trace entry's field by key StringId (make_event)
+  // The actions of the last action strings seen, direct-mapped by StringId (a trace has a few).
+  struct KnownAction {
+    StringId text = 0;
+    Action action = Action::Unknown;
+    bool known = false;
+  };
+  std::array<KnownAction, 16> known_actions_{};
+  Action action_named(StringId text, const pickle::Unpickler& up);
   ChunkEvents* chunk_ = nullptr;
 };
 
