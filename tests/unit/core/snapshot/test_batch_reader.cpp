@@ -62,6 +62,15 @@ class TraceWriter {
     w_.end_list();
   }
 
+  // A trace entry {'action': action, ...what `fields` writes}.
+  void entry(const std::string& action, const std::function<void(PickleWriter&)>& fields) {
+    w_.begin_dict();
+    key("action");
+    key(action);
+    fields(w_);
+    w_.end_dict();
+  }
+
   std::string finish() {
     w_.end_list();
     w_.end_list();
@@ -188,8 +197,7 @@ std::string trace_with_odd_entry(int entries, int odd, const std::function<void(
 
 }  // namespace
 
-TEST_CASE(
-    "batch reader: real-shaped traces read id for id as opcode by opcode, nearly all in whole batches") {
+TEST_CASE("batch reader: real-shaped traces read id for id as opcode by opcode, every batch whole") {
   // 20000 entries (~2 MB) cross the 1 MB buffer and protocol 4's 64 KiB frames many times.
   for (int protocol : {2, 4}) {
     CAPTURE(protocol);
@@ -214,66 +222,54 @@ TEST_CASE(
   const std::map<std::string, std::function<void(TraceWriter&)>> odd_entries = {
       {"an oom entry's device_free and a pool id tuple",
        [](TraceWriter& t) {
-         PickleWriter& w = t.writer();
-         w.begin_dict();
-         t.key("action");
-         t.key("oom");
-         t.key("device_free");
-         w.integer(1 << 20);
-         t.key("pool_id");
-         w.begin_tuple();
-         w.integer(1);
-         w.integer(2);
-         w.end_tuple();
-         w.end_dict();
+         t.entry("oom", [&](PickleWriter& w) {
+           t.key("device_free");
+           w.integer(1 << 20);
+           t.key("pool_id");
+           w.begin_tuple();
+           w.integer(1);
+           w.integer(2);
+           w.end_tuple();
+         });
        }},
       {"user metadata as a dict",
        [](TraceWriter& t) {
-         PickleWriter& w = t.writer();
-         w.begin_dict();
-         t.key("action");
-         t.key("alloc");
-         t.key("user_metadata");
-         w.begin_dict();
-         t.key("step");
-         w.integer(3);
-         w.end_dict();
-         w.end_dict();
+         t.entry("alloc", [&](PickleWriter& w) {
+           t.key("user_metadata");
+           w.begin_dict();
+           t.key("step");
+           w.integer(3);
+           w.end_dict();
+         });
        }},
       {"a frame whose trace is a number",
        [](TraceWriter& t) {
-         PickleWriter& w = t.writer();
-         w.begin_dict();
-         t.key("action");
-         t.key("alloc");
-         t.key("frames");
-         w.begin_list();
-         w.begin_dict();
-         t.key("name");
-         w.str("odd");
-         t.key("filename");
-         w.str("odd.py");
-         t.key("line");
-         w.integer(1);
-         t.key("fx_original_trace");
-         w.integer(5);
-         w.end_dict();
-         w.end_list();
-         w.end_dict();
+         t.entry("alloc", [&](PickleWriter& w) {
+           t.key("frames");
+           w.begin_list();
+           w.begin_dict();
+           t.key("name");
+           w.str("odd");
+           t.key("filename");
+           w.str("odd.py");
+           t.key("line");
+           w.integer(1);
+           t.key("fx_original_trace");
+           w.integer(5);
+           w.end_dict();
+           w.end_list();
+         });
        }},
       {"an entry whose frames list holds itself",
        [](TraceWriter& t) {
-         PickleWriter& w = t.writer();
-         w.begin_dict();
-         t.key("action");
-         t.key("alloc");
-         t.key("frames");
-         w.begin_list();
-         const uint32_t self = w.last_memo();
-         t.frame(1);
-         w.get(self);
-         w.end_list();
-         w.end_dict();
+         t.entry("alloc", [&](PickleWriter& w) {
+           t.key("frames");
+           w.begin_list();
+           const uint32_t self = w.last_memo();
+           t.frame(1);
+           w.get(self);
+           w.end_list();
+         });
        }},
       {"a dict that is no trace entry",
        [](TraceWriter& t) {
@@ -311,17 +307,14 @@ TEST_CASE("batch reader: an entry of the wrong type fails with the same error, a
   for (const std::string bad_key : {"addr", "size", "stream"}) {
     CAPTURE(bad_key);
     const Read read = read_both_ways(trace_with_odd_entry(3000, 1700, [&](TraceWriter& t) {
-      PickleWriter& w = t.writer();
-      w.begin_dict();
-      t.key("action");
-      t.key("alloc");
-      t.key(bad_key);
-      if (bad_key == "stream") {
-        w.str("cuda:0");
-      } else {
-        w.integer(-5);
-      }
-      w.end_dict();
+      t.entry("alloc", [&](PickleWriter& w) {
+        t.key(bad_key);
+        if (bad_key == "stream") {
+          w.str("cuda:0");
+        } else {
+          w.integer(-5);
+        }
+      });
     }));
     CHECK(read.digest.find("error: trace.pickle: trace entry " + bad_key + " is not ") == 0);
     CHECK(read.digest.find(" at byte ") != std::string::npos);
