@@ -1,7 +1,6 @@
 #include "core/pickle/batch_reader.h"
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <string_view>
 
@@ -87,10 +86,7 @@ SNAPSCOPE_HOT uint64_t BatchReader::next_index(uint8_t get_op) {
 // A chunk parser's entry before its chunk that the scan says is no string (a frame, a frames
 // list): a Kind::External value, known without asking.
 SNAPSCOPE_HOT bool BatchReader::no_string_before(uint64_t index) const {
-  if (string_bits_ == nullptr) return false;
-  const uint64_t word =
-      std::atomic_ref<const uint64_t>(string_bits_[index / 64]).load(std::memory_order_relaxed);
-  return ((word >> (index % 64)) & 1) == 0;
+  return string_bits_ != nullptr && !may_be_string(string_bits_, index);
 }
 
 SNAPSCOPE_HOT Value BatchReader::memo_get(uint64_t index) {

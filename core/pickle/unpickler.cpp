@@ -1,7 +1,6 @@
 #include "core/pickle/unpickler.h"
 
 #include <algorithm>
-#include <atomic>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -197,8 +196,11 @@ class Unpickler::EarlierEntries final : public BatchReader::EarlierMemo {
 Unpickler::~Unpickler() = default;
 
 void Unpickler::read_batches(bool on) {
-  batches_.reset();
-  if (on && reducer_ != nullptr) batches_ = std::make_unique<BatchReader>(strings_, *reducer_);
+  if (!on) {
+    batches_.reset();
+  } else if (!batches_ && reducer_ != nullptr) {
+    batches_ = std::make_unique<BatchReader>(strings_, *reducer_);
+  }
 }
 
 // ---------------------------------------------------------------- input
@@ -480,12 +482,7 @@ std::optional<Value> Unpickler::memo_at(uint64_t index) const {
 
 // A chunk parser's reference to an entry memoised before its chunk: strings are read where they
 // were written (so keys compare as ids), everything else waits for the splice.
-bool Unpickler::maybe_string(uint64_t index) const {
-  if (string_bits_ == nullptr) return true;
-  const uint64_t word =
-      std::atomic_ref<const uint64_t>(string_bits_[index / 64]).load(std::memory_order_relaxed);
-  return (word >> (index % 64)) & 1;
-}
+bool Unpickler::maybe_string(uint64_t index) const { return may_be_string(string_bits_, index); }
 
 Value Unpickler::external_value(uint64_t index) {
   if (!maybe_string(index)) return Value::handle(Kind::External, static_cast<uint32_t>(index));
@@ -688,13 +685,22 @@ void Unpickler::recycle_pending() {
 SNAPSCOPE_HOT void Unpickler::add_one(Container& target, uint32_t target_id, Value item) {
   if (item.kind == Kind::Container) {
     if (item.id == target_id) fail("a container cannot contain itself");
-    uint32_t depth = live(item).depth + 1u;
-    if (depth > target.depth) {
-      if (depth > limits_.max_depth) fail("nesting deeper than " + std::to_string(limits_.max_depth));
-      target.depth = static_cast<uint16_t>(depth);
-    }
+    raise_depth(target, live(item).depth);
     item = finish_item(item);
   }
+  add_reduced(target, item);
+}
+
+// `target` now holds a container `item_depth` deep.
+SNAPSCOPE_HOT void Unpickler::raise_depth(Container& target, uint32_t item_depth) {
+  const uint32_t depth = item_depth + 1u;
+  if (depth <= target.depth) return;
+  if (depth > limits_.max_depth) fail("nesting deeper than " + std::to_string(limits_.max_depth));
+  target.depth = static_cast<uint16_t>(depth);
+}
+
+// Adds an item that is no (longer a) container.
+SNAPSCOPE_HOT void Unpickler::add_reduced(Container& target, Value item) {
   if (item.kind == Kind::Event && target.kind == ContainerKind::List) {
     // Consecutive trace events collapse into one run: a trace list costs O(1), not O(events).
     return append_event_run(target, Value::handle(Kind::EventRun, item.id, 1));
@@ -864,13 +870,7 @@ void Unpickler::ensure_batch_window() {
   const size_t have = end_ - pos_;
   const std::optional<uint64_t> remaining = source_.remaining();
   if (have >= kBatchWindow || !remaining || *remaining == 0) return;
-  if (buf_.size() < kBatchBuffer) {
-    std::memmove(buf_.data(), buf_.data() + pos_, have);
-    base_ += pos_;
-    pos_ = 0;
-    end_ = have;
-    buf_.resize(kBatchBuffer);
-  }
+  if (buf_.size() < kBatchBuffer) buf_.resize(kBatchBuffer);  // fill() moves what is left to the front
   fill(have + static_cast<size_t>(std::min<uint64_t>(*remaining, kBatchWindow - have)), "in a list");
 }
 
@@ -883,11 +883,7 @@ void Unpickler::commit_batch(Value target) {
   const std::span<Value> memo = batches_->new_memo();
   for (const BatchReader::Item& item : batches_->items()) {
     Container& list = containers_[target.id];
-    const uint32_t depth = item.depth + 1u;
-    if (depth > list.depth) {
-      if (depth > limits_.max_depth) fail("nesting deeper than " + std::to_string(limits_.max_depth));
-      list.depth = static_cast<uint16_t>(depth);
-    }
+    raise_depth(list, item.depth);
     Value replacement;
     try {
       replacement = reducer_->reduce(ContainerKind::Dict, batches_->fields(item), *this);
@@ -897,11 +893,7 @@ void Unpickler::commit_batch(Value target) {
     if (ContainerReducer::kept(replacement))
       fail("a batch item its reducer kept");  // replaces_batch_item said not
     if (item.memo != BatchReader::kNone) memo[item.memo] = replacement;
-    if (replacement.kind == Kind::Event) {
-      append_event_run(list, Value::handle(Kind::EventRun, replacement.id, 1));
-    } else {
-      list.items.push_back(replacement);
-    }
+    add_reduced(list, replacement);
   }
   list_slot_.reset();
   for (const Value& value : memo) memo_append(value);

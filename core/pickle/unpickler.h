@@ -5,6 +5,7 @@
 // so the whole file is never held as a generic object graph.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -111,6 +112,15 @@ struct ChunkStart {
   // a clear bit makes a reference back Kind::External without asking `external`.
   const uint64_t* string_bits = nullptr;
 };
+
+// ChunkStart::string_bits' answer for memo entry `index`: may it be a string? (Yes without bits.)
+// The scan publishes bits while chunk parsers read them, hence the atomic load.
+inline bool may_be_string(const uint64_t* string_bits, uint64_t index) {
+  if (string_bits == nullptr) return true;
+  const uint64_t word =
+      std::atomic_ref<const uint64_t>(string_bits[index / 64]).load(std::memory_order_relaxed);
+  return (word >> (index % 64)) & 1;
+}
 
 class Unpickler {
  public:
@@ -220,6 +230,8 @@ class Unpickler {
   std::optional<ListSlot> slot_in_parent_list(size_t position) const;
   size_t plain_prefix(size_t first) const;
   void add_one(Container& target, uint32_t target_id, Value item);
+  void raise_depth(Container& target, uint32_t item_depth);
+  void add_reduced(Container& target, Value item);
   void append_event_run(Container& list, Value run);
   Value finish_item(Value item);
   void rewrite_memo(const Container& container, uint32_t id, Value replacement);

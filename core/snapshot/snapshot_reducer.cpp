@@ -457,8 +457,7 @@ Value SnapshotReducer::make_event(Items dict, const Unpickler& up) {
 
 Action SnapshotReducer::action_named(StringId text, const Unpickler& up) {
   KnownAction& known = known_actions_[text % known_actions_.size()];
-  if (!known.known || known.text != text)
-    known = {text, parse_action(up.string(Value::handle(Kind::String, text))), true};
+  if (!known.known || known.text != text) known = {text, parse_action(up.strings().view(text)), true};
   return known.action;
 }
 
