@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <string_view>
 
 #include "core/pickle/little_endian.h"
@@ -35,6 +36,7 @@ bool BatchReader::read(const Input& in, const Unpickler& unpickler) {
   memo_base_ = in.memo_base;
   earlier_ = in.earlier;
   string_bits_ = in.string_bits;
+  run_cache_.check(memo_, memo_base_);
   begin_ = p_ = in.bytes.data();
   end_ = p_ + in.bytes.size();
   items_.clear();
@@ -223,9 +225,31 @@ Value BatchReader::read_string(size_t width) {
   return Value::handle(Kind::String, strings_.intern(text));
 }
 
-// EMPTY_LIST [memo], then its items: MARK ... APPENDS batches, or one GET or dict and APPEND.
+// EMPTY_LIST [memo], then its items. A list that is one run of GETs reduces as the same bytes
+// did before, when they did.
 Value BatchReader::read_list(uint16_t& depth) {
   const uint32_t slot = memoize(Value::handle(Kind::Container, 0));
+  const auto prefix_hash = run_prefix_hash();
+  if (prefix_hash) {
+    const uint8_t* const run = p_ + 1;
+    const auto known = run_cache_.find(*prefix_hash, {run, static_cast<size_t>(end_ - run)});
+    if (known && list_ends_at(run + known->length)) {
+      p_ = run + known->length;
+      depth = std::max<uint16_t>(depth, 1);
+      return reduced(known->reduced, slot);
+    }
+  }
+  const uint8_t* const mark = p_;
+  const Value list = read_list_batches(depth);
+  if (prefix_hash && !ContainerReducer::kept(list)) {
+    const auto run = whole_get_run(mark);
+    if (run.data() + run.size() == p_) run_cache_.add(*prefix_hash, run, list);
+  }
+  return reduced(list, slot);
+}
+
+// The list's items: MARK ... APPENDS batches, or one GET or dict and APPEND; reduced.
+Value BatchReader::read_list_batches(uint16_t& depth) {
   list_items_.clear();
   uint16_t child_depth = 0;
   for (;;) {
@@ -238,7 +262,7 @@ Value BatchReader::read_list(uint16_t& depth) {
         if (item == APPENDS) break;
         list_items_.push_back(read_value(item, kListItem, child_depth));
       }
-    } else if (op == EMPTY_DICT || next_is_single_append()) {
+    } else if (op == EMPTY_DICT || single_append_at(p_)) {
       list_items_.push_back(read_value(next_op(), kListItem, child_depth));
       if (next_op() != APPEND) miss();
     } else {
@@ -246,8 +270,45 @@ Value BatchReader::read_list(uint16_t& depth) {
     }
   }
   depth = std::max<uint16_t>(depth, static_cast<uint16_t>(child_depth + 1));
-  if (list_items_.empty()) return reduced(Value::handle(Kind::EmptyList, 0), slot);
-  return reduced(reducer_.reduce_inner(ContainerKind::List, list_items_, *unpickler_), slot);
+  if (list_items_.empty()) return Value::handle(Kind::EmptyList, 0);
+  return reducer_.reduce_inner(ContainerKind::List, list_items_, *unpickler_);
+}
+
+// The hash a run of GETs is cached under, when the list starts with one: of its bytes from
+// just after the MARK to the first byte that could be its APPENDS. Found without reading the
+// GETs one by one (each one's length depends on the one before); a byte of an index that reads
+// as APPENDS only makes the key cover less of the run.
+std::optional<uint64_t> BatchReader::run_prefix_hash() const {
+  if (static_cast<size_t>(end_ - p_) < 2 || *p_ != MARK || (p_[1] != BINGET && p_[1] != LONG_BINGET))
+    return std::nullopt;
+  const uint8_t* const first = p_ + 1;
+  const size_t window = std::min(static_cast<size_t>(end_ - first), GetRunCache::kMaxRunBytes);
+  const void* appends = std::memchr(first, APPENDS, window);
+  if (appends == nullptr) return std::nullopt;
+  return GetRunCache::hash({first, static_cast<size_t>(static_cast<const uint8_t*>(appends) - first)});
+}
+
+// The list's items from its MARK at `mark` when they are one batch of GETs, none with a memo
+// op after it, and nothing more: the GETs and their APPENDS, else nothing.
+std::span<const uint8_t> BatchReader::whole_get_run(const uint8_t* mark) const {
+  const uint8_t* const first = mark + 1;
+  const uint8_t* p = first;
+  for (;;) {
+    if (static_cast<size_t>(end_ - p) <= kLongestGet) return {};
+    const size_t length = *p == BINGET ? 2 : *p == LONG_BINGET ? 5 : 0;
+    if (length == 0) break;
+    if (may_memoize(p[length])) return {};
+    p += length;
+  }
+  if (p == first || *p != APPENDS || !list_ends_at(p + 1)) return {};
+  return {first, static_cast<size_t>(p + 1 - first)};
+}
+
+// After a batch's APPENDS: true when neither another batch nor an appended item follows, but
+// the dict's next key or its SETITEMS.
+bool BatchReader::list_ends_at(const uint8_t* p) const {
+  if (p == end_) return false;
+  return *p != MARK && *p != FRAME && *p != EMPTY_DICT && !single_append_at(p);
 }
 
 // GETs of memoised values with no memo op after them, a frames list's frames, in one loop.
@@ -284,10 +345,10 @@ void BatchReader::read_get_run() {
 }
 
 // A GET of one item and its APPEND (a one-frame list), rather than the dict's next key.
-bool BatchReader::next_is_single_append() {
-  const size_t left = static_cast<size_t>(end_ - p_);
-  if (*p_ == BINGET) return left > 2 && p_[2] == APPEND;
-  if (*p_ == LONG_BINGET) return left > 5 && p_[5] == APPEND;
+bool BatchReader::single_append_at(const uint8_t* p) const {
+  const size_t left = static_cast<size_t>(end_ - p);
+  if (left > 2 && *p == BINGET) return p[2] == APPEND;
+  if (left > 5 && *p == LONG_BINGET) return p[5] == APPEND;
   return false;
 }
 

@@ -12,9 +12,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "core/pickle/get_run_cache.h"
 #include "core/pickle/memo.h"
 #include "core/pickle/value.h"
 #include "core/util/string_table.h"
@@ -83,7 +85,11 @@ class BatchReader {
   Value read_value(uint8_t op, int level, uint16_t& depth);
   Value read_string(size_t width);
   Value read_list(uint16_t& depth);
-  bool next_is_single_append();
+  Value read_list_batches(uint16_t& depth);
+  std::optional<uint64_t> run_prefix_hash() const;
+  std::span<const uint8_t> whole_get_run(const uint8_t* mark) const;
+  bool list_ends_at(const uint8_t* p) const;
+  bool single_append_at(const uint8_t* p) const;
   Value read_inner_dict(uint16_t& depth);
   Value reduced(Value replacement, uint32_t slot);
 
@@ -118,6 +124,7 @@ class BatchReader {
   std::vector<Value> list_items_;    // the list being read inside an item
   std::vector<Value> inner_fields_;  // the dict being read inside that list
   std::vector<Value> new_memo_;
+  GetRunCache run_cache_;
 };
 
 }  // namespace snapscope::pickle

@@ -6,6 +6,8 @@ namespace snapscope::pickle {
 
 void MemoValues::set(size_t index, const Value& value) {
   MemoSlot& slot = slots_[index];
+  const Kind old = slot.wide() ? wide_[slot.index()].kind : static_cast<Kind>(slot.tag);
+  if (old != Kind::Container) ++overwrites_;
   if (slot.wide()) {
     if (MemoSlot::fits(value)) {
       free_wide_.push_back(slot.index());

@@ -58,6 +58,9 @@ class MemoValues {
   void push_back(const Value& value) { assign(slots_.emplace_back(), value); }
 
   size_t wide_in_use() const { return wide_.size() - free_wide_.size(); }
+  // How many times set() replaced a value other than a container's placeholder: what was read
+  // from the memo before may read differently now (GetRunCache).
+  uint64_t overwrites() const { return overwrites_; }
 
  private:
   // Inline: a memo PUT per event dict and frames list makes this a hot path. `value` is read
@@ -74,6 +77,7 @@ class MemoValues {
   ReservedArray<MemoSlot> slots_;
   std::vector<Value> wide_;
   std::vector<uint32_t> free_wide_;  // indexes into wide_ that no slot names
+  uint64_t overwrites_ = 0;
 };
 
 }  // namespace snapscope::pickle

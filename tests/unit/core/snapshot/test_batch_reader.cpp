@@ -53,6 +53,8 @@ class TraceWriter {
     w_.end_dict();
   }
 
+  uint32_t frame_memo(int id) const { return frames_.at(id); }
+
   // An entry's frames list, or a reference to the list an earlier entry with `shared_as` had.
   void frames(const std::vector<int>& ids, int shared_as = -1) {
     if (auto it = lists_.find(shared_as); shared_as >= 0 && it != lists_.end()) return w_.get(it->second);
@@ -319,4 +321,45 @@ TEST_CASE("batch reader: an entry of the wrong type fails with the same error, a
     CHECK(read.digest.find("error: trace.pickle: trace entry " + bad_key + " is not ") == 0);
     CHECK(read.digest.find(" at byte ") != std::string::npos);
   }
+}
+
+TEST_CASE(
+    "batch reader: a frames list read again after a PUT replaced one of its frames names the new frame") {
+  // Entries 400, 500 and 2500 have the frames list [A, B]; from 500 on its bytes are the same
+  // GETs. Entry 1500's list puts a new frame C into A's memo entry (which only the
+  // opcode-by-opcode parse does): at 2500 those bytes name [C, B], not the stack they named.
+  const std::vector<int> stack = {100001, 100002};
+  TraceWriter t(4);
+  for (int i = 0; i < 3000; ++i) {
+    if (i == 400 || i == 500 || i == 2500) {
+      t.entry("alloc", [&](PickleWriter&) {
+        t.key("frames");
+        t.frames(stack);
+      });
+    } else if (i == 1500) {
+      t.entry("alloc", [&](PickleWriter& w) {
+        t.key("frames");
+        w.begin_list();
+        t.frame(100003);
+        std::string index(4, '\0');
+        for (int b = 0; b < 4; ++b) index[b] = static_cast<char>((t.frame_memo(100001) >> (8 * b)) & 0xFF);
+        w.raw_opcode(0x72, index);  // LONG_BINPUT
+        w.end_list();
+      });
+    } else {
+      real_shaped_entry(t, i);
+    }
+  }
+  const std::string bytes = t.finish();
+  const Read read = read_both_ways(bytes);
+  CHECK(read.batch_items == 2000);  // the batch with the PUT is read opcode by opcode
+  ReadOptions options;
+  options.threads = 1;
+  const Snapshot s = read_snapshot_bytes(bytes, "trace.pickle", options);
+  auto innermost = [&](size_t event) {
+    const StackId stack_id = s.device_traces.at(0).events.at(event).stack;
+    return std::string(s.strings.view(s.frames.get(s.stacks.frames(stack_id).front()).name));
+  };
+  CHECK(innermost(500) == "frame100001");
+  CHECK(innermost(2500) == "frame100003");
 }
