@@ -39,10 +39,10 @@ void GetRunCache::clear() {
   arena_.clear();
 }
 
-// Eight words spread over the bytes, and their length: the runs of one trace share their
+// Four words spread over the bytes, and their length: the runs of one trace share their
 // first frames (the allocator's own) and their last (the script's), and differ in between.
 uint64_t GetRunCache::hash(std::span<const uint8_t> bytes) {
-  constexpr size_t kSamples = 8;
+  constexpr size_t kSamples = 4;
   uint64_t h = mix(0, bytes.size());
   if (bytes.size() < 8) {
     uint64_t word = 0;
