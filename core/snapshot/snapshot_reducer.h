@@ -85,6 +85,7 @@ class SnapshotReducer final : public pickle::ContainerReducer {
   pickle::Value reduce_list(Items list);
   pickle::Value make_frame(Items dict, const pickle::Unpickler& up);
   pickle::Value make_event(Items dict, const pickle::Unpickler& up);
+  uint32_t append_event(TraceEvent event, EventExtra extra, const RareEventFields& rare);
   bool of_skipped_device(const pickle::Unpickler& up) const;
   pickle::Value collect(TraceEvent event, EventExtra extra, const RareEventFields& rare);
   void refuse_in_chunk(Items dict) const;
