@@ -30,10 +30,12 @@ constexpr auto kPollInterval = std::chrono::milliseconds(2);
 // Below this an input reads on one thread (read_threads_for).
 constexpr uint64_t kParallelFromBytes = uint64_t{32} << 20;
 // Asked for no number, a read goes parallel from this many usable cores, on up to
-// kAutoMaxThreads. Below, the scan thread and the chunk parses (about 1.4x the one-thread parse
+// kAutoMaxThreads. Below, the scan thread and the chunk parses (about 1.5x the one-thread parse
 // per byte) take the cores that the database writer and the window need: on 2 cores a parallel
-// read ran at 0.9-1.1x one thread. A 1 GB scaled gpt snapshot on a 16-core Xeon read in 4.76 s
-// on one thread, 2.13 s on 4, 1.88 s on 8 and 1.81 s on 16, where the one-thread scan bounds it.
+// read ran at 0.7-0.8x one thread. A 1 GB scaled gpt snapshot on a 16-core Xeon read in 2.09 s
+// on one thread, 1.17 s on 4 and 1.24 s on 8, where the one-thread scan bounds it; since then
+// the run cache (GetRunCache) made one thread read it at 1.0 GB/s on 2 cores, the scan's pace
+// (1.4 GB/s), so the scan bounds the gain to about 1.4x whatever the core count.
 constexpr unsigned kAutoFromCores = 4;
 constexpr unsigned kAutoMaxThreads = 16;
 
