@@ -46,8 +46,8 @@ uint64_t GetRunCache::hash(std::span<const uint8_t> bytes) {
   uint64_t h = mix(0, bytes.size());
   if (bytes.size() < 8) {
     uint64_t word = 0;
-    std::memcpy(&word, bytes.data(), bytes.size());
-    return mix(h, word);
+    if (!bytes.empty()) std::memcpy(&word, bytes.data(), bytes.size());
+    return mix(h, word) | 1;
   }
   const size_t last = bytes.size() - 8;
   for (size_t i = 0; i < kSamples; ++i) {
@@ -55,7 +55,7 @@ uint64_t GetRunCache::hash(std::span<const uint8_t> bytes) {
     std::memcpy(&word, bytes.data() + last * i / (kSamples - 1), 8);
     h = mix(h, word);
   }
-  return h;
+  return h | 1;  // never 0, which marks an empty way
 }
 
 std::optional<GetRunCache::Hit> GetRunCache::find(uint64_t key_hash, std::span<const uint8_t> bytes) const {
@@ -63,7 +63,7 @@ std::optional<GetRunCache::Hit> GetRunCache::find(uint64_t key_hash, std::span<c
   for (size_t i = first; i < first + kWays; ++i) {
     if (hashes_[i] != key_hash) continue;
     const Entry& entry = entries_[i];
-    if (entry.length <= bytes.size() &&
+    if (entry.length != 0 && entry.length <= bytes.size() &&
         std::memcmp(arena_.data() + entry.offset, bytes.data(), entry.length) == 0)
       return Hit{entry.reduced, entry.length};
   }
@@ -71,7 +71,7 @@ std::optional<GetRunCache::Hit> GetRunCache::find(uint64_t key_hash, std::span<c
 }
 
 void GetRunCache::add(uint64_t key_hash, std::span<const uint8_t> run, Value reduced) {
-  if (run.empty() || run.size() > kMaxRunBytes || key_hash == 0) return;
+  if (run.empty() || run.size() > kMaxRunBytes || key_hash == 0) return;  // 0: an empty way
   if (arena_.size() + run.size() > kArenaBytes) clear();
   const size_t set = key_hash & (kSets - 1);
   uint8_t& way = next_way_[set];  // round robin: the oldest entry of the set goes

@@ -37,6 +37,8 @@ TEST_CASE("get run cache: a run is found by its exact bytes, what follows them a
   cache.check(&memo, 0);
   const auto run = run_of({1, 2, 3});
   CHECK_FALSE(cache.find(key_of(run), run).has_value());
+  CHECK_FALSE(cache.find(0, run).has_value());  // no key is 0: it marks an empty way
+  CHECK(key_of(run) != 0);
   cache.add(key_of(run), run, Value::handle(Kind::Stack, 7));
 
   auto followed = run;
