@@ -233,8 +233,8 @@ Value BatchReader::read_string(size_t width) {
 Value BatchReader::read_list(uint16_t& depth) {
   const uint32_t slot = memoize(Value::handle(Kind::Container, 0));
   const auto prefix_hash = run_prefix_hash();
+  const uint8_t* const run = prefix_hash ? p_ + 1 : nullptr;  // just past the MARK
   if (prefix_hash) {
-    const uint8_t* const run = p_ + 1;
     const auto known = run_cache_.find(*prefix_hash, {run, static_cast<size_t>(end_ - run)});
     if (known && list_ends_at(run + known->length)) {
       p_ = run + known->length;
@@ -242,36 +242,42 @@ Value BatchReader::read_list(uint16_t& depth) {
       return reduced(known->reduced, slot);
     }
   }
-  const uint8_t* const mark = p_;
-  const Value list = read_list_batches(depth);
-  if (prefix_hash && !ContainerReducer::kept(list)) {
-    const auto run = whole_get_run(mark);
-    if (run.data() + run.size() == p_) run_cache_.add(*prefix_hash, run, list);
-  }
+  const uint8_t* run_end = nullptr;
+  const Value list = read_list_batches(depth, run_end);
+  if (prefix_hash && run_end == p_ && !ContainerReducer::kept(list))
+    run_cache_.add(*prefix_hash, {run, static_cast<size_t>(run_end - run)}, list);
   return reduced(list, slot);
 }
 
-// The list's items: MARK ... APPENDS batches, or one GET or dict and APPEND; reduced.
-Value BatchReader::read_list_batches(uint16_t& depth) {
+// The list's items: MARK ... APPENDS batches, or one GET or dict and APPEND; reduced. When they
+// were one batch that read_get_run took whole, `one_run_end` is just past its APPENDS.
+Value BatchReader::read_list_batches(uint16_t& depth, const uint8_t*& one_run_end) {
   list_items_.clear();
   uint16_t child_depth = 0;
+  size_t batches = 0;
+  bool only_gets = true;
   for (;;) {
     const uint8_t op = peek_op();
     if (op == MARK) {
       ++p_;
+      ++batches;
       for (;;) {
         read_get_run();
         const uint8_t item = next_op();
         if (item == APPENDS) break;
+        only_gets = false;
         list_items_.push_back(read_value(item, kListItem, child_depth));
       }
+      if (batches == 1 && only_gets) one_run_end = p_;
     } else if (op == EMPTY_DICT || single_append_at(p_)) {
+      only_gets = false;
       list_items_.push_back(read_value(next_op(), kListItem, child_depth));
       if (next_op() != APPEND) miss();
     } else {
       break;  // the dict's next key, or its SETITEMS
     }
   }
+  if (batches != 1 || !only_gets) one_run_end = nullptr;
   depth = std::max<uint16_t>(depth, static_cast<uint16_t>(child_depth + 1));
   if (list_items_.empty()) return Value::handle(Kind::EmptyList, 0);
   return reducer_.reduce_inner(ContainerKind::List, list_items_, *unpickler_);
@@ -289,22 +295,6 @@ std::optional<uint64_t> BatchReader::run_prefix_hash() const {
   const void* appends = std::memchr(first, APPENDS, window);
   if (appends == nullptr) return std::nullopt;
   return GetRunCache::hash({first, static_cast<size_t>(static_cast<const uint8_t*>(appends) - first)});
-}
-
-// The list's items from its MARK at `mark` when they are one batch of GETs, none with a memo
-// op after it, and nothing more: the GETs and their APPENDS, else nothing.
-std::span<const uint8_t> BatchReader::whole_get_run(const uint8_t* mark) const {
-  const uint8_t* const first = mark + 1;
-  const uint8_t* p = first;
-  for (;;) {
-    if (static_cast<size_t>(end_ - p) <= kLongestGet) return {};
-    const size_t length = *p == BINGET ? 2 : *p == LONG_BINGET ? 5 : 0;
-    if (length == 0) break;
-    if (may_memoize(p[length])) return {};
-    p += length;
-  }
-  if (p == first || *p != APPENDS || !list_ends_at(p + 1)) return {};
-  return {first, static_cast<size_t>(p + 1 - first)};
 }
 
 // After a batch's APPENDS: true when neither another batch nor an appended item follows, but

@@ -85,9 +85,8 @@ class BatchReader {
   Value read_value(uint8_t op, int level, uint16_t& depth);
   Value read_string(size_t width);
   Value read_list(uint16_t& depth);
-  Value read_list_batches(uint16_t& depth);
+  Value read_list_batches(uint16_t& depth, const uint8_t*& one_run_end);
   std::optional<uint64_t> run_prefix_hash() const;
-  std::span<const uint8_t> whole_get_run(const uint8_t* mark) const;
   bool list_ends_at(const uint8_t* p) const;
   bool single_append_at(const uint8_t* p) const;
   Value read_inner_dict(uint16_t& depth);
