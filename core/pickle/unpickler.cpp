@@ -25,6 +25,9 @@ constexpr size_t kInitialBuffer = 1u << 20;
 constexpr size_t kBatchWindow = size_t{512} << 10;
 // ... and grows to this, so that topping up moves at most a fifth of what is read.
 constexpr size_t kBatchBuffer = size_t{4} << 20;
+// A lending source's window (view_from_here): each move reports progress and lets the source
+// release the pages behind it.
+constexpr size_t kViewBytes = size_t{8} << 20;
 // The batch reader reads an item's nesting (dict, list, dict) without checking the depth limit.
 constexpr uint32_t kBatchNesting = 4;
 constexpr uint32_t kNoSlot = UINT32_MAX;
@@ -170,7 +173,8 @@ Unpickler::Unpickler(ByteSource& source, StringTable& strings, ContainerReducer*
       strings_(strings),
       reducer_(reducer),
       limits_(limits),
-      buf_(initial_size(source, kInitialBuffer)),
+      lent_(source.lends_bytes()),
+      buf_(lent_ ? 0 : initial_size(source, kInitialBuffer)),
       stack_(limits.max_stack),
       memo_(limits.max_memo) {
   read_batches(true);
@@ -206,6 +210,7 @@ void Unpickler::read_batches(bool on) {
 // ---------------------------------------------------------------- input
 
 void Unpickler::fill(size_t n, const char* what) {
+  if (lent_) return view_from_here(n, what);
   size_t have = end_ - pos_;
   auto remaining = source_.remaining();
   if (remaining && n - have > *remaining) fail(std::string("unexpected end of input ") + what);
@@ -220,11 +225,23 @@ void Unpickler::fill(size_t n, const char* what) {
     if (got == 0) fail(std::string("unexpected end of input ") + what);
     end_ += got;
   }
+  data_ = buf_.data();
+}
+
+// fill() for a source that lends its bytes: the window moves to start here, in place.
+void Unpickler::view_from_here(size_t n, const char* what) {
+  const uint64_t here = base_ + pos_;
+  const std::span<const uint8_t> window = source_.view(here, std::max(n, kViewBytes));
+  if (window.size() < n) fail(std::string("unexpected end of input ") + what);
+  data_ = window.data();
+  base_ = here;
+  pos_ = 0;
+  end_ = window.size();
 }
 
 SNAPSCOPE_HOT const uint8_t* Unpickler::take(size_t n, const char* what) {
   if (end_ - pos_ < n) fill(n, what);
-  const uint8_t* p = buf_.data() + pos_;
+  const uint8_t* p = data_ + pos_;
   pos_ += n;
   return p;
 }
@@ -232,7 +249,7 @@ SNAPSCOPE_HOT const uint8_t* Unpickler::take(size_t n, const char* what) {
 std::string_view Unpickler::read_line(const char* what) {
   size_t scanned = 0;
   for (;;) {
-    const uint8_t* start = buf_.data() + pos_;
+    const uint8_t* start = data_ + pos_;
     const void* nl = std::memchr(start + scanned, '\n', end_ - pos_ - scanned);
     if (nl != nullptr) {
       size_t len = static_cast<size_t>(static_cast<const uint8_t*>(nl) - start);
@@ -544,7 +561,7 @@ SNAPSCOPE_HOT void Unpickler::memo_get(uint64_t index) { push_reference(memo_val
 // stack, and the buffer's last few bytes.
 SNAPSCOPE_HOT void Unpickler::get_run() {
   constexpr size_t kLongest = 5;  // LONG_BINGET and its 4-byte index
-  const uint8_t* const data = buf_.data();
+  const uint8_t* const data = data_;
   const size_t end = end_;
   const size_t memo_size = memo_.size();
   const MemoSlot* const memo = memo_.data();
@@ -795,7 +812,7 @@ Value Unpickler::run() {
         fill(1, "before STOP");
       }
       op_offset_ = base_ + pos_;
-      op_ = buf_[pos_++];
+      op_ = data_[pos_++];
       step(op_);
     }
   } catch (const SourceError& e) {
@@ -820,7 +837,7 @@ Value Unpickler::run_chunk(const ChunkStart& start) {
         fill(1, "in a chunk");
       }
       op_offset_ = base_ + pos_;
-      op_ = buf_[pos_++];
+      op_ = data_[pos_++];
       step(op_);
       if (stopped_) fail("STOP inside a chunk");
       // Stop at the first batch of something other than trace events (a list of segments).
@@ -849,9 +866,9 @@ bool Unpickler::read_batch() {
   if (target.kind != Kind::Container || target.id >= containers_.size()) return false;
   const Container& list = containers_[target.id];
   if (list.generation != target.aux || list.kind != ContainerKind::List || list.reduced) return false;
-  if (pos_ == end_ || buf_[pos_] != EMPTY_DICT) return false;
+  if (pos_ == end_ || data_[pos_] != EMPTY_DICT) return false;
   ensure_batch_window();
-  BatchReader::Input input{std::span(buf_.data() + pos_, end_ - pos_), &memo_, limits_.max_memo};
+  BatchReader::Input input{std::span(data_ + pos_, end_ - pos_), &memo_, limits_.max_memo};
   if (memo_base_ != 0) {
     if (!earlier_entries_) earlier_entries_ = std::make_unique<EarlierEntries>(*this);
     input.memo_base = memo_base_;
@@ -870,7 +887,8 @@ void Unpickler::ensure_batch_window() {
   const size_t have = end_ - pos_;
   const std::optional<uint64_t> remaining = source_.remaining();
   if (have >= kBatchWindow || !remaining || *remaining == 0) return;
-  if (buf_.size() < kBatchBuffer) buf_.resize(kBatchBuffer);  // fill() moves what is left to the front
+  // fill() moves what is left to the front (a lending source's window is large enough already)
+  if (!lent_ && buf_.size() < kBatchBuffer) buf_.resize(kBatchBuffer);
   fill(have + static_cast<size_t>(std::min<uint64_t>(*remaining, kBatchWindow - have)), "in a list");
 }
 
@@ -953,6 +971,7 @@ void Unpickler::skip_to(uint64_t stream_offset) {
   const uint64_t beyond = stream_offset - (base_ + end_);
   pos_ = end_ = 0;
   base_ = stream_offset;
+  if (lent_) return;  // the next view starts there
   try {
     source_.skip(beyond);
   } catch (const SourceError& e) {

@@ -176,6 +176,7 @@ class Unpickler {
   // Input
   const uint8_t* take(size_t n, const char* what);
   void fill(size_t n, const char* what);
+  void view_from_here(size_t n, const char* what);
   std::string_view read_line(const char* what);
   uint64_t read_length(size_t width, const char* what);
 
@@ -245,10 +246,12 @@ class Unpickler {
   ContainerReducer* reducer_;
   UnpicklerLimits limits_;
 
+  bool lent_ = false;  // the source lends its bytes: data_ points into them, buf_ stays empty
   std::vector<uint8_t> buf_;
+  const uint8_t* data_ = nullptr;  // the window: buf_.data(), or the source's bytes
   size_t pos_ = 0;
   size_t end_ = 0;
-  uint64_t base_ = 0;       // stream offset of buf_[0]
+  uint64_t base_ = 0;       // stream offset of data_[0]
   uint64_t op_offset_ = 0;  // stream offset of the opcode being run
   uint8_t op_ = 0;
   bool stopped_ = false;

@@ -47,6 +47,20 @@ std::unique_ptr<ParallelChunks> read_in_parallel(const ByteSource& source, const
   return std::make_unique<ParallelChunks>(source, *size, parallel, limits, reducer, snapshot);
 }
 
+// The unpickler's run, but a parse of bytes read in place counts only if they stayed the file's:
+// when the file shrank meanwhile, that is the error, whatever the zeros read made of the parse.
+pickle::Value run_unchanged(pickle::Unpickler& unpickler, const ByteSource& source) {
+  pickle::Value top;
+  try {
+    top = unpickler.run();
+  } catch (...) {
+    source.check_unchanged();
+    throw;
+  }
+  source.check_unchanged();
+  return top;
+}
+
 // Reads the snapshot `source` holds; `name` is what errors name.
 Snapshot read_source(ByteSource& source, const std::string& name, uint64_t total,
                      const ReadOptions& options) {
@@ -65,7 +79,7 @@ Snapshot read_source(ByteSource& source, const std::string& name, uint64_t total
   // Declared after the reducer and the unpickler: its threads stop before they go.
   std::unique_ptr<ParallelChunks> parallel = read_in_parallel(source, options, limits, reducer, snapshot);
   if (parallel) unpickler.set_splicer(parallel.get());
-  pickle::Value top = unpickler.run();
+  pickle::Value top = run_unchanged(unpickler, source);
   if (options.batch_items) *options.batch_items = unpickler.batch_items_read();
   if (parallel && options.parallel_stats) *options.parallel_stats = parallel->stats();
   parallel.reset();

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/util/guarded_mapping.h"
 #include "core/util/regular_file.h"
 
 namespace snapscope {
@@ -40,6 +41,10 @@ size_t ByteSource::read_at(uint64_t, std::span<uint8_t>) const {
   throw SourceError("this input cannot be read out of order");
 }
 
+std::span<const uint8_t> ByteSource::view(uint64_t, size_t) {
+  throw SourceError("this input cannot be read in place");
+}
+
 void MemorySource::skip(uint64_t n) {
   if (n > bytes_.size() - pos_) throw SourceError("unexpected end of input");
   pos_ += static_cast<size_t>(n);
@@ -66,15 +71,18 @@ FileSource::FileSource(const std::string& path, ProgressFn on_progress)
 #ifdef POSIX_FADV_SEQUENTIAL
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
+  mapping_ = std::make_unique<GuardedMapping>(fd_, size_);
 }
 
 FileSource::~FileSource() {
+  mapping_.reset();
   if (fd_ >= 0) ::close(fd_);
 }
 
 size_t FileSource::read(std::span<uint8_t> dst) {
   for (;;) {
-    ssize_t got = ::read(fd_, dst.data(), dst.size());
+    // At the stream's position, which view() and skip() move too.
+    ssize_t got = ::pread(fd_, dst.data(), dst.size(), static_cast<off_t>(consumed_));
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) throw SourceError(std::string("read failed: ") + std::strerror(errno));
     consumed_ += static_cast<uint64_t>(got);
@@ -95,10 +103,37 @@ void FileSource::report_progress(bool at_end) {
 
 void FileSource::skip(uint64_t n) {
   if (n > size_ - consumed_) throw SourceError("the file shrank while it was being read");
-  if (::lseek(fd_, static_cast<off_t>(n), SEEK_CUR) < 0)
-    throw SourceError(std::string("seek failed: ") + std::strerror(errno));
   consumed_ += n;
   report_progress(false);
+}
+
+bool FileSource::lends_bytes() const { return mapping_ && mapping_->valid(); }
+
+std::span<const uint8_t> FileSource::view(uint64_t offset, size_t wanted) {
+  if (!lends_bytes()) return ByteSource::view(offset, wanted);
+  check_unchanged();
+  const uint64_t begin = std::min(offset, size_);
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(wanted, size_ - begin));
+  consumed_ = std::max(consumed_, begin + n);
+  if (consumed_ == size_) check_size_at_end();
+  mapping_->release_before(begin);  // the reader never looks back
+  report_progress(consumed_ == size_);
+  return {mapping_->data() + begin, n};
+}
+
+void FileSource::check_unchanged() const {
+  if (!lends_bytes()) return;
+  if (mapping_->shrank()) throw SourceError("the file shrank while it was being read");
+  check_size_at_end();
+}
+
+// What read() finds at the end: a file that changed size since it was opened.
+void FileSource::check_size_at_end() const {
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) throw SourceError(std::string("read failed: ") + std::strerror(errno));
+  const auto now = static_cast<uint64_t>(st.st_size);
+  if (now < size_) throw SourceError("the file shrank while it was being read");
+  if (now > size_) throw SourceError("the file grew while it was being read");
 }
 
 size_t FileSource::read_at(uint64_t offset, std::span<uint8_t> dst) const {
@@ -191,6 +226,12 @@ class PrefixedSource final : public ByteSource {
   size_t read_at(uint64_t offset, std::span<uint8_t> dst) const override {
     return rest_->read_at(offset, dst);
   }
+  bool lends_bytes() const override { return rest_->lends_bytes(); }
+  std::span<const uint8_t> view(uint64_t offset, size_t wanted) override {
+    pos_ = prefix_.size();  // the rest lends the prefix's bytes too, at the same offsets
+    return rest_->view(offset, wanted);
+  }
+  void check_unchanged() const override { rest_->check_unchanged(); }
 
  private:
   std::vector<uint8_t> prefix_;

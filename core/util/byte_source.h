@@ -14,6 +14,8 @@
 
 namespace snapscope {
 
+class GuardedMapping;
+
 // I/O or decompression failure; what() is the bare reason (callers prefix the file name).
 class SourceError : public std::runtime_error {
  public:
@@ -37,6 +39,18 @@ class ByteSource {
   // `offset` (the file's own offsets) and returns fewer bytes only at the end.
   virtual bool has_random_access() const { return false; }
   virtual size_t read_at(uint64_t offset, std::span<uint8_t> dst) const;
+
+  // Reading in place, for a source that holds its bytes in memory (a mapped file): view() hands
+  // out the stream's bytes from `offset` on, `wanted` of them or fewer at the end, valid as long
+  // as the source, and counts the stream read up to their end. The reader asks for nothing
+  // before its previous view's start again (the source may let those pages go). Sources that
+  // do not lend their bytes (lends_bytes() false) are read with read().
+  virtual bool lends_bytes() const { return false; }
+  virtual std::span<const uint8_t> view(uint64_t offset, size_t wanted);
+  // Throws SourceError when bytes lent by view() may not have been the file's (it shrank while
+  // they were read, and the reader saw zeros; or it changed size since). Call it before
+  // trusting a parse of lent bytes.
+  virtual void check_unchanged() const {}
 };
 
 class MemorySource final : public ByteSource {
@@ -56,6 +70,8 @@ class MemorySource final : public ByteSource {
 // Called with the number of file bytes consumed so far, every few MB.
 using ProgressFn = std::function<void(uint64_t bytes_read)>;
 
+// A regular file: read() copies with pread(2); view() lends the bytes of a mapping of the file
+// (GuardedMapping), where it could be mapped.
 class FileSource final : public ByteSource {
  public:
   FileSource(const std::string& path, ProgressFn on_progress = {});
@@ -68,16 +84,21 @@ class FileSource final : public ByteSource {
   void skip(uint64_t n) override;
   bool has_random_access() const override { return true; }
   size_t read_at(uint64_t offset, std::span<uint8_t> dst) const override;
+  bool lends_bytes() const override;
+  std::span<const uint8_t> view(uint64_t offset, size_t wanted) override;
+  void check_unchanged() const override;
   uint64_t size() const { return size_; }
 
  private:
   void report_progress(bool at_end);
+  void check_size_at_end() const;
 
   int fd_ = -1;
   uint64_t size_ = 0;
   uint64_t consumed_ = 0;
   uint64_t next_report_ = 0;
   ProgressFn on_progress_;
+  std::unique_ptr<GuardedMapping> mapping_;
 };
 
 // Inflates a gzip stream (one or more concatenated members) read from `compressed`.
