@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +16,8 @@
 #include <vector>
 
 #include "core/snapshot/snapshot_reader.h"
+#include "core/util/guarded_mapping.h"
+#include "core/util/regular_file.h"
 
 namespace snapscope {
 namespace {
@@ -49,10 +52,22 @@ uint64_t content_hash(const void* data, size_t size, uint64_t seed) {
   return mix(h ^ size);
 }
 
-std::string file_content_key(const std::filesystem::path& file, const std::atomic<bool>* cancel) {
+namespace {
+
+constexpr size_t kKeyChunk = size_t{8} << 20;  // chunks are chained: each one's hash seeds the next
+
+std::string key_text(uint64_t hash, uint64_t total) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%016llx-%llu", static_cast<unsigned long long>(hash),
+                static_cast<unsigned long long>(total));
+  return text;
+}
+
+// The key of a file that cannot be mapped (a special file), read with read(2).
+std::string read_content_key(const std::filesystem::path& file, const std::atomic<bool>* cancel) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw InputError(file.string() + ": cannot open for reading");
-  std::vector<char> buffer(8 << 20);  // chunks are chained: each one's hash seeds the next
+  std::vector<char> buffer(kKeyChunk);
   uint64_t h = 0;
   uint64_t total = 0;
   while (in) {
@@ -64,10 +79,37 @@ std::string file_content_key(const std::filesystem::path& file, const std::atomi
     total += got;
   }
   if (in.bad()) throw InputError(file.string() + ": read error");
-  char text[64];
-  std::snprintf(text, sizeof text, "%016llx-%llu", static_cast<unsigned long long>(h),
-                static_cast<unsigned long long>(total));
-  return text;
+  return key_text(h, total);
+}
+
+// The same key, hashed in place from a mapping of the file: the copy out of the page cache was
+// half of hashing a pickle that was just read.
+std::optional<std::string> mapped_content_key(const std::filesystem::path& file,
+                                              const std::atomic<bool>* cancel) {
+  std::string error;
+  const int fd = open_regular_file(file.string(), error);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  const bool sized = ::fstat(fd, &st) == 0;
+  GuardedMapping mapping(fd, sized ? static_cast<uint64_t>(st.st_size) : 0);
+  ::close(fd);
+  if (!mapping.valid()) return std::nullopt;
+  uint64_t h = 0;
+  for (uint64_t at = 0; at < mapping.size(); at += kKeyChunk) {
+    if (cancel && *cancel) throw HashCancelled();
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kKeyChunk, mapping.size() - at));
+    h = content_hash(mapping.data() + at, n, h);
+    mapping.release_before(at + n);
+  }
+  if (mapping.shrank()) throw InputError(file.string() + ": the file shrank while it was being read");
+  return key_text(h, mapping.size());
+}
+
+}  // namespace
+
+std::string file_content_key(const std::filesystem::path& file, const std::atomic<bool>* cancel) {
+  if (auto key = mapped_content_key(file, cancel)) return *key;
+  return read_content_key(file, cancel);
 }
 
 std::string file_sample_key(const std::filesystem::path& file) {
