@@ -68,35 +68,48 @@ constexpr uint32_t kCancelCheckEvery = 1u << 20;
 constexpr size_t kMaxStack = size_t{1} << 26;
 constexpr size_t kMaxMarks = size_t{1} << 16;
 
-// The input through a large window, refilled at the position asked for.
+// The input through a large window, refilled at the position asked for: in place where the
+// source holds its bytes in memory (a mapped file), else copied with read_at.
 class Window {
  public:
-  Window(const ByteSource& source, uint64_t size) : source_(source), size_(size), buffer_(kWindowBytes) {}
+  Window(const ByteSource& source, uint64_t size)
+      : source_(source), in_place_(source.bytes_in_place()), size_(size) {
+    if (in_place_.size() < size_) in_place_ = {};
+    if (in_place_.empty()) buffer_.resize(kWindowBytes);
+  }
 
   // The bytes from `offset` on, at least `n` of them unless the input ends first; `available`
   // says how many. Refills when fewer than `n` are in the window.
   const uint8_t* at(uint64_t offset, size_t n, size_t& available) {
     if (offset < begin_ || offset + n > begin_ + length_) refill(offset);
     available = static_cast<size_t>(begin_ + length_ - offset);
-    return buffer_.data() + (offset - begin_);
+    return data_ + (offset - begin_);
   }
   // The same, after reading the window afresh from `offset` (a text line longer than what is left).
   const uint8_t* refilled(uint64_t offset, size_t& available) {
     refill(offset);
     available = length_;
-    return buffer_.data();
+    return data_;
   }
   uint64_t size() const { return size_; }
 
  private:
   void refill(uint64_t offset) {
     begin_ = offset;
+    if (!in_place_.empty()) {
+      data_ = in_place_.data() + std::min(offset, size_);
+      length_ = offset >= size_ ? 0 : static_cast<size_t>(std::min<uint64_t>(kWindowBytes, size_ - offset));
+      return;
+    }
+    data_ = buffer_.data();
     length_ = offset >= size_ ? 0 : source_.read_at(offset, std::span(buffer_.data(), buffer_.size()));
   }
 
   const ByteSource& source_;
+  std::span<const uint8_t> in_place_;  // the whole input, or empty
   uint64_t size_;
-  std::vector<uint8_t> buffer_;
+  std::vector<uint8_t> buffer_;  // the window's copy, without in_place_
+  const uint8_t* data_ = nullptr;
   uint64_t begin_ = 0;
   size_t length_ = 0;
 };

@@ -119,11 +119,12 @@ class PlanStrings final : public pickle::ExternalMemo {
   ParallelChunks::StringsBefore& read_;
 };
 
-// Bytes [begin, begin + size) of a source with random access, read in order.
+// Bytes [begin, begin + size) of a source with random access, read in order: lent in place
+// where the whole source holds its bytes in memory (a mapped file), else copied with read_at.
 class RangeSource final : public ByteSource {
  public:
   RangeSource(const ByteSource& whole, uint64_t begin, uint64_t size)
-      : whole_(whole), next_(begin), left_(size) {}
+      : whole_(whole), in_place_(whole.bytes_in_place()), next_(begin), left_(size) {}
   size_t read(std::span<uint8_t> dst) override {
     const size_t want = static_cast<size_t>(std::min<uint64_t>(dst.size(), left_));
     const size_t got = want == 0 ? 0 : whole_.read_at(next_, dst.first(want));
@@ -133,9 +134,19 @@ class RangeSource final : public ByteSource {
     return got;
   }
   std::optional<uint64_t> remaining() const override { return left_; }
+  bool lends_bytes() const override { return !in_place_.empty(); }
+  std::span<const uint8_t> view(uint64_t offset, size_t wanted) override {
+    const uint64_t end = next_ + left_;
+    if (!lends_bytes() || offset > end || end > in_place_.size()) return ByteSource::view(offset, wanted);
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(wanted, end - offset));
+    next_ = std::max(next_, offset + n);
+    left_ = end - next_;
+    return in_place_.subspan(static_cast<size_t>(offset), n);
+  }
 
  private:
   const ByteSource& whole_;
+  std::span<const uint8_t> in_place_;
   uint64_t next_;
   uint64_t left_;
 };

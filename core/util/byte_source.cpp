@@ -121,6 +121,11 @@ std::span<const uint8_t> FileSource::view(uint64_t offset, size_t wanted) {
   return {mapping_->data() + begin, n};
 }
 
+std::span<const uint8_t> FileSource::bytes_in_place() const {
+  if (!lends_bytes()) return {};
+  return {mapping_->data(), static_cast<size_t>(size_)};
+}
+
 void FileSource::check_unchanged() const {
   if (!lends_bytes()) return;
   if (mapping_->shrank()) throw SourceError("the file shrank while it was being read");
@@ -232,6 +237,7 @@ class PrefixedSource final : public ByteSource {
     return rest_->view(offset, wanted);
   }
   void check_unchanged() const override { rest_->check_unchanged(); }
+  std::span<const uint8_t> bytes_in_place() const override { return rest_->bytes_in_place(); }
 
  private:
   std::vector<uint8_t> prefix_;

@@ -51,6 +51,9 @@ class ByteSource {
   // they were read, and the reader saw zeros; or it changed size since). Call it before
   // trusting a parse of lent bytes.
   virtual void check_unchanged() const {}
+  // The whole stream in memory, for readers with random access (the parallel reader's scan and
+  // chunk parsers) to read in place, from any thread; empty where it is not (then read_at).
+  virtual std::span<const uint8_t> bytes_in_place() const { return {}; }
 };
 
 class MemorySource final : public ByteSource {
@@ -87,6 +90,7 @@ class FileSource final : public ByteSource {
   bool lends_bytes() const override;
   std::span<const uint8_t> view(uint64_t offset, size_t wanted) override;
   void check_unchanged() const override;
+  std::span<const uint8_t> bytes_in_place() const override;
   uint64_t size() const { return size_; }
 
  private:

@@ -5,6 +5,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <variant>
@@ -67,6 +68,16 @@ TEST_CASE("the parallel reader reads a generated snapshot as one thread does, id
   CHECK(stats.scan_cpu_s > 0);
   CHECK(stats.parse_cpu_s > 0);
   CHECK(stats.merge_cpu_s > 0);
+}
+
+TEST_CASE("a mapped file's chunks are scanned and parsed in place, as one thread reads it") {
+  test::TempDir dir;
+  test::write_generated(dir / "g.pickle", 20000, 7);
+  ParallelReadStats stats;
+  const Snapshot parallel = read_snapshot((dir / "g.pickle").string(), in_small_chunks(&stats));
+  CHECK(testing::snapshot_digest(parallel) == outcome(test::read_file(dir / "g.pickle"), one_thread()));
+  CHECK(stats.spliced >= 10);
+  CHECK(stats.scanned_bytes + 1 == std::filesystem::file_size(dir / "g.pickle"));
 }
 
 TEST_CASE("damaged input reads the same in parallel as on one thread: the same snapshot or the same error") {
