@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -11,13 +10,13 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <span>
 #include <system_error>
 #include <thread>
 #include <vector>
 
 #include "core/snapshot/snapshot_reader.h"
-#include "core/util/guarded_mapping.h"
-#include "core/util/regular_file.h"
+#include "core/util/byte_source.h"
 
 namespace snapscope {
 namespace {
@@ -82,27 +81,30 @@ std::string read_content_key(const std::filesystem::path& file, const std::atomi
   return key_text(h, total);
 }
 
-// The same key, hashed in place from a mapping of the file: the copy out of the page cache was
-// half of hashing a pickle that was just read.
+// The same key, hashed in place from the file's mapping (FileSource::view, which releases the
+// pages behind it and reports a file that changes size meanwhile): the copy out of the page
+// cache was a fifth of hashing a pickle that was just read.
 std::optional<std::string> mapped_content_key(const std::filesystem::path& file,
                                               const std::atomic<bool>* cancel) {
-  std::string error;
-  const int fd = open_regular_file(file.string(), error);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  const bool sized = ::fstat(fd, &st) == 0;
-  GuardedMapping mapping(fd, sized ? static_cast<uint64_t>(st.st_size) : 0);
-  ::close(fd);
-  if (!mapping.valid()) return std::nullopt;
-  uint64_t h = 0;
-  for (uint64_t at = 0; at < mapping.size(); at += kKeyChunk) {
-    if (cancel && *cancel) throw HashCancelled();
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kKeyChunk, mapping.size() - at));
-    h = content_hash(mapping.data() + at, n, h);
-    mapping.release_before(at + n);
+  std::optional<FileSource> source;
+  try {
+    source.emplace(file.string());
+  } catch (const SourceError&) {
+    return std::nullopt;  // read_content_key says why
   }
-  if (mapping.shrank()) throw InputError(file.string() + ": the file shrank while it was being read");
-  return key_text(h, mapping.size());
+  if (!source->lends_bytes()) return std::nullopt;
+  uint64_t h = 0;
+  try {
+    for (uint64_t at = 0; at < source->size(); at += kKeyChunk) {
+      if (cancel && *cancel) throw HashCancelled();
+      const std::span<const uint8_t> chunk = source->view(at, kKeyChunk);
+      h = content_hash(chunk.data(), chunk.size(), h);
+    }
+    source->check_unchanged();
+  } catch (const SourceError& error) {
+    throw InputError(file.string() + ": " + error.what());
+  }
+  return key_text(h, source->size());
 }
 
 }  // namespace

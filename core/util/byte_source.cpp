@@ -75,8 +75,7 @@ FileSource::FileSource(const std::string& path, ProgressFn on_progress)
 }
 
 FileSource::~FileSource() {
-  mapping_.reset();
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ >= 0) ::close(fd_);  // the mapping holds its own reference to the file
 }
 
 size_t FileSource::read(std::span<uint8_t> dst) {
@@ -115,7 +114,6 @@ std::span<const uint8_t> FileSource::view(uint64_t offset, size_t wanted) {
   const uint64_t begin = std::min(offset, size_);
   const size_t n = static_cast<size_t>(std::min<uint64_t>(wanted, size_ - begin));
   consumed_ = std::max(consumed_, begin + n);
-  if (consumed_ == size_) check_size_at_end();
   mapping_->release_before(begin);  // the reader never looks back
   report_progress(consumed_ == size_);
   return {mapping_->data() + begin, n};
