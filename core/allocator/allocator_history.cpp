@@ -149,6 +149,7 @@ void AllocatorHistory::build(AllocatorState state, const std::atomic<bool>* canc
       if (index % interval_ == 0) store(index, state);
     }
   }
+  if (run_first_ != kNoRun) stream_first_use_[run_stream_] = run_first_;
   std::reverse(checkpoints_.begin(), checkpoints_.end());
   std::reverse(ooms_.begin(), ooms_.end());
   std::vector<std::pair<size_t, uint64_t>> first_uses;
@@ -159,8 +160,14 @@ void AllocatorHistory::build(AllocatorState state, const std::atomic<bool>* canc
   for (size_t i = 0; i < first_uses.size(); ++i) stream_names_[first_uses[i].second] = i + 1;
 }
 
+// Events come last first: the stream's earliest use seen so far is this one. Consecutive events
+// nearly always share a stream, so the map is only written when the stream changes.
 void AllocatorHistory::note_event(size_t index, const AllocatorEvent& event) {
-  stream_first_use_[event.stream] = index;  // the backward pass ends on the first use
+  if (event.stream != run_stream_) {
+    if (run_first_ != kNoRun) stream_first_use_[run_stream_] = run_first_;
+    run_stream_ = event.stream;
+  }
+  run_first_ = index;
   if (event.action == Action::Oom) ooms_.push_back({index, event.size, event.addr});
 }
 
@@ -169,8 +176,7 @@ void AllocatorHistory::store(size_t position, const AllocatorState& state) {
   checkpoint.position = position;
   checkpoint.segments.reserve(state.segments().size());
   for (const auto& entry : state.segments()) checkpoint.segments.push_back(entry.second);
-  checkpoint.blocks.reserve(state.blocks().size());
-  for (const auto& entry : state.blocks()) checkpoint.blocks.push_back(entry.second);
+  checkpoint.blocks = state.blocks().unordered();  // restore() needs no order
   stored_bytes_ += checkpoint.bytes();
   checkpoints_.push_back(std::move(checkpoint));
   while (stored_bytes_ > budget_ && checkpoints_.size() > 2) thin_out();
@@ -191,6 +197,7 @@ void AllocatorHistory::thin_out() {
 AllocatorState AllocatorHistory::restore(const Checkpoint& checkpoint) {
   AllocatorState state;
   for (const AllocatorSegment& segment : checkpoint.segments) state.add_segment(segment);
+  state.reserve_blocks(checkpoint.blocks.size());
   for (const AllocatorBlock& block : checkpoint.blocks) state.add_block(block);
   return state;
 }

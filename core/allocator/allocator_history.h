@@ -124,6 +124,9 @@ class AllocatorHistory {
   std::vector<OomEvent> ooms_;
   SegmentPools pools_;
   std::unordered_map<uint64_t, size_t> stream_first_use_;
+  static constexpr size_t kNoRun = SIZE_MAX;
+  uint64_t run_stream_ = 0;    // the stream of the run of events note_event is in
+  size_t run_first_ = kNoRun;  // that run's earliest event so far
   std::unordered_map<uint64_t, uint64_t> stream_names_;
   std::vector<AllocatorEvent> buffer_;
 };

@@ -18,31 +18,30 @@ void AllocatorState::remove_segment(uint64_t addr) {
 }
 
 void AllocatorState::add_block(const AllocatorBlock& block) {
-  remove_block(block.addr);
-  blocks_[block.addr] = block;
+  if (const auto replaced = blocks_.insert_or_assign(block)) forget(*replaced);
   allocated_ += block.requested_size;
   block_bytes_ += block.size;
   if (block.pending_free) pending_ += block.requested_size;
 }
 
 void AllocatorState::remove_block(uint64_t addr) {
-  auto found = blocks_.find(addr);
-  if (found == blocks_.end()) return;
-  const AllocatorBlock& block = found->second;
+  if (const auto removed = blocks_.erase(addr)) forget(*removed);
+}
+
+void AllocatorState::forget(const AllocatorBlock& block) {
   allocated_ -= block.requested_size;
   block_bytes_ -= block.size;
   if (block.pending_free) pending_ -= block.requested_size;
-  blocks_.erase(found);
 }
 
 void AllocatorState::set_pending(uint64_t addr, bool pending) {
-  auto found = blocks_.find(addr);
-  if (found == blocks_.end() || found->second.pending_free == pending) return;
-  found->second.pending_free = pending;
+  AllocatorBlock* found = blocks_.find(addr);
+  if (found == nullptr || found->pending_free == pending) return;
+  found->pending_free = pending;
   if (pending) {
-    pending_ += found->second.requested_size;
+    pending_ += found->requested_size;
   } else {
-    pending_ -= found->second.requested_size;
+    pending_ -= found->requested_size;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 
+#include "core/allocator/block_table.h"
 #include "core/snapshot/model.h"
 
 namespace snapscope {
@@ -17,16 +18,6 @@ struct AllocatorSegment {
   uint64_t stream = 0;
   StackId stack = 0;
   bool operator==(const AllocatorSegment&) const = default;
-};
-
-// An active block: allocated, or freed on its stream but waiting for another stream's use to end.
-struct AllocatorBlock {
-  uint64_t addr = 0;
-  uint64_t size = 0;
-  uint64_t requested_size = 0;  // == size where the trace does not say (blocks re-added from frees)
-  StackId stack = 0;
-  bool pending_free = false;  // active_pending_free: free_requested seen, free_completed not yet
-  bool operator==(const AllocatorBlock&) const = default;
 };
 
 // One raw trace event, reduced to what the undo needs.
@@ -48,10 +39,9 @@ inline bool is_merged_free(const AllocatorEvent& request, const AllocatorEvent& 
 class AllocatorState {
  public:
   using SegmentMap = std::map<uint64_t, AllocatorSegment>;  // by address
-  using BlockMap = std::map<uint64_t, AllocatorBlock>;      // by address
 
   const SegmentMap& segments() const { return segments_; }
-  const BlockMap& blocks() const { return blocks_; }
+  const BlockTable& blocks() const { return blocks_; }     // unordered: blocks().sorted() for address order
   uint64_t reserved_bytes() const { return reserved_; }    // sum of segment sizes
   uint64_t allocated_bytes() const { return allocated_; }  // sum of requested sizes (memory_viz's "occupied")
   uint64_t block_bytes() const { return block_bytes_; }    // sum of block sizes (with rounding)
@@ -59,6 +49,7 @@ class AllocatorState {
 
   void add_segment(const AllocatorSegment& segment);  // replaces one at the same address
   void add_block(const AllocatorBlock& block);        // replaces one at the same address
+  void reserve_blocks(size_t count) { blocks_.reserve(count); }
 
   // Undoes `event`; `previous` / `next` are the raw events around it (nullptr at the trace ends),
   // needed to recognise merged free_requested+free_completed pairs.
@@ -70,13 +61,14 @@ class AllocatorState {
 
  private:
   void remove_block(uint64_t addr);
+  void forget(const AllocatorBlock& block);  // takes a removed or replaced block out of the totals
   void set_pending(uint64_t addr, bool pending);
   void remove_segment(uint64_t addr);
   void map_segment(AllocatorSegment segment);       // undo of segment_unmap: merge with neighbours
   void unmap_segment(const AllocatorEvent& event);  // undo of segment_map: trim or split
 
   SegmentMap segments_;
-  BlockMap blocks_;
+  BlockTable blocks_;
   uint64_t reserved_ = 0, allocated_ = 0, block_bytes_ = 0, pending_ = 0;
 };
 

@@ -56,7 +56,8 @@ SegmentLayout layout_segments(const AllocatorState& state, const SegmentPools* p
   }
   pack_rows(layout);
   const std::vector<size_t> order = by_address(layout);
-  for (const auto& [addr, block] : state.blocks()) {
+  for (const AllocatorBlock& block : state.blocks().sorted()) {
+    const uint64_t addr = block.addr;
     const long index = containing_segment(layout, order, addr);
     if (index < 0) {
       ++layout.orphan_blocks;

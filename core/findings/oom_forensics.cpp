@@ -2,6 +2,7 @@
 // inside the allocator's own segments, how split that free space was, and what would have helped.
 #include <algorithm>
 #include <map>
+#include <vector>
 
 #include "core/analysis/state_mapping.h"
 #include "core/findings/finding_text.h"
@@ -19,7 +20,7 @@ struct FreeSpace {
 
 FreeSpace free_space(const AllocatorState& state) {
   FreeSpace space;
-  const AllocatorState::BlockMap& blocks = state.blocks();
+  const std::vector<AllocatorBlock> blocks = state.blocks().sorted();
   for (const auto& entry : state.segments()) {
     const AllocatorSegment& segment = entry.second;  // a named reference: lambdas may capture it
     uint64_t cursor = segment.addr;
@@ -30,10 +31,11 @@ FreeSpace free_space(const AllocatorState& state) {
       uint64_t& stream_largest = space.largest_by_stream[segment.stream];
       stream_largest = std::max(stream_largest, gap);
     };
-    for (auto block = blocks.lower_bound(segment.addr); block != blocks.end() && block->first < end;
-         ++block) {
-      if (block->first > cursor) note_gap(block->first - cursor);
-      cursor = std::max(cursor, block->first + block->second.size);
+    auto block = std::lower_bound(blocks.begin(), blocks.end(), segment.addr,
+                                  [](const AllocatorBlock& b, uint64_t addr) { return b.addr < addr; });
+    for (; block != blocks.end() && block->addr < end; ++block) {
+      if (block->addr > cursor) note_gap(block->addr - cursor);
+      cursor = std::max(cursor, block->addr + block->size);
     }
     if (end > cursor) note_gap(end - cursor);
   }

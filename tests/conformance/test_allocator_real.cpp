@@ -96,7 +96,8 @@ void check_device(const Snapshot& snapshot, int device, const std::string& db_pa
   std::map<uint64_t, uint64_t> segment_sizes;
   for (const auto& [addr, segment] : end.segments()) segment_sizes[addr] = segment.size;
   std::map<uint64_t, std::pair<uint64_t, bool>> blocks;
-  for (const auto& [addr, block] : end.blocks()) blocks[addr] = {block.size, block.pending_free};
+  for (const AllocatorBlock& block : end.blocks().sorted())
+    blocks[block.addr] = {block.size, block.pending_free};
   CHECK(segment_sizes == expected.segment_sizes);
   CHECK(blocks == expected.blocks);
 
