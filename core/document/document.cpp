@@ -14,8 +14,10 @@
 
 #include "core/allocator/allocator_history.h"
 #include "core/analysis/db_annotations.h"
+#include "core/analysis/trace_overflow.h"
 #include "core/convert/convert.h"
 #include "core/convert/staging_dir.h"
+#include "core/cursor/stack_catalog.h"
 #include "core/document/cache_entry_check.h"
 #include "core/document/conversion_cache.h"
 #include "core/document/document_image.h"
@@ -332,6 +334,20 @@ void offer_first_history(const Snapshot& snapshot, const std::vector<int>& devic
   }
 }
 
+// The stack catalog and trace-overflow warning, from the snapshot in memory, for the session to
+// classify with before elements.db lands: on a cold open of 1 GB the categories and findings
+// were the last panels ready, started only once the database was written and read back.
+void offer_early_indexes(const Snapshot& snapshot, PendingDatabase* pending, LoadProgress& progress) {
+  if (pending == nullptr) return;
+  const StageTimer timer(&progress.stages, "stack catalog (from memory)");
+  try {
+    const nlohmann::json& settings = *snapshot.allocator_settings;
+    pending->offer_early_indexes({catalog_from_snapshot(snapshot), trace_overflow_warning(settings)});
+  } catch (const std::exception&) {
+    // Out of memory: the session reads them from elements.db.
+  }
+}
+
 // A document over the conversion's own timelines, whose database `pending` is still being written;
 // its annotations are the snapshot's, as the database will keep them.
 std::unique_ptr<Document> document_before_database(const std::string& path, const fs::path& cache,
@@ -393,6 +409,7 @@ std::unique_ptr<Document> open_document_early(const std::string& path, LoadProgr
     pending = std::move(waiting);  // only once the document is out: failures before are thrown
   };
   const auto on_events = [&](const Snapshot& snapshot, const std::vector<int>& devices) {
+    offer_early_indexes(snapshot, pending.get(), progress);  // first: categories run beside the history
     offer_first_history(snapshot, devices, pending.get(), progress);
   };
   try {

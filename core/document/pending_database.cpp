@@ -29,6 +29,23 @@ std::shared_ptr<AllocatorHistory> PendingDatabase::take_history(int device) {
   return history;
 }
 
+void PendingDatabase::offer_early_indexes(EarlyIndexes indexes) {
+  std::function<void()> wake;
+  {
+    const std::lock_guard lock(mutex_);
+    early_ = std::move(indexes);
+    wake = wake_;
+  }
+  if (wake) wake();
+}
+
+std::optional<PendingDatabase::EarlyIndexes> PendingDatabase::take_early_indexes() {
+  const std::lock_guard lock(mutex_);
+  std::optional<EarlyIndexes> taken = std::move(early_);
+  early_.reset();
+  return taken;
+}
+
 void PendingDatabase::fail(std::string message) { settle(State::Failed, std::move(message)); }
 
 void PendingDatabase::settle(State state, std::string message) {

@@ -9,9 +9,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "core/allocator/allocator_history.h"
+#include "core/cursor/stack_catalog.h"
 
 namespace snapscope {
 
@@ -38,6 +40,18 @@ class PendingDatabase {
   // The session, once the database is Ready: the offered history of `device`, once; else null.
   std::shared_ptr<AllocatorHistory> take_history(int device);
 
+  // What categories and findings need beside the timelines, read from the snapshot in memory:
+  // with them the session classifies while the database is still written (the database would
+  // give the same catalog and warning, after its last row).
+  struct EarlyIndexes {
+    std::shared_ptr<const StackCatalog> catalog;
+    std::optional<std::string> overflow_warning;  // trace_overflow_warning's line, if any
+  };
+  // The converting thread; wakes the session as finish() does.
+  void offer_early_indexes(EarlyIndexes indexes);
+  // The session, at any time: the offered indexes, once; else nothing.
+  std::optional<EarlyIndexes> take_early_indexes();
+
  private:
   void settle(State state, std::string message);
 
@@ -48,6 +62,7 @@ class PendingDatabase {
   std::string error_;                                           // guarded by mutex_
   std::function<void()> wake_;                                  // guarded by mutex_
   std::map<int, std::shared_ptr<AllocatorHistory>> histories_;  // guarded by mutex_
+  std::optional<EarlyIndexes> early_;                           // guarded by mutex_
 };
 
 }  // namespace snapscope

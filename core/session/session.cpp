@@ -34,13 +34,29 @@ Session::Session(std::unique_ptr<Document> document, std::function<void()> ready
 
 void Session::open_database() {
   database_settled_ = true;
+  const std::string warning_before = warning_;
   try {
     elements_db_ = std::make_unique<ElementsDbReader>(document_->elements_db().string());
     warning_ = trace_overflow_warning_in_db(document_->elements_db().string()).value_or("");
   } catch (const std::exception& failure) {
     error_ = std::string("details unavailable: ") + failure.what();
   }
+  if (warning_ != warning_before) categories_key_ = nullptr;  // findings quote it: poll() redoes them
   start_indexes();
+}
+
+// A cold open's converter offers the stack catalog from memory while it still writes the
+// database: categories, findings and the cursor's analysis start from it at once.
+bool Session::take_early_indexes() {
+  PendingDatabase* pending = document_ ? document_->pending_database.get() : nullptr;
+  if (pending == nullptr || catalog_.get() || catalog_.running()) return false;
+  std::optional<PendingDatabase::EarlyIndexes> early = pending->take_early_indexes();
+  if (!early || !early->catalog) return false;
+  catalog_.set(std::move(early->catalog));
+  catalog_from_memory_ = true;
+  warning_ = early->overflow_warning.value_or("");
+  start_module_tree();  // one asked for before the catalog
+  return true;
 }
 
 const PendingDatabase* Session::pending_database() const {
@@ -52,7 +68,7 @@ bool Session::poll_database() {
   if (database_settled_ || pending == nullptr) return false;
   switch (pending->state()) {
     case PendingDatabase::State::Writing:
-      return false;
+      return take_early_indexes();
     case PendingDatabase::State::Failed:
       database_settled_ = true;
       error_ = "details unavailable: " + pending->error();
@@ -158,7 +174,12 @@ void Session::cancel_background() {
 
 void Session::start_indexes() {
   const std::string db = document_->elements_db().string();
-  catalog_.start([db](const std::atomic<bool>&) { return catalog_from_elements_db(db); }, ready_);
+  take_early_indexes();  // offered after the last poll
+  if (catalog_from_memory_) {
+    start_module_tree();  // one that waited for the database
+  } else {
+    catalog_.start([db](const std::atomic<bool>&) { return catalog_from_elements_db(db); }, ready_);
+  }
   if (!document_->annotations)  // else the constructor took the load's
     annotations_.start([db](const std::atomic<bool>&) { return read_db_annotations_or_none(db); }, ready_);
   start_allocator_history();

@@ -293,6 +293,7 @@ class Session {
   void open_database();
   bool poll_database();          // true when a pending database landed (or failed) just now
   bool database_landed() const;  // it did, and poll() has not opened it yet
+  bool take_early_indexes();     // true when the converter's catalog and warning arrived just now
   void start_indexes();
   void start_allocator_history();
   void start_private_pools();
@@ -319,7 +320,8 @@ class Session {
   std::unique_ptr<Document> document_;
   std::unique_ptr<ElementsDbReader> elements_db_;
   std::optional<std::vector<AllocatorSetting>> allocator_settings_;
-  bool database_settled_ = false;  // see database_settled()
+  bool database_settled_ = false;     // see database_settled()
+  bool catalog_from_memory_ = false;  // the converter's catalog (take_early_indexes), kept
   int database_generation_ = 0;
   std::function<void()> ready_;
   std::string error_;

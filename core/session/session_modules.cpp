@@ -82,8 +82,8 @@ void Session::start_module_tree() {
 
 void Session::start_module_index(const Timeline& blocks) {
   const DeviceDocument* shown = device();
-  if (!catalog_.get() || shown == nullptr || &shown->blocks != &blocks)
-    return;  // the catalog's landing retries
+  // The catalog's landing retries; the database's, when the catalog came from memory first.
+  if (!catalog_.get() || !database_settled_ || shown == nullptr || &shown->blocks != &blocks) return;
   module_index_key_ = &blocks;
   module_index_.start(
       [db = document_->elements_db().string(), index = shown->device, &blocks,

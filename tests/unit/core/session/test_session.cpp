@@ -15,8 +15,11 @@
 #include "core/analysis/db_annotations.h"
 #include "core/analysis/live_elements.h"
 #include "core/analysis/state_mapping.h"
+#include "core/analysis/trace_overflow.h"
 #include "core/convert/convert.h"
+#include "core/cursor/stack_catalog.h"
 #include "core/session/session.h"
+#include "core/snapshot/snapshot_reader.h"
 #include "unit/support/cache_home.h"
 #include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
@@ -337,6 +340,70 @@ TEST_CASE("session: a history the conversion offered for the shown device is use
   for (size_t position = 0; position <= rebuilt->event_count(); position += 101) {
     REQUIRE(session->allocator_history()->at_position(position) == rebuilt->at_position(position));
   }
+}
+
+namespace {
+
+// Polls until the session's categories are there, without waiting for its database.
+bool poll_for_categories(Session& session) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (session.categories() == nullptr && std::chrono::steady_clock::now() < deadline) {
+    session.poll();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return session.categories() != nullptr;
+}
+
+std::vector<std::string> finding_lines(const std::vector<Finding>& findings) {
+  std::vector<std::string> lines;
+  for (const Finding& finding : findings) lines.push_back(finding.title + "\n" + finding.text);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("session: the converter's catalog from memory gives categories before the database lands") {
+  PendingSession opened("early", 8);
+  Session& session = *opened.session;
+  const Snapshot snapshot = read_snapshot((opened.dir / "early.pickle").string());
+  CHECK_FALSE(session.poll());
+  CHECK(session.stack_catalog() == nullptr);
+  const int wakes = opened.wakes.load();
+  opened.pending->offer_early_indexes(
+      {catalog_from_snapshot(snapshot), trace_overflow_warning(*snapshot.allocator_settings)});
+  CHECK(opened.wakes.load() == wakes + 1);  // the viewer is woken to take them
+  CHECK(session.poll());
+  REQUIRE(session.stack_catalog() != nullptr);
+  REQUIRE(poll_for_categories(session));
+  CHECK(session.database_writing());  // all of it before the database
+  CHECK_FALSE(session.findings().empty());
+  const std::shared_ptr<const StackCatalog> early_catalog = session.stack_catalog();
+  const std::vector<CategoryId> early_categories = session.categories()->classification.categories;
+  const std::vector<std::string> early_findings = finding_lines(session.findings());
+
+  // The same as a session that read them from the database.
+  Session reference(open_document(opened.converted.string(), *std::make_unique<LoadProgress>()), {});
+  reference.wait_settled();
+  REQUIRE(reference.categories() != nullptr);
+  CHECK(early_categories == reference.categories()->classification.categories);
+  CHECK(early_findings == finding_lines(reference.findings()));
+  const StackCatalog& from_db = *reference.stack_catalog();
+  CHECK(early_catalog->string_count() == from_db.string_count());
+  CHECK(early_catalog->frame_count() == from_db.frame_count());
+  for (StackId stack = 0; stack < early_catalog->stack_count(); ++stack) {
+    const auto a = early_catalog->stack_frames(stack);
+    const auto b = from_db.stack_frames(stack);
+    REQUIRE(std::equal(a.begin(), a.end(), b.begin(), b.end()));
+  }
+
+  // Once the database lands, the catalog is kept rather than read again.
+  opened.pending->finish();
+  session.wait_settled();
+  CHECK(session.stack_catalog() == early_catalog);
+  CHECK(session.categories()->classification.categories == early_categories);
+  CHECK(session.allocator_history() != nullptr);
+  CHECK(session.error().empty());
+  CHECK_FALSE(opened.pending->take_early_indexes().has_value());  // taken once
 }
 
 TEST_CASE("session: exports are written in the background at the cursor, their outcome taken by poll") {
