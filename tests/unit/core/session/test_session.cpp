@@ -22,6 +22,7 @@
 #include "core/snapshot/snapshot_reader.h"
 #include "unit/support/cache_home.h"
 #include "unit/support/generated_snapshot.h"
+#include "unit/support/session_polling.h"
 #include "unit/support/test_store_fixture.h"
 
 using namespace snapscope;
@@ -342,26 +343,6 @@ TEST_CASE("session: a history the conversion offered for the shown device is use
   }
 }
 
-namespace {
-
-// Polls until the session's categories are there, without waiting for its database.
-bool poll_for_categories(Session& session) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (session.categories() == nullptr && std::chrono::steady_clock::now() < deadline) {
-    session.poll();
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return session.categories() != nullptr;
-}
-
-std::vector<std::string> finding_lines(const std::vector<Finding>& findings) {
-  std::vector<std::string> lines;
-  for (const Finding& finding : findings) lines.push_back(finding.title + "\n" + finding.text);
-  return lines;
-}
-
-}  // namespace
-
 TEST_CASE("session: the converter's catalog from memory gives categories before the database lands") {
   PendingSession opened("early", 8);
   Session& session = *opened.session;
@@ -374,19 +355,19 @@ TEST_CASE("session: the converter's catalog from memory gives categories before 
   CHECK(opened.wakes.load() == wakes + 1);  // the viewer is woken to take them
   CHECK(session.poll());
   REQUIRE(session.stack_catalog() != nullptr);
-  REQUIRE(poll_for_categories(session));
+  REQUIRE(test::poll_for_categories(session));
   CHECK(session.database_writing());  // all of it before the database
   CHECK_FALSE(session.findings().empty());
   const std::shared_ptr<const StackCatalog> early_catalog = session.stack_catalog();
   const std::vector<CategoryId> early_categories = session.categories()->classification.categories;
-  const std::vector<std::string> early_findings = finding_lines(session.findings());
+  const std::vector<std::string> early_findings = test::finding_lines(session.findings());
 
   // The same as a session that read them from the database.
   Session reference(open_document(opened.converted.string(), *std::make_unique<LoadProgress>()), {});
   reference.wait_settled();
   REQUIRE(reference.categories() != nullptr);
   CHECK(early_categories == reference.categories()->classification.categories);
-  CHECK(early_findings == finding_lines(reference.findings()));
+  CHECK(early_findings == test::finding_lines(reference.findings()));
   const StackCatalog& from_db = *reference.stack_catalog();
   CHECK(early_catalog->string_count() == from_db.string_count());
   CHECK(early_catalog->frame_count() == from_db.frame_count());
