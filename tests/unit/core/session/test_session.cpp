@@ -363,7 +363,8 @@ TEST_CASE("session: the converter's catalog from memory gives categories before 
   const std::vector<std::string> early_findings = test::finding_lines(session.findings());
 
   // The same as a session that read them from the database.
-  Session reference(open_document(opened.converted.string(), *std::make_unique<LoadProgress>()), {});
+  LoadProgress progress;
+  Session reference(open_document(opened.converted.string(), progress), {});
   reference.wait_settled();
   REQUIRE(reference.categories() != nullptr);
   CHECK(early_categories == reference.categories()->classification.categories);
