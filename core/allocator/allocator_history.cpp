@@ -149,7 +149,7 @@ void AllocatorHistory::build(AllocatorState state, const std::atomic<bool>* canc
       if (index % interval_ == 0) store(index, state);
     }
   }
-  if (run_first_ != kNoRun) stream_first_use_[run_stream_] = run_first_;
+  end_stream_run();
   std::reverse(checkpoints_.begin(), checkpoints_.end());
   std::reverse(ooms_.begin(), ooms_.end());
   std::vector<std::pair<size_t, uint64_t>> first_uses;
@@ -164,11 +164,16 @@ void AllocatorHistory::build(AllocatorState state, const std::atomic<bool>* canc
 // nearly always share a stream, so the map is only written when the stream changes.
 void AllocatorHistory::note_event(size_t index, const AllocatorEvent& event) {
   if (event.stream != run_stream_) {
-    if (run_first_ != kNoRun) stream_first_use_[run_stream_] = run_first_;
+    end_stream_run();
     run_stream_ = event.stream;
   }
   run_first_ = index;
   if (event.action == Action::Oom) ooms_.push_back({index, event.size, event.addr});
+}
+
+// The run's earliest event is its stream's first use so far (the pass goes backwards).
+void AllocatorHistory::end_stream_run() {
+  if (run_first_ != kNoRun) stream_first_use_[run_stream_] = run_first_;
 }
 
 void AllocatorHistory::store(size_t position, const AllocatorState& state) {

@@ -112,6 +112,7 @@ class AllocatorHistory {
   void store(size_t position, const AllocatorState& state);
   void thin_out();  // doubles the interval, dropping checkpoints that are no longer on it
   void note_event(size_t index, const AllocatorEvent& event);
+  void end_stream_run();  // records the stream run note_event was in
   static AllocatorState restore(const Checkpoint& checkpoint);
   // Undoes events [from, to) of the source on `state`, last first.
   void undo_range(AllocatorState& state, size_t from, size_t to);
