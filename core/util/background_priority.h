@@ -14,8 +14,25 @@ inline constexpr int kChartWorkerNice = 5;  // chart frames: wanted soon, but ne
 // but not idle-class, so that a busy window cannot starve it.
 inline constexpr int kBehindWindowNice = 7;
 
-// The calling thread only (a nice value); a no-op where unsupported.
+// The calling thread only (a nice value); a no-op where unsupported. Bulk work (kBulkWorkNice
+// and lower) also goes idle-class, unless the machine is busy (idle_class_may_run()).
 void lower_thread_priority(int nice = kBulkWorkNice);
+
+// The same with the choice made: `idle_class` also moves the thread to SCHED_IDLE. A thread
+// cannot leave that class again without privilege.
+void set_thread_priority(int nice, bool idle_class);
+
+// Whether an idle-class thread would still get a core: false when other processes' runnable
+// threads (`others`) fill every core. Then an idle-class thread only runs in their gaps: a
+// panel took 214 s instead of 4 s beside two busy loops started from the same shell (the
+// kernel's autogroups shield a process only from other sessions). A count that could not be
+// read (negative) counts as a quiet machine.
+bool idle_class_may_run(long others, unsigned cores);
+
+// Threads runnable right now on the whole machine (/proc/loadavg), and this process's share of
+// them; -1 where the system does not say.
+long runnable_threads();
+long own_runnable_threads();
 
 // std::async on a new thread that runs `work` as bulk work (lower_thread_priority()).
 template <class Work>
