@@ -536,6 +536,12 @@ uint32_t SnapshotReducer::add_extra(const EventExtra& extra) {
 
 StringId SnapshotReducer::optional_text(const Value* v, const Unpickler& up) {
   if (!v || v->kind == Kind::None) return 0;
+  // A string short enough to show whole is its own display text, and the unpickler interned it
+  // already, into the snapshot's table: its id is the one intern() would give, without hashing
+  // it again (a compile_context of "N/A" on every trace entry).
+  if (v->kind == Kind::String && &up.strings() == &snapshot_.strings &&
+      up.string(*v).size() <= pickle::kDefaultReprBytes)
+    return v->id;
   return snapshot_.strings.intern(to_display_text(*v, up));
 }
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/pickle/pickle_writer.h"
+#include "core/pickle/unpickler.h"
 #include "core/snapshot/snapshot_reader.h"
 
 using namespace snapscope;
@@ -74,6 +75,23 @@ void event(PickleWriter& w, const char* action, uint64_t addr, uint64_t size,
   w.integer(0);
   if (extra) extra(w);
   w.end_dict();
+}
+
+// {'segments': [], 'device_traces': [[<entries>]]}: one device's trace and nothing else.
+std::string one_trace_pickle(const std::function<void(PickleWriter&)>& entries) {
+  return write_pickle([&](PickleWriter& w) {
+    w.begin_dict();
+    w.str("segments");
+    w.begin_list();
+    w.end_list();
+    w.str("device_traces");
+    w.begin_list();
+    w.begin_list();
+    entries(w);
+    w.end_list();
+    w.end_list();
+    w.end_dict();
+  });
 }
 
 Snapshot read_bytes(const std::string& bytes, const ReadOptions& options = {}) {
@@ -677,14 +695,7 @@ TEST_CASE("shared containers cannot blow up allocator_settings, keys or user_met
           shared_dag(w, 40);
           w.end_dict();
         })) == "allocator_settings too large (over 10000 values)");
-  const Snapshot s = read_bytes(write_pickle([](PickleWriter& w) {
-    w.begin_dict();
-    w.str("segments");
-    w.begin_list();
-    w.end_list();
-    w.str("device_traces");
-    w.begin_list();
-    w.begin_list();
+  const Snapshot s = read_bytes(one_trace_pickle([](PickleWriter& w) {
     event(w, "alloc", 64, 8, [](PickleWriter& w2) {
       w2.str("user_metadata");
       w2.begin_dict();
@@ -692,11 +703,29 @@ TEST_CASE("shared containers cannot blow up allocator_settings, keys or user_met
       shared_dag(w2, 40);
       w2.end_dict();
     });
-    w.end_list();
-    w.end_list();
-    w.end_dict();
   }));
   const std::string_view metadata = s.strings.view(s.extra_of(s.device_traces[0].events[0]).user_metadata);
   CHECK(metadata.starts_with("tree: [[[["));
   CHECK(metadata.size() <= (size_t{16} << 10) + 3);  // pickle::kDefaultReprBytes
+}
+
+TEST_CASE("string compile_context and user_metadata: whole up to the display limit, cut after it") {
+  const std::string long_text(pickle::kDefaultReprBytes + 10, 'x');
+  const Snapshot s = read_bytes(one_trace_pickle([&](PickleWriter& w) {
+    for (uint64_t i = 0; i < 3; ++i) {  // "N/A" written out again in every entry, as PyTorch does
+      event(w, "alloc", 64 * (i + 1), 8, [&](PickleWriter& w2) {
+        w2.str("compile_context");
+        w2.str("N/A");
+        w2.str("user_metadata");
+        w2.str(i == 2 ? long_text : std::string(pickle::kDefaultReprBytes, 'y'));
+      });
+    }
+  }));
+  const auto& events = s.device_traces[0].events;
+  REQUIRE(events.size() == 3);
+  for (const TraceEvent& e : events) CHECK(s.strings.view(s.extra_of(e).compile_context) == "N/A");
+  CHECK(s.extra_of(events[0]).compile_context == s.extra_of(events[1]).compile_context);
+  CHECK(s.strings.view(s.extra_of(events[0]).user_metadata) == std::string(pickle::kDefaultReprBytes, 'y'));
+  CHECK(s.strings.view(s.extra_of(events[2]).user_metadata) ==
+        std::string(pickle::kDefaultReprBytes, 'x') + "...");
 }
