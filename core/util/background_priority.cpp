@@ -1,9 +1,11 @@
 #include "core/util/background_priority.h"
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "core/util/usable_cores.h"
 
@@ -16,6 +18,11 @@
 #endif
 
 namespace snapscope {
+namespace {
+
+constexpr int kLooks = 5;
+
+}  // namespace
 
 long runnable_threads() {
   // "0.52 0.58 0.59 3/467 12345": the fourth field is runnable / all scheduling entities.
@@ -46,16 +53,29 @@ bool idle_class_may_run(long others, unsigned cores) {
   return others < 0 || others < static_cast<long>(cores);
 }
 
-void lower_thread_priority(int nice) {
-  bool idle_class = nice >= kBulkWorkNice;
-  if (idle_class) {
-    const long all = runnable_threads();
-    const long own = own_runnable_threads();
-    // Both read at slightly different instants: our own threads may outnumber the total.
-    idle_class = idle_class_may_run(all < 0 || own < 0 ? -1 : std::max(0L, all - own), usable_cores());
-  }
-  set_thread_priority(nice, idle_class);
+long other_runnable_threads() {
+  // Our own threads wake and sleep between the reads: the smaller of two own counts read around
+  // the machine's errs toward seeing other processes rather than missing them.
+  const long own_before = own_runnable_threads();
+  const long all = runnable_threads();
+  const long own_after = own_runnable_threads();
+  if (all < 0 || own_before < 0 || own_after < 0) return -1;
+  return std::max(0L, all - std::min(own_before, own_after));
 }
+
+// Most of a few looks a millisecond apart: one look can miss a busy machine when this process's
+// threads just woke (that left a panel idle-class beside two busy loops), or see one in a
+// moment when the display server draws.
+bool machine_busy() {
+  int busy = 0;
+  for (int look = 0; look < kLooks; ++look) {
+    if (look > 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (!idle_class_may_run(other_runnable_threads(), usable_cores())) ++busy;
+  }
+  return 2 * busy > kLooks;
+}
+
+void lower_thread_priority(int nice) { set_thread_priority(nice, nice >= kBulkWorkNice && !machine_busy()); }
 
 void set_thread_priority([[maybe_unused]] int nice, [[maybe_unused]] bool idle_class) {
 #if defined(__linux__)

@@ -14,8 +14,9 @@ inline constexpr int kChartWorkerNice = 5;  // chart frames: wanted soon, but ne
 // but not idle-class, so that a busy window cannot starve it.
 inline constexpr int kBehindWindowNice = 7;
 
-// The calling thread only (a nice value); a no-op where unsupported. Bulk work (kBulkWorkNice
-// and lower) also goes idle-class, unless the machine is busy (idle_class_may_run()).
+// The calling thread only (a nice value); a no-op where unsupported. Bulk work (a nice value of
+// kBulkWorkNice or more) also goes idle-class, unless other processes fill every core
+// (idle_class_may_run()).
 void lower_thread_priority(int nice = kBulkWorkNice);
 
 // The same with the choice made: `idle_class` also moves the thread to SCHED_IDLE. A thread
@@ -29,10 +30,13 @@ void set_thread_priority(int nice, bool idle_class);
 // read (negative) counts as a quiet machine.
 bool idle_class_may_run(long others, unsigned cores);
 
-// Threads runnable right now on the whole machine (/proc/loadavg), and this process's share of
-// them; -1 where the system does not say.
+// Threads runnable right now on the whole machine (/proc/loadavg), this process's share of them,
+// and the other processes' (the difference); -1 where the system does not say.
 long runnable_threads();
 long own_runnable_threads();
+long other_runnable_threads();
+// Whether other processes fill every core, by most of a few looks at other_runnable_threads().
+bool machine_busy();
 
 // std::async on a new thread that runs `work` as bulk work (lower_thread_priority()).
 template <class Work>

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/util/background_priority.h"
+#include "core/util/usable_cores.h"
 
 using namespace snapscope;
 
@@ -79,18 +80,27 @@ TEST_CASE("runnable threads: the machine's, and this process's own among them") 
   CHECK(all >= 1);  // this thread at least; the machine's count is read at another instant
 }
 
-TEST_CASE("a busy process beside this one counts among the others") {
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    volatile unsigned long spins = 0;  // volatile: a loop with no side effect may be removed
-    for (;;) spins = spins + 1;
+TEST_CASE("busy processes beside this one, one per core, make the machine busy") {
+  const unsigned cores = usable_cores();
+  std::vector<pid_t> children;
+  for (unsigned i = 0; i < cores; ++i) {
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      volatile unsigned long spins = 0;  // volatile: a loop with no side effect may be removed
+      for (;;) spins = spins + 1;
+    }
+    children.push_back(child);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  const long others = runnable_threads() - own_runnable_threads();
-  kill(child, SIGKILL);
-  waitpid(child, nullptr, 0);
-  CHECK(others >= 1);
+  const long others = other_runnable_threads();
+  const bool busy = machine_busy();
+  for (const pid_t child : children) {
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+  }
+  CHECK(others >= static_cast<long>(cores));
+  CHECK(busy);
 }
 
 TEST_CASE("a thread's priority: a nice value, and the idle class only when asked") {
