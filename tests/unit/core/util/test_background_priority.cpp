@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -93,7 +94,8 @@ TEST_CASE("busy processes beside this one, one per core, make the machine busy")
     children.push_back(child);
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  const long others = other_runnable_threads();
+  long others = -1;  // the most of a few looks: one can fall when this process's threads just woke
+  for (int look = 0; look < 5; ++look) others = std::max(others, other_runnable_threads());
   const bool busy = machine_busy();
   for (const pid_t child : children) {
     kill(child, SIGKILL);
