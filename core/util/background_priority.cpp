@@ -1,9 +1,11 @@
 #include "core/util/background_priority.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <thread>
 
@@ -21,6 +23,7 @@ namespace snapscope {
 namespace {
 
 constexpr int kLooks = 5;
+constexpr int64_t kAnswerLastsMs = 1000;
 
 }  // namespace
 
@@ -75,7 +78,38 @@ bool machine_busy() {
   return 2 * busy > kLooks;
 }
 
-void lower_thread_priority(int nice) { set_thread_priority(nice, nice >= kBulkWorkNice && !machine_busy()); }
+namespace {
+
+std::atomic<uint64_t> fresh_looks{0};
+std::atomic<int64_t> asked_at_ms{std::numeric_limits<int64_t>::min()};
+std::atomic<bool> kept_answer{false};
+
+int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+bool machine_busy_at(int64_t now_ms) {
+  // One answer per second: a cursor move starts bulk tasks (the allocator state, the module
+  // tree) that take a few milliseconds, and the machine's load does not change that fast.
+  const int64_t asked = asked_at_ms.load(std::memory_order_acquire);
+  if (asked != std::numeric_limits<int64_t>::min() && now_ms >= asked && now_ms - asked < kAnswerLastsMs)
+    return kept_answer.load(std::memory_order_relaxed);
+  const bool busy = machine_busy();  // two threads may both look: harmless
+  fresh_looks.fetch_add(1, std::memory_order_relaxed);
+  kept_answer.store(busy, std::memory_order_relaxed);
+  asked_at_ms.store(now_ms, std::memory_order_release);
+  return busy;
+}
+
+uint64_t machine_looks_taken() { return fresh_looks.load(std::memory_order_relaxed); }
+
+void lower_thread_priority(int nice) {
+  set_thread_priority(nice, nice >= kBulkWorkNice && !machine_busy_at(steady_ms()));
+}
 
 void set_thread_priority([[maybe_unused]] int nice, [[maybe_unused]] bool idle_class) {
 #if defined(__linux__)

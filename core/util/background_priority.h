@@ -3,6 +3,7 @@
 // what the UI, the chart worker and the software rasteriser leave; the chart worker sits between.
 #pragma once
 
+#include <cstdint>
 #include <future>
 #include <utility>
 
@@ -16,7 +17,7 @@ inline constexpr int kBehindWindowNice = 7;
 
 // The calling thread only (a nice value); a no-op where unsupported. Bulk work (a nice value of
 // kBulkWorkNice or more) also goes idle-class, unless other processes fill every core
-// (idle_class_may_run()).
+// (machine_busy_at()).
 void lower_thread_priority(int nice = kBulkWorkNice);
 
 // The same with the choice made: `idle_class` also moves the thread to SCHED_IDLE. A thread
@@ -35,8 +36,12 @@ bool idle_class_may_run(long others, unsigned cores);
 long runnable_threads();
 long own_runnable_threads();
 long other_runnable_threads();
-// Whether other processes fill every core, by most of a few looks at other_runnable_threads().
+// Whether other processes fill every core, by most of a few looks at other_runnable_threads()
+// (about 5 ms). machine_busy_at() keeps that answer for a second of steady-clock time (`now_ms`)
+// for lower_thread_priority(); machine_looks_taken() counts its fresh looks.
 bool machine_busy();
+bool machine_busy_at(int64_t now_ms);
+uint64_t machine_looks_taken();
 
 // std::async on a new thread that runs `work` as bulk work (lower_thread_priority()).
 template <class Work>

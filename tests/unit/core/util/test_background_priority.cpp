@@ -128,3 +128,16 @@ TEST_CASE("bulk work runs at the bulk nice value, idle-class or not as the load 
   CHECK(nice_as_asked(seen, kBulkWorkNice, parent));
   CHECK((seen.policy == SCHED_IDLE || seen.policy == SCHED_OTHER));
 }
+
+TEST_CASE("the machine's load is looked at once a second, not at every bulk task") {
+  const int64_t t0 = int64_t{1} << 50;  // far past any real steady clock reading of this process
+  (void)machine_busy_at(t0);
+  const uint64_t looks = machine_looks_taken();
+  const bool answer = machine_busy_at(t0 + 10);
+  CHECK(machine_busy_at(t0 + 999) == answer);
+  CHECK(machine_looks_taken() == looks);  // kept
+  (void)machine_busy_at(t0 + 1000);
+  CHECK(machine_looks_taken() == looks + 1);  // a second later: looked again
+  (void)machine_busy_at(t0 - 5000);           // a clock before the kept answer: looked again
+  CHECK(machine_looks_taken() == looks + 2);
+}
