@@ -13,6 +13,7 @@
 #include "core/pickle/pickle_writer.h"
 #include "core/pickle/unpickler.h"
 #include "core/snapshot/snapshot_reader.h"
+#include "unit/support/trace_pickle.h"
 
 using namespace snapscope;
 namespace fs = std::filesystem;
@@ -75,23 +76,6 @@ void event(PickleWriter& w, const char* action, uint64_t addr, uint64_t size,
   w.integer(0);
   if (extra) extra(w);
   w.end_dict();
-}
-
-// {'segments': [], 'device_traces': [[<entries>]]}: one device's trace and nothing else.
-std::string one_trace_pickle(const std::function<void(PickleWriter&)>& entries) {
-  return write_pickle([&](PickleWriter& w) {
-    w.begin_dict();
-    w.str("segments");
-    w.begin_list();
-    w.end_list();
-    w.str("device_traces");
-    w.begin_list();
-    w.begin_list();
-    entries(w);
-    w.end_list();
-    w.end_list();
-    w.end_dict();
-  });
 }
 
 Snapshot read_bytes(const std::string& bytes, const ReadOptions& options = {}) {
@@ -695,7 +679,7 @@ TEST_CASE("shared containers cannot blow up allocator_settings, keys or user_met
           shared_dag(w, 40);
           w.end_dict();
         })) == "allocator_settings too large (over 10000 values)");
-  const Snapshot s = read_bytes(one_trace_pickle([](PickleWriter& w) {
+  const Snapshot s = read_bytes(test::one_trace_pickle([](PickleWriter& w) {
     event(w, "alloc", 64, 8, [](PickleWriter& w2) {
       w2.str("user_metadata");
       w2.begin_dict();
@@ -711,7 +695,7 @@ TEST_CASE("shared containers cannot blow up allocator_settings, keys or user_met
 
 TEST_CASE("string compile_context and user_metadata: whole up to the display limit, cut after it") {
   const std::string long_text(pickle::kDefaultReprBytes + 10, 'x');
-  const Snapshot s = read_bytes(one_trace_pickle([&](PickleWriter& w) {
+  const Snapshot s = read_bytes(test::one_trace_pickle([&](PickleWriter& w) {
     for (uint64_t i = 0; i < 3; ++i) {  // "N/A" written out again in every entry, as PyTorch does
       event(w, "alloc", 64 * (i + 1), 8, [&](PickleWriter& w2) {
         w2.str("compile_context");

@@ -14,6 +14,7 @@
 #include "core/view/allocation_details.h"
 #include "unit/support/generated_snapshot.h"
 #include "unit/support/test_store_fixture.h"
+#include "unit/support/trace_pickle.h"
 
 using namespace snapscope;
 using snapscope::test::TempDir;
@@ -51,50 +52,38 @@ void begin_alloc(PickleWriter& w, uint64_t address, uint64_t size) {
 
 // One alloc with both extras, then one whose pool is named the way memory_viz reads it.
 std::string backward_snapshot() {
-  std::string out;
-  PickleWriter w(out, 4, PickleWriter::Memo::Auto);
-  w.begin_dict();
-  w.str("segments");
-  w.begin_list();
-  w.end_list();
-  w.str("device_traces");
-  w.begin_list();
-  w.begin_list();
-  for (int i = 0; i < 2; ++i) {
-    begin_alloc(w, 0x1000 + 0x1000 * i, 4096);
-    w.str("stream");
-    w.integer(0);
-    w.str("time_us");
-    w.integer(10 + i);
-    w.str("frames");
-    w.begin_list();
-    write_frame(w, "model.py", 30, "backward");
-    w.end_list();
-    if (i == 0) {
-      w.str("forward_frames");
+  return test::one_trace_pickle([](PickleWriter& w) {
+    for (int i = 0; i < 2; ++i) {
+      begin_alloc(w, 0x1000 + 0x1000 * i, 4096);
+      w.str("stream");
+      w.integer(0);
+      w.str("time_us");
+      w.integer(10 + i);
+      w.str("frames");
       w.begin_list();
-      write_frame(w, "model.py", 12, "linear");
-      write_frame(w, "train.py", 5, "forward");
+      write_frame(w, "model.py", 30, "backward");
       w.end_list();
-      w.str("pool_id");
-      w.begin_tuple();
-      w.integer(1);
-      w.integer(7);
-      w.end_tuple();
-    } else {
-      w.str("segment_pool_id");  // memory_viz's name for an element's pool
-      w.begin_tuple();
-      w.integer(2);
-      w.integer(3);
-      w.end_tuple();
+      if (i == 0) {
+        w.str("forward_frames");
+        w.begin_list();
+        write_frame(w, "model.py", 12, "linear");
+        write_frame(w, "train.py", 5, "forward");
+        w.end_list();
+        w.str("pool_id");
+        w.begin_tuple();
+        w.integer(1);
+        w.integer(7);
+        w.end_tuple();
+      } else {
+        w.str("segment_pool_id");  // memory_viz's name for an element's pool
+        w.begin_tuple();
+        w.integer(2);
+        w.integer(3);
+        w.end_tuple();
+      }
+      w.end_dict();
     }
-    w.end_dict();
-  }
-  w.end_list();
-  w.end_list();
-  w.end_dict();
-  w.finish();
-  return out;
+  });
 }
 
 }  // namespace
@@ -171,50 +160,38 @@ namespace {
 // A trace: alloc A, alloc B, annotate A twice ("first", then "second"), free A, alloc A's
 // address again as C, annotate C; an annotate of an address that holds nothing is ignored.
 std::string annotated_snapshot() {
-  std::string out;
-  PickleWriter w(out, 4, PickleWriter::Memo::Auto);
-  const auto event = [&w](const char* action, int64_t addr, int64_t time, const char* note) {
-    w.begin_dict();
-    w.str("action");
-    w.str(action);
-    w.str("addr");
-    w.integer(addr);
-    w.str("size");
-    w.integer(4096);
-    w.str("stream");
-    w.integer(0);
-    w.str("time_us");
-    w.integer(time);
-    w.str("frames");
-    w.begin_list();
-    write_frame(w, "train.py", 40 + static_cast<int64_t>(time), note ? "keep_for_backward" : "step");
-    w.end_list();
-    if (note) {
-      w.str("user_metadata");
-      w.str(note);
-    }
-    w.end_dict();
-  };
-  w.begin_dict();
-  w.str("segments");
-  w.begin_list();
-  w.end_list();
-  w.str("device_traces");
-  w.begin_list();
-  w.begin_list();
-  event("alloc", 0x1000, 1, nullptr);
-  event("alloc", 0x2000, 2, nullptr);
-  event("annotate", 0x1000, 3, "first");
-  event("annotate", 0x1000, 4, "second");
-  event("annotate", 0x9000, 5, "nothing there");
-  event("free_completed", 0x1000, 6, nullptr);
-  event("alloc", 0x1000, 7, nullptr);
-  event("annotate", 0x1000, 8, "third");
-  w.end_list();
-  w.end_list();
-  w.end_dict();
-  w.finish();
-  return out;
+  return test::one_trace_pickle([](PickleWriter& w) {
+    const auto event = [&w](const char* action, int64_t addr, int64_t time, const char* note) {
+      w.begin_dict();
+      w.str("action");
+      w.str(action);
+      w.str("addr");
+      w.integer(addr);
+      w.str("size");
+      w.integer(4096);
+      w.str("stream");
+      w.integer(0);
+      w.str("time_us");
+      w.integer(time);
+      w.str("frames");
+      w.begin_list();
+      write_frame(w, "train.py", 40 + static_cast<int64_t>(time), note ? "keep_for_backward" : "step");
+      w.end_list();
+      if (note) {
+        w.str("user_metadata");
+        w.str(note);
+      }
+      w.end_dict();
+    };
+    event("alloc", 0x1000, 1, nullptr);
+    event("alloc", 0x2000, 2, nullptr);
+    event("annotate", 0x1000, 3, "first");
+    event("annotate", 0x1000, 4, "second");
+    event("annotate", 0x9000, 5, "nothing there");
+    event("free_completed", 0x1000, 6, nullptr);
+    event("alloc", 0x1000, 7, nullptr);
+    event("annotate", 0x1000, 8, "third");
+  });
 }
 
 }  // namespace
