@@ -7,9 +7,12 @@
 #include "core/store/elements_db/elements_db_events.h"
 #include "core/store/elements_db/elements_db_schema.h"
 #include "core/store/elements_db/elements_db_tables.h"
+#include "core/store/elements_db/rowid_table_pages.h"
 
 namespace snapscope {
 namespace {
+
+constexpr uint32_t kPageSize = 16384;
 
 // 16 MiB: appends in key order need little cache (see add_layouts()), and every page the cache
 // holds is a fresh allocation the kernel has to fault in and zero.
@@ -21,8 +24,8 @@ constexpr const char* kIndexedInsertCacheSize = "PRAGMA cache_size = -131072;";
 // The file is built from scratch and is worthless if the build fails (the caller discards
 // the whole output directory), so durability is traded for speed while it is written.
 void configure_for_bulk_build(SqliteDatabase& db) {
+  db.exec("PRAGMA page_size = " + std::to_string(kPageSize) + ";");
   db.exec(
-      "PRAGMA page_size = 16384;"
       "PRAGMA journal_mode = OFF;"
       "PRAGMA synchronous = OFF;"
       "PRAGMA locking_mode = EXCLUSIVE;"
@@ -48,11 +51,33 @@ void write_meta(SqliteDatabase& db, const Snapshot& snapshot, std::span<const in
   }
 }
 
+uint32_t root_page(SqliteDatabase& db, const std::string& table) {
+  SqliteStatement root = db.prepare("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = ?");
+  root.bind(1, table);
+  if (!root.next_row()) throw std::runtime_error(table + ": not in the schema");
+  return static_cast<uint32_t>(root.column_int(0));
+}
+
+// What ANALYZE records for a table without an index: its row count. It ran while the tables
+// written as pages were still empty in SQLite's eyes.
+void write_row_count_statistic(SqliteDatabase& db, const RowidTablePages& table) {
+  SqliteStatement drop = db.prepare("DELETE FROM sqlite_stat1 WHERE tbl = ?");
+  drop.bind(1, table.table());
+  drop.run();
+  if (table.rows() == 0) return;  // as ANALYZE leaves an empty table
+  SqliteStatement insert = db.prepare("INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, NULL, ?)");
+  insert.bind(1, table.table());
+  insert.bind(2, std::to_string(table.rows()));
+  insert.run();
+}
+
 }  // namespace
 
 ElementsDbBuilder::ElementsDbBuilder(const std::string& path, StageLog* log)
-    : log_(log), contexts_(std::make_unique<elements_db::EventContexts>()) {
+    : path_(path), log_(log), contexts_(std::make_unique<elements_db::EventContexts>()) {
   if (std::filesystem::exists(path)) throw std::runtime_error(path + ": already exists");
+  events_ = std::make_unique<RowidTablePages>(path, "events", elements_db::kEventColumns, kPageSize);
+  allocation_rows_ = std::make_unique<RowidTablePages>(path, "allocation_rows", 12, kPageSize);
   db_ = std::make_unique<SqliteDatabase>(path, SqliteDatabase::Mode::Create);
   configure_for_bulk_build(*db_);
   db_->exec(kElementsDbTables);
@@ -81,14 +106,14 @@ void ElementsDbBuilder::add_snapshot(const Snapshot& snapshot, std::span<const i
     if (device == streamed_device) {
       elements_db::write_event_extras(db, snapshot, device);
     } else {
-      elements_db::write_events(db, snapshot, device, *contexts_);
+      elements_db::write_events(db, *events_, snapshot, device, *contexts_);
     }
   }
   contexts_->write(db);
 }
 
 void ElementsDbBuilder::stream_events(int device, const EventBatch& batch) {
-  if (!streamed_) streamed_ = std::make_unique<elements_db::StreamedEvents>(*db_, device, *contexts_);
+  if (!streamed_) streamed_ = std::make_unique<elements_db::StreamedEvents>(*events_, device, *contexts_);
   streamed_->add(batch);
 }
 
@@ -98,7 +123,7 @@ void ElementsDbBuilder::add_layouts(const Snapshot& snapshot, std::span<const De
   for (const DeviceTimelines& device : devices) {
     elements_db::write_device_row(*db_, device);
     elements_db::write_reserved_steps(*db_, device);
-    elements_db::write_allocations(*db_, snapshot, device);  // appended in key order: the small cache
+    elements_db::write_allocations(*allocation_rows_, snapshot, device);
     // The caller has freed the trace events by now (convert.cpp), which leaves room for this.
     db_->exec(kIndexedInsertCacheSize);
     elements_db::write_segment_allocations(*db_, snapshot, device);
@@ -115,12 +140,22 @@ void ElementsDbBuilder::commit() {
 
 void ElementsDbBuilder::finish() {
   commit();
-  const StageTimer timer(log_, "db: indexes, analyze");
-  db_->exec(kElementsDbIndexes);
-  // Sampled statistics (cheap even for millions of rows) so the planner knows that `device`
-  // alone selects little and picks e.g. segment_allocations_by_addr over the primary key.
-  db_->exec("PRAGMA analysis_limit = 1000; ANALYZE;");
-  db_.reset();  // close now, so that errors surface here and not in a destructor
+  RowidTablePages* const paged[] = {events_.get(), allocation_rows_.get()};
+  std::vector<uint32_t> roots;
+  {
+    const StageTimer timer(log_, "db: indexes, analyze");
+    db_->exec(kElementsDbIndexes);
+    // Sampled statistics (cheap even for millions of rows) so the planner knows that `device`
+    // alone selects little and picks e.g. segment_allocations_by_addr over the primary key.
+    db_->exec("PRAGMA analysis_limit = 1000; ANALYZE;");
+    for (RowidTablePages* table : paged) {
+      write_row_count_statistic(*db_, *table);
+      roots.push_back(root_page(*db_, table->table()));
+    }
+    db_.reset();  // close now, so that errors surface here and not in a destructor
+  }
+  const StageTimer timer(log_, "db: attach events and allocation_rows");
+  attach_rowid_tables(path_, paged, roots);
 }
 
 void write_elements_db(const Snapshot& snapshot, std::span<const DeviceTimelines> devices,

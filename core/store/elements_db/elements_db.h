@@ -17,6 +17,7 @@
 namespace snapscope {
 
 class SqliteDatabase;
+class RowidTablePages;
 namespace elements_db {
 class EventContexts;
 class StreamedEvents;
@@ -77,11 +78,17 @@ class ElementsDbBuilder {
   void add_layouts(const Snapshot& snapshot, std::span<const DeviceTimelines> devices);
   // Ends the inserts: after this the builder no longer reads the snapshot or the timelines.
   void commit();
-  void finish();  // commit() if not done yet, then build the secondary indexes and statistics
+  // commit() if not done yet, then the secondary indexes and statistics; closes the database and
+  // attaches the tables written as pages.
+  void finish();
 
  private:
+  std::string path_;
   std::unique_ptr<SqliteDatabase> db_;
   StageLog* log_ = nullptr;
+  // The tables of millions of rows, written as pages beside SQLite and attached by finish().
+  std::unique_ptr<RowidTablePages> events_;
+  std::unique_ptr<RowidTablePages> allocation_rows_;
   bool committed_ = false;
   std::unique_ptr<elements_db::EventContexts> contexts_;  // shared by every device's events
   std::unique_ptr<elements_db::StreamedEvents> streamed_;

@@ -9,7 +9,6 @@
 namespace snapscope::elements_db {
 namespace {
 
-constexpr int kEventColumns = 7;
 constexpr uint64_t kFingerprintSeed = 0xcbf29ce484222325ULL;
 
 std::span<const TraceEvent> events_of(const Snapshot& snapshot, int device) {
@@ -20,14 +19,13 @@ std::span<const TraceEvent> events_of(const Snapshot& snapshot, int device) {
 
 // Where the rows of a run of events go, and what they are relative to.
 struct EventsTarget {
-  SqliteRowFeed& feed;
+  RowidTablePages& pages;
   EventContexts& contexts;
   int device = 0;
   int64_t time_base = kNoTime;
-  bool append = false;  // only the first row carries its key (appends_from)
 };
 
-// One events row: `key` is its id column (run_key), its time is relative to `time_base`.
+// One events row: `key` is its id column, its time is relative to `time_base`.
 // `Tables`: a Snapshot, or the EventBatchTables of streamed batches.
 template <class Tables>
 void fill_event_row(std::span<FeedValue> row, FeedValue key, const TraceEvent& event, const Tables& tables,
@@ -46,9 +44,9 @@ void fill_event_row(std::span<FeedValue> row, FeedValue key, const TraceEvent& e
 template <class Tables>
 void insert_events(const EventsTarget& target, size_t first_idx, std::span<const TraceEvent> events,
                    const Tables& tables) {
-  target.feed.insert(events.size(), [&](size_t row, std::span<FeedValue> values) {
+  target.pages.insert(events.size(), [&](size_t row, std::span<FeedValue> values) {
     const int64_t key = event_key(target.device, static_cast<int64_t>(first_idx + row));
-    fill_event_row(values, run_key(key, row, target.append), events[row], tables, target);
+    fill_event_row(values, FeedValue{key}, events[row], tables, target);
   });
 }
 
@@ -89,16 +87,10 @@ void write_event_extra(SqliteBatchInsert& insert, int device, size_t idx, const 
 
 }  // namespace
 
-bool appends_from(SqliteDatabase& db, const char* table, int64_t key) {
-  SqliteStatement last = db.prepare(std::string("SELECT max(id) FROM ") + table);
-  return !last.next_row() || last.column_is_null(0) || last.column_int(0) < key;
-}
-
-void write_events(SqliteDatabase& db, const Snapshot& snapshot, int device, EventContexts& contexts) {
+void write_events(SqliteDatabase& db, RowidTablePages& pages, const Snapshot& snapshot, int device,
+                  EventContexts& contexts) {
   const std::span<const TraceEvent> events = events_of(snapshot, device);
-  SqliteRowFeed feed(db, "events", kEventColumns, "events_feed");
-  const EventsTarget target{feed, contexts, device, first_time_us(events),
-                            appends_from(db, "events", event_key(device, 0))};
+  const EventsTarget target{pages, contexts, device, first_time_us(events)};
   insert_events(target, 0, events, snapshot);
   write_event_extras(db, snapshot, device);
 }
@@ -113,18 +105,13 @@ void write_event_extras(SqliteDatabase& db, const Snapshot& snapshot, int device
   insert.flush();
 }
 
-StreamedEvents::StreamedEvents(SqliteDatabase& db, int device, EventContexts& contexts)
-    : db_(db),
-      contexts_(contexts),
-      device_(device),
-      feed_(db, "events", kEventColumns, "streamed_events_feed"),
-      fingerprint_(kFingerprintSeed) {}
+StreamedEvents::StreamedEvents(RowidTablePages& pages, int device, EventContexts& contexts)
+    : pages_(pages), contexts_(contexts), device_(device), fingerprint_(kFingerprintSeed) {}
 
 void StreamedEvents::add(const EventBatch& batch) {
   tables_.add(batch);
   if (time_base_ == kNoTime) time_base_ = first_time_us(batch.events);
-  if (count_ == 0) append_ = appends_from(db_, "events", event_key(device_, 0));
-  insert_events({feed_, contexts_, device_, time_base_, append_}, count_, batch.events, tables_);
+  insert_events({pages_, contexts_, device_, time_base_}, count_, batch.events, tables_);
   count_ += batch.events.size();
   fingerprint_ = fold_fingerprint(fingerprint_, batch.events, tables_);
 }
@@ -132,21 +119,16 @@ void StreamedEvents::add(const EventBatch& batch) {
 bool StreamedEvents::adopt(const Snapshot& snapshot, std::span<const int> devices) {
   if (count_ == 0) return false;
   const std::span<const TraceEvent> trace = events_of(snapshot, device_);
+  // dt_us is relative to the trace's earliest time: rarely, a time after the first is earlier.
   const bool match = std::find(devices.begin(), devices.end(), device_) != devices.end() &&
                      trace.size() == count_ &&
-                     fold_fingerprint(kFingerprintSeed, trace, snapshot) == fingerprint_;
+                     fold_fingerprint(kFingerprintSeed, trace, snapshot) == fingerprint_ &&
+                     first_time_us(trace) == time_base_;
   if (!match) {
-    db_.exec("DELETE FROM events");
+    pages_.clear();
     contexts_.clear();  // only these rows used them: nothing else is written before adopt()
-    return false;
   }
-  // Rare: an earlier timestamp after the first one. dt_us must be relative to the minimum.
-  const int64_t base = first_time_us(trace);
-  if (base != time_base_) {
-    db_.exec("UPDATE events SET dt_us = dt_us + " + std::to_string(time_base_ - base) +
-             " WHERE dt_us IS NOT NULL");
-  }
-  return true;
+  return match;
 }
 
 }  // namespace snapscope::elements_db

@@ -79,19 +79,17 @@ FeedValue free_after(const ReplayElement& element) {
 
 }  // namespace
 
-void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device) {
+void write_allocations(RowidTablePages& pages, const Snapshot& snapshot, const DeviceTimelines& device) {
   const Timeline& timeline = *device.blocks;
   ElementStreams storage;
   const ElementStreams& streams = streams_of(device.block_streams, snapshot, timeline, storage);
   // id and the stored columns: device and elem are computed from id.
-  SqliteRowFeed feed(db, "allocation_rows", 12, "allocations_feed");
-  const bool append = appends_from(db, "allocation_rows", event_key(device.stats.device, 0));
-  feed.insert(timeline.element_count(), [&](size_t row, std::span<FeedValue> v) {
+  pages.insert(timeline.element_count(), [&](size_t row, std::span<FeedValue> v) {
     const auto elem = static_cast<uint32_t>(row);
     const ReplayElement& element = timeline.element(elem);
     const uint32_t block_index = timeline.input().block_of(elem);
     const Block* block = block_index < snapshot.blocks.size() ? &snapshot.blocks[block_index] : nullptr;
-    v[0] = run_key(event_key(device.stats.device, elem), row, append);
+    v[0] = {event_key(device.stats.device, elem)};
     const bool from_event = traced(element);
     v[1] = stack_index_or_null(timeline, elem, device.stats);
     v[2] = from_event ? FeedValue{0, true} : FeedValue{static_cast<int64_t>(element.addr)};

@@ -4,15 +4,16 @@ namespace snapscope {
 
 // Hot tables hold nothing derivable (size is what matters at millions of rows): events and
 // allocation_rows are rowid tables keyed by device << 40 | index, the events' times relative to
-// devices.first_time_us (a rowid table fills its pages when appended to, and SQLite numbers
-// appended rows itself: a WITHOUT ROWID table took 15 % more pages and 40 % more time to
-// write). A traced allocation's addr, size and stack_id are its alloc event's, so its row holds
-// NULL there (11 bytes less per row). Its usual stack_index (the element's index plus the
-// device's pre-existing elements) is NULL too, and its free event is stored as free_after, the
-// distance from the alloc event (5 bytes less per row together). The views put all of these
-// back; the stack_index in a subquery that only NULL rows evaluate. An event's stream,
-// compile_context and user_metadata (zero on nearly every event, a few distinct triples at
-// most) are one event_contexts id. stacks is WITHOUT ROWID. Keep docs/FORMAT.md in sync.
+// devices.first_time_us (a rowid table fills its pages when appended to: a WITHOUT ROWID table
+// took 15 % more pages and 40 % more time to write; both are written as pages by
+// RowidTablePages, not inserted through SQLite). A traced allocation's addr, size and stack_id
+// are its alloc event's, so its row holds NULL there (11 bytes less per row). Its usual
+// stack_index (the element's index plus the device's pre-existing elements) is NULL too, and
+// its free event is stored as free_after, the distance from the alloc event (5 bytes less per
+// row together). The views put all of these back; the stack_index in a subquery that only NULL
+// rows evaluate. An event's stream, compile_context and user_metadata (zero on nearly every
+// event, a few distinct triples at most) are one event_contexts id. stacks is WITHOUT ROWID.
+// Keep docs/FORMAT.md in sync.
 const char* const kElementsDbTables = R"sql(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE action_names (action INTEGER PRIMARY KEY, name TEXT NOT NULL);

@@ -8,6 +8,7 @@
 
 #include "core/snapshot/model.h"
 #include "core/store/elements_db/elements_db.h"
+#include "core/store/elements_db/rowid_table_pages.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/store/elements_db/sqlite_row_feed.h"
 
@@ -23,16 +24,6 @@ inline std::optional<int64_t> event_or_null(int64_t event) {
 inline constexpr int kEventKeyShift = 40;
 inline int64_t event_key(int64_t device, int64_t idx) { return (device << kEventKeyShift) | idx; }
 
-// True if every id in `table` (a rowid table) is below `key`. Rows keyed from `key` on, in
-// order, are then appended, and all but the first can leave their key to SQLite: a row whose
-// INTEGER PRIMARY KEY is NULL gets max(id) + 1 without a lookup of the key, about a third less
-// time per row (9M events rows: 2.5 s -> 1.6 s).
-bool appends_from(SqliteDatabase& db, const char* table, int64_t key);
-// The key column of row `row` of a run keyed `key` (consecutive from the run's first row): NULL
-// after the first row when the run `appends` (appends_from).
-inline FeedValue run_key(int64_t key, size_t row, bool appends) {
-  return appends && row > 0 ? FeedValue{0, true} : FeedValue{key};
-}
 inline std::optional<int64_t> index_or_null(uint32_t index) {
   return index == kNoIndex ? std::nullopt : std::optional<int64_t>(index);
 }
@@ -47,7 +38,7 @@ void write_annotations(SqliteDatabase& db, const Snapshot& snapshot, std::span<c
 void write_allocator_settings(SqliteDatabase& db, const nlohmann::json& settings);
 
 // Layout tables (elements_db_layout_tables.cpp).
-void write_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device);
+void write_allocations(RowidTablePages& pages, const Snapshot& snapshot, const DeviceTimelines& device);
 void write_segment_allocations(SqliteDatabase& db, const Snapshot& snapshot, const DeviceTimelines& device);
 void write_device_row(SqliteDatabase& db, const DeviceTimelines& device);
 void write_reserved_steps(SqliteDatabase& db, const DeviceTimelines& device);

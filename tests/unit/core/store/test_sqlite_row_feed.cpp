@@ -1,5 +1,4 @@
-// SqliteRowFeed: rows from a callback into a table through an eponymous virtual table; and the
-// events table's keys, which it mostly leaves to SQLite.
+// SqliteRowFeed: rows from a callback into a table through an eponymous virtual table.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -8,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "core/snapshot/model.h"
-#include "core/store/elements_db/elements_db_events.h"
 #include "core/store/elements_db/elements_db_schema.h"
 #include "core/store/elements_db/sqlite_handle.h"
 #include "core/store/elements_db/sqlite_row_feed.h"
@@ -98,50 +95,4 @@ TEST_CASE("row feed: two feeds on one connection, each into its table") {
   });
   CHECK(rows_of(db, "SELECT k FROM x", 1) == std::vector<std::string>{"0,", "1,", "2,"});
   CHECK(rows_of(db, "SELECT a, b FROM y", 2) == std::vector<std::string>{"0,0,", "1,2,"});
-}
-
-namespace {
-
-// A snapshot with `per_device` events on each of devices 0 and 1, addresses by device and index.
-Snapshot two_device_snapshot(size_t per_device) {
-  Snapshot snapshot;
-  snapshot.device_traces.resize(2);
-  for (size_t device = 0; device < 2; ++device) {
-    for (size_t i = 0; i < per_device; ++i) {
-      TraceEvent event;
-      event.set_action(Action::Alloc);
-      event.addr = device * 1'000'000 + i;
-      event.time_us = static_cast<int64_t>(i);
-      snapshot.device_traces[device].events.push_back(event);
-    }
-  }
-  return snapshot;
-}
-
-}  // namespace
-
-TEST_CASE("events rows: keyed device << 40 | idx whichever device is written first") {
-  // Rows after a run's first take max(id) + 1 when nothing in the table is above them; a device
-  // written after a higher one must carry its keys.
-  const Snapshot snapshot = two_device_snapshot(1000);
-  for (const bool high_first : {false, true}) {
-    CAPTURE(high_first);
-    TempDir dir;
-    SqliteDatabase db((dir / "e.db").string(), SqliteDatabase::Mode::Create);
-    db.exec(kElementsDbTables);
-    elements_db::EventContexts contexts;
-    for (const int device : high_first ? std::vector<int>{1, 0} : std::vector<int>{0, 1})
-      elements_db::write_events(db, snapshot, device, contexts);
-    SqliteStatement rows = db.prepare("SELECT id, addr FROM events ORDER BY id");
-    size_t count = 0;
-    bool keys_match = true;
-    while (rows.next_row()) {
-      const int64_t id = rows.column_int(0);
-      const int64_t device = id >> 40, idx = id & ((int64_t{1} << 40) - 1);
-      keys_match = keys_match && rows.column_int(1) == device * 1'000'000 + idx;
-      ++count;
-    }
-    CHECK(count == 2000);
-    CHECK(keys_match);
-  }
 }
