@@ -97,8 +97,9 @@ TEST_CASE("elements.db: row counts per table and device") {
   // events and allocation_rows are written as pages, not through SQLite: it checks them whole,
   // and the planner has their row counts.
   CHECK(query_texts(db, "PRAGMA integrity_check") == std::vector<std::string>{"ok"});
-  CHECK(query_texts(db, "SELECT tbl || ':' || stat FROM sqlite_stat1 WHERE idx IS NULL AND tbl IN "
-                        "('events', 'allocation_rows') ORDER BY tbl") ==
+  CHECK(query_texts(db,
+                    "SELECT tbl || ':' || stat FROM sqlite_stat1 WHERE idx IS NULL AND tbl IN "
+                    "('events', 'allocation_rows') ORDER BY tbl") ==
         std::vector<std::string>{"allocation_rows:6", "events:9"});
 }
 
